@@ -1,0 +1,21 @@
+// Input classes of the accuracy study: uniform [-1,1] (paper Table 4), log-uniform magnitudes with random signs
+// (entries spread over 2^-emax .. 2^emax, plus row/column scaling), and cancellation-heavy products.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "check/exact_gemm.hpp"
+
+namespace bf16x::check {
+
+enum class Dist { uniform, loguniform, cancel };
+
+bool parse_dist(const std::string& s, Dist& d);
+const char* dist_name(Dist d);
+
+// Deterministic for (dist, seed, which): `which` distinguishes A (0) from B (1). For loguniform, magnitudes are
+// 2^u with u uniform in [-emax, emax].
+template <typename T>
+Mat<T> make_input(Dist d, std::int64_t rows, std::int64_t cols, std::uint64_t seed, int which, int emax = 30);
+
+}  // namespace bf16x::check

@@ -1,0 +1,35 @@
+#include "check/metrics.hpp"
+
+#include <cmath>
+
+namespace bf16x::check {
+
+template <typename T>
+ErrorStats errors(const Mat<T>& c, const Mat<double>& ref, const Mat<double>& absab) {
+  ErrorStats s;
+  long double num = 0, den = 0;
+  for (std::size_t i = 0; i < ref.v.size(); ++i) {
+    const double ci = double(c.v[i]), ri = ref.v[i];
+    if (!std::isfinite(ci) && std::isfinite(ri)) {
+      ++s.nonfinite;
+      continue;
+    }
+    const double d = ci - ri;
+    num += (long double)d * d;
+    den += (long double)ri * ri;
+    if (absab.v[i] > 0) {
+      const double e = std::fabs(d) / absab.v[i];
+      if (e > s.e_scaled) s.e_scaled = e;
+    } else {
+      ++s.zero_den;
+      if (d != 0) ++s.zero_den_mismatch;
+    }
+  }
+  s.eF = den > 0 ? double(std::sqrt(num / den)) : double(std::sqrt(num));
+  return s;
+}
+
+template ErrorStats errors(const Mat<float>&, const Mat<double>&, const Mat<double>&);
+template ErrorStats errors(const Mat<double>&, const Mat<double>&, const Mat<double>&);
+
+}  // namespace bf16x::check

@@ -1,0 +1,18 @@
+// Error measures of paper Section 7.3.
+#pragma once
+#include "check/exact_gemm.hpp"
+
+namespace bf16x::check {
+
+struct ErrorStats {
+  double eF = 0;              // ||C - R||_F / ||R||_F
+  double e_scaled = 0;        // max_ij |C - R|_ij / (|A||B|)_ij over nonzero denominators
+  std::int64_t zero_den = 0;  // entries with (|A||B|)_ij == 0, reported apart
+  std::int64_t zero_den_mismatch = 0;  // ... of which C_ij != R_ij
+  std::int64_t nonfinite = 0;          // non-finite C_ij where R_ij is finite
+};
+
+template <typename T>
+ErrorStats errors(const Mat<T>& c, const Mat<double>& ref, const Mat<double>& absab);
+
+}  // namespace bf16x::check

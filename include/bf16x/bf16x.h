@@ -1,0 +1,116 @@
+/* bf16x: FP32 and FP64 matrix products from BF16 matrix-engine products.
+ *
+ * C API. Every entry point checks its arguments first and returns a status; on any error C is left untouched.
+ * Layout and transpose values equal the CBLAS enumerators, so CBLAS constants can be passed through. */
+#ifndef BF16X_BF16X_H
+#define BF16X_BF16X_H
+
+#include <stdint.h>
+
+#if defined(BF16X_BUILDING)
+#define BF16X_API __attribute__((visibility("default")))
+#else
+#define BF16X_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { BF16X_ROW_MAJOR = 101, BF16X_COL_MAJOR = 102 } bf16x_layout;
+typedef enum { BF16X_NO_TRANS = 111, BF16X_TRANS = 112, BF16X_CONJ_TRANS = 113 } bf16x_transpose;
+
+/* Computation modes. DEFAULT resolves to the process default (BF16X_SGEMM_MODE / BF16X_DGEMM_MODE, else auto). */
+typedef enum {
+  BF16X_MODE_DEFAULT = 0,
+  BF16X_MODE_NATIVE = 1,  /* host BLAS */
+  BF16X_MODE_FP32X6 = 2,  /* sgemm: 3 slices, 6 products, FP32 accumulation */
+  BF16X_MODE_FP64X6 = 3,  /* dgemm: 6 slices, products i+j<3 */
+  BF16X_MODE_FP64X10 = 4, /* products i+j<4 */
+  BF16X_MODE_FP64X15 = 5, /* products i+j<5 */
+  BF16X_MODE_FP64X21 = 6, /* products i+j<6 */
+  BF16X_MODE_AUTO = 7     /* fewest products meeting the accuracy target, native when faster */
+} bf16x_mode;
+
+typedef enum {
+  BF16X_ENGINE_AUTO = 0,      /* best available: amx -> avx512bf16 -> reference (BF16X_ENGINE overrides) */
+  BF16X_ENGINE_REFERENCE = 1, /* scalar oracle */
+  BF16X_ENGINE_AVX512BF16 = 2,
+  BF16X_ENGINE_AMX = 3,       /* hardware tiles */
+  BF16X_ENGINE_AMX_MODEL = 4  /* the AMX kernel on the software tile model */
+} bf16x_engine;
+
+typedef enum {
+  BF16X_SPLIT_SCALED = 0, /* power-of-two scale per row of A / column of B: any finite input */
+  BF16X_SPLIT_PAPER = 1   /* unscaled slices, as in the paper: inputs must stay in the BF16 exponent range */
+} bf16x_split;
+
+typedef enum {
+  BF16X_OK = 0,
+  BF16X_ERR_LAYOUT = 1,
+  BF16X_ERR_TRANS_A = 2,
+  BF16X_ERR_TRANS_B = 3,
+  BF16X_ERR_M = 4,
+  BF16X_ERR_N = 5,
+  BF16X_ERR_K = 6,
+  BF16X_ERR_LDA = 7,
+  BF16X_ERR_LDB = 8,
+  BF16X_ERR_LDC = 9,
+  BF16X_ERR_NULL = 10,        /* a needed matrix pointer is NULL */
+  BF16X_ERR_MODE = 11,        /* mode not valid for this routine (e.g. fp64x10 for sgemm) */
+  BF16X_ERR_ENGINE = 12,      /* the requested engine is not available on this CPU */
+  BF16X_ERR_SIZE = 13,        /* a size product overflows 64-bit indexing */
+  BF16X_ERR_NOMEM = 14,       /* workspace allocation failed */
+  BF16X_ERR_OPTIONS = 15      /* an option field is out of range */
+} bf16x_status;
+
+/* Counters filled by a call when bf16x_options.stats is set (zeroed by the call first). */
+typedef struct {
+  int mode;               /* the mode that ran (after DEFAULT/AUTO resolution) */
+  int engine;             /* the engine that ran (BF16X_ENGINE_*), -1 for native */
+  uint64_t tile_loads;    /* engine operand loads: AMX tile loads of A/B, or their equivalents */
+  uint64_t tile_stores;   /* accumulator stores */
+  uint64_t dot_products;  /* TDPBF16PS (16x16x32) equivalents */
+  uint64_t micro_tiles;   /* micro-kernel calls (one 32x32 tile and one BK panel) */
+  double seconds_split;   /* split + pack */
+  double seconds_compute; /* engine + reconstruction */
+} bf16x_stats;
+
+typedef struct {
+  int mode;             /* bf16x_mode */
+  int engine;           /* bf16x_engine */
+  int split;            /* bf16x_split */
+  int fuse_diagonals;   /* fp64: one FP32 accumulator per anti-diagonal where exact (0 = one per product) */
+  int block_k;          /* 0 = default 256; multiple of 32, at most 256 */
+  double auto_target;   /* auto mode: target e_scaled (0 = native-DGEMM level) */
+  bf16x_stats* stats;   /* optional */
+} bf16x_options;
+
+BF16X_API void bf16x_options_init(bf16x_options* opt);
+
+BF16X_API int bf16x_sgemm(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n,
+                int64_t k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
+                int64_t ldc, bf16x_mode mode);
+BF16X_API int bf16x_dgemm(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n,
+                int64_t k, double alpha, const double* a, int64_t lda, const double* b, int64_t ldb, double beta,
+                double* c, int64_t ldc, bf16x_mode mode);
+
+BF16X_API int bf16x_sgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n,
+                   int64_t k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
+                   float* c, int64_t ldc, const bf16x_options* opt);
+BF16X_API int bf16x_dgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n,
+                   int64_t k, double alpha, const double* a, int64_t lda, const double* b, int64_t ldb, double beta,
+                   double* c, int64_t ldc, const bf16x_options* opt);
+
+BF16X_API const char* bf16x_status_string(int status);
+BF16X_API const char* bf16x_mode_name(int mode);      /* "native", "fp32x6", "fp64x6", ... ; NULL if invalid */
+BF16X_API int bf16x_mode_from_name(const char* name); /* -1 if unknown */
+BF16X_API const char* bf16x_engine_name(int engine);  /* "reference", "avx512bf16", "amx", "amx-model" */
+BF16X_API int bf16x_engine_from_name(const char* name);
+BF16X_API int bf16x_engine_available(int engine);     /* 1 if it can run here */
+BF16X_API int bf16x_engine_selected(void);            /* what ENGINE_AUTO resolves to in this process */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

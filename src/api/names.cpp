@@ -1,0 +1,71 @@
+// Names of modes, engines and statuses for the C API, the CLI and verbose output.
+#include <cstring>
+
+#include "bf16x/bf16x.h"
+#include "engine/registry.hpp"
+
+namespace {
+
+struct Named {
+  int id;
+  const char* name;
+};
+
+constexpr Named kModes[] = {{BF16X_MODE_DEFAULT, "default"}, {BF16X_MODE_NATIVE, "native"},
+                            {BF16X_MODE_FP32X6, "fp32x6"},   {BF16X_MODE_FP64X6, "fp64x6"},
+                            {BF16X_MODE_FP64X10, "fp64x10"}, {BF16X_MODE_FP64X15, "fp64x15"},
+                            {BF16X_MODE_FP64X21, "fp64x21"}, {BF16X_MODE_AUTO, "auto"}};
+constexpr Named kEngines[] = {{BF16X_ENGINE_AUTO, "auto"},
+                              {BF16X_ENGINE_REFERENCE, "reference"},
+                              {BF16X_ENGINE_AVX512BF16, "avx512bf16"},
+                              {BF16X_ENGINE_AMX, "amx"},
+                              {BF16X_ENGINE_AMX_MODEL, "amx-model"}};
+
+template <std::size_t N>
+const char* name_of(const Named (&t)[N], int id) {
+  for (const Named& x : t)
+    if (x.id == id) return x.name;
+  return nullptr;
+}
+template <std::size_t N>
+int id_of(const Named (&t)[N], const char* name) {
+  if (!name) return -1;
+  for (const Named& x : t)
+    if (std::strcmp(x.name, name) == 0) return x.id;
+  return -1;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* bf16x_mode_name(int mode) { return name_of(kModes, mode); }
+int bf16x_mode_from_name(const char* name) { return id_of(kModes, name); }
+const char* bf16x_engine_name(int engine) { return name_of(kEngines, engine); }
+int bf16x_engine_from_name(const char* name) { return id_of(kEngines, name); }
+int bf16x_engine_available(int engine) { return bf16x::engine::engine_usable(engine) ? 1 : 0; }
+int bf16x_engine_selected(void) { return bf16x::engine::resolve_engine(BF16X_ENGINE_AUTO); }
+
+const char* bf16x_status_string(int status) {
+  switch (status) {
+    case BF16X_OK: return "ok";
+    case BF16X_ERR_LAYOUT: return "invalid layout (argument 1)";
+    case BF16X_ERR_TRANS_A: return "invalid transa (argument 2)";
+    case BF16X_ERR_TRANS_B: return "invalid transb (argument 3)";
+    case BF16X_ERR_M: return "m < 0 (argument 4)";
+    case BF16X_ERR_N: return "n < 0 (argument 5)";
+    case BF16X_ERR_K: return "k < 0 (argument 6)";
+    case BF16X_ERR_LDA: return "lda too small (argument 9)";
+    case BF16X_ERR_LDB: return "ldb too small (argument 11)";
+    case BF16X_ERR_LDC: return "ldc too small (argument 14)";
+    case BF16X_ERR_NULL: return "NULL matrix pointer";
+    case BF16X_ERR_MODE: return "mode not valid for this routine";
+    case BF16X_ERR_ENGINE: return "requested engine not available on this CPU";
+    case BF16X_ERR_SIZE: return "matrix size overflows 64-bit indexing";
+    case BF16X_ERR_NOMEM: return "workspace allocation failed";
+    case BF16X_ERR_OPTIONS: return "invalid option value";
+    default: return "unknown status";
+  }
+}
+
+}  // extern "C"

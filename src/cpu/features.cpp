@@ -1,0 +1,86 @@
+#include "cpu/features.hpp"
+
+#include <cpuid.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstdint>
+
+namespace bf16x::cpu {
+namespace {
+
+constexpr long kArchGetXcompPerm = 0x1022;
+constexpr long kArchReqXcompPerm = 0x1023;
+constexpr int kXfeatureXtiledata = 18;
+
+struct Leaf7 {
+  unsigned ebx = 0, ecx = 0, edx = 0, eax1 = 0;  // eax1: CPUID.(7,1):EAX
+};
+
+bool cpuid_count(unsigned leaf, unsigned sub, unsigned& a, unsigned& b, unsigned& c, unsigned& d) {
+  if (__get_cpuid_max(0, nullptr) < leaf) return false;
+  __cpuid_count(leaf, sub, a, b, c, d);
+  return true;
+}
+
+bool osxsave() {
+  unsigned a, b, c, d;
+  return cpuid_count(1, 0, a, b, c, d) && (c & (1u << 27));
+}
+
+std::uint64_t xcr0() {
+  if (!osxsave()) return 0;
+  std::uint32_t lo, hi;
+  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  return (std::uint64_t(hi) << 32) | lo;
+}
+
+Leaf7 leaf7() {
+  Leaf7 r;
+  unsigned a, b, c, d;
+  if (cpuid_count(7, 0, a, b, c, d)) {
+    r.ebx = b;
+    r.ecx = c;
+    r.edx = d;
+    if (a >= 1 && cpuid_count(7, 1, a, b, c, d)) r.eax1 = a;
+  }
+  return r;
+}
+
+const char* probe_amx() {
+  const Leaf7 l = leaf7();
+  const bool tile = l.edx & (1u << 24), bf16 = l.edx & (1u << 22);
+  if (!tile || !bf16) return "cpuid";
+  const std::uint64_t x = xcr0();
+  if ((x & (3ull << 17)) != (3ull << 17)) return "xcr0";
+  // Ask the kernel for permission to use the large tile-data state; already granted is fine.
+  unsigned long bitmask = 0;
+  if (syscall(SYS_arch_prctl, kArchGetXcompPerm, &bitmask) == 0 && (bitmask & (1ul << kXfeatureXtiledata)))
+    return "";
+  if (syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureXtiledata) != 0) return "arch_prctl";
+  bitmask = 0;
+  if (syscall(SYS_arch_prctl, kArchGetXcompPerm, &bitmask) != 0 || !(bitmask & (1ul << kXfeatureXtiledata)))
+    return "arch_prctl";
+  return "";
+}
+
+const char* amx_reason() {
+  static const char* const reason = probe_amx();  // C++11 magic static: once, thread-safe
+  return reason;
+}
+
+}  // namespace
+
+bool has_avx512bf16() {
+  const Leaf7 l = leaf7();
+  const bool f = l.ebx & (1u << 16), bw = l.ebx & (1u << 30), bf16 = l.eax1 & (1u << 5);
+  const std::uint64_t x = xcr0();
+  const bool zmm_state = (x & 0xe6) == 0xe6;  // SSE, AVX, opmask, ZMM_Hi256, Hi16_ZMM
+  return f && bw && bf16 && zmm_state;
+}
+
+bool amx_available() { return amx_reason()[0] == '\0'; }
+
+const char* amx_unavailable_reason() { return amx_reason(); }
+
+}  // namespace bf16x::cpu

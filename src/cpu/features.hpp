@@ -1,0 +1,16 @@
+// Runtime CPU capability checks. None of these executes an instruction of the feature it tests.
+#pragma once
+
+namespace bf16x::cpu {
+
+// AVX512F + AVX512BW + AVX512-BF16 in CPUID and ZMM/opmask state enabled by the OS in XCR0.
+bool has_avx512bf16();
+
+// AMX-TILE + AMX-BF16 in CPUID.(7,0):EDX bits 24/22, XTILECFG/XTILEDATA enabled in XCR0 bits 17/18, and the
+// Linux permission arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA) granted. Evaluated once, thread-safely.
+bool amx_available();
+
+// Why amx_available() is false (for verbose output): "cpuid", "xcr0", "arch_prctl" or "" when available.
+const char* amx_unavailable_reason();
+
+}  // namespace bf16x::cpu

@@ -1,0 +1,42 @@
+// The blocked emulation driver: C = alpha * op(A) op(B) + beta * C (column-major) from BF16 slice products.
+#pragma once
+#include <cstdint>
+
+#include "engine/engine.hpp"
+#include "pack/operand.hpp"
+#include "split/scheme.hpp"
+
+namespace bf16x::driver {
+
+template <typename T>
+struct GemmArgs {
+  std::int64_t m, n, k;
+  T alpha;
+  pack::MatrixView<T> a;  // op(A), m x k
+  pack::MatrixView<T> b;  // op(B), k x n
+  T beta;
+  T* c;
+  std::int64_t ldc;
+};
+
+struct DriverConfig {
+  const split::Scheme* scheme;
+  const engine::EngineInfo* engine;
+  bool scaled = true;          // power-of-two row/column scaling (false: the paper's unscaled slices)
+  bool fuse_diagonals = false; // FP64: share exact accumulators along anti-diagonals
+  int block_k = 0;             // 0: pack::kBlockK
+  engine::EngineCounters* counters = nullptr;
+  double seconds_split = 0, seconds_compute = 0;  // filled by the call
+};
+
+enum class DriverStatus { ok, nonfinite_input, no_memory };
+
+// Never writes C unless it returns ok (nonfinite_input: the caller routes the call to its exact fallback).
+template <typename T>
+DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg);
+
+// Bytes of workspace a call needs (for the size-safety checks and tests).
+std::size_t workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k, const split::Scheme& s, int bk,
+                            int threads, bool fp64, bool fuse);
+
+}  // namespace bf16x::driver

@@ -1,0 +1,72 @@
+// The micro-kernel contract shared by every engine (reference, avx512bf16, amx on hardware tiles or the tile
+// model). One call computes, for one kTileM x kTileN output micro-tile and one k-block of padded depth kb:
+//
+//   for each group g:   out[g] (+)= sum over products (i,j) in group g of  A_i * B_j        (FP32)
+//
+// where A_i is the packed A micro-panel of slice i and B_j the VNNI B micro-panel of slice j (pack/layout.hpp).
+// "(+)=" is "=" when accumulate is false (accumulators start at zero) and "+=" when true (accumulators start from
+// out[g]). Products within a group share one FP32 accumulator and may be evaluated in any interleaving; engines
+// use the operand-reuse order given. Arithmetic is that of TDPBF16PS/VDPBF16PS: exact BF16 products, FP32
+// round-to-nearest-even accumulation, BF16 subnormal inputs read as zero, FP32 subnormal results flushed to zero.
+// The FP64 path relies on each product's k-sum being exact (see docs/numerics.md), which makes every engine agree
+// bit for bit there; on the FP32 path engines may differ by the accumulation-order bound stated in the tests.
+#pragma once
+#include <cstdint>
+
+#include "pack/layout.hpp"
+#include "split/bf16.hpp"
+
+namespace bf16x::engine {
+
+struct Product {
+  std::uint8_t a;  // slice index of A
+  std::uint8_t b;  // slice index of B
+};
+
+struct ProductGroup {
+  const Product* products;
+  int count;
+};
+
+// Counters of engine operations (AMX terms: one tile load = 16 rows x 64 bytes; one dot = one 16x16x32 TDPBF16PS).
+struct EngineCounters {
+  std::uint64_t tile_loads = 0;
+  std::uint64_t tile_stores = 0;
+  std::uint64_t dot_products = 0;
+  std::uint64_t micro_tiles = 0;
+  void add(const EngineCounters& o) {
+    tile_loads += o.tile_loads;
+    tile_stores += o.tile_stores;
+    dot_products += o.dot_products;
+    micro_tiles += o.micro_tiles;
+  }
+};
+
+struct MicroTileArgs {
+  const bf16_t* const* a;  // a[s]: A micro-panel of slice s, kTileM x kb, row stride kb
+  const bf16_t* const* b;  // b[s]: B micro-panel of slice s, kb/2 pair-rows, row stride pack::kBPairStride
+  int kb;                  // padded depth, a positive multiple of pack::kKChunk, at most pack::kBlockK
+  const ProductGroup* groups;
+  int ngroups;
+  float* const* out;  // out[g]: kTileM x kTileN FP32, row stride ldo
+  int ldo;
+  bool accumulate;
+  EngineCounters* counters;  // may be null
+};
+
+using MicroKernel = void (*)(const MicroTileArgs&);
+
+// Raw single-product BF16 GEMM on one micro-tile (bf16 in, fp32 out): the headroom measurement of the engine.
+struct EngineInfo {
+  const char* name;
+  MicroKernel kernel;
+  bool (*available)();  // runtime check (CPUID, XCR0, OS permission); never executes the engine's instructions
+};
+
+// Per-engine entry points, defined in each engine's directory.
+const EngineInfo& reference_engine();
+const EngineInfo& avx512bf16_engine();
+const EngineInfo& amx_engine();        // hardware tiles
+const EngineInfo& amx_model_engine();  // the same kernel on the software tile model
+
+}  // namespace bf16x::engine

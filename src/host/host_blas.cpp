@@ -1,0 +1,74 @@
+#include "host/host_blas.hpp"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <string>
+
+namespace bf16x::host {
+namespace {
+
+using CblasSgemm = void (*)(int, int, int, int, int, int, float, const float*, int, const float*, int, float, float*,
+                            int);
+using CblasDgemm = void (*)(int, int, int, int, int, int, double, const double*, int, const double*, int, double,
+                            double*, int);
+using CoreName = char* (*)();
+
+struct Host {
+  std::string name;
+  CblasSgemm sgemm = nullptr;
+  CblasDgemm dgemm = nullptr;
+  CoreName corename = nullptr;
+};
+
+const Host& host() {
+  static const Host h = [] {
+    Host r;
+    const char* env = std::getenv("BF16X_HOST_BLAS");
+    const char* candidates[] = {env, "libopenblas.so.0", "libblas.so.3", "libcblas.so.3"};
+    for (const char* lib : candidates) {
+      if (!lib || !*lib) continue;
+      void* handle = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+      if (!handle) continue;
+      r.sgemm = reinterpret_cast<CblasSgemm>(dlsym(handle, "cblas_sgemm"));
+      r.dgemm = reinterpret_cast<CblasDgemm>(dlsym(handle, "cblas_dgemm"));
+      r.corename = reinterpret_cast<CoreName>(dlsym(handle, "openblas_get_corename"));
+      if (r.sgemm && r.dgemm) {
+        r.name = lib;
+        break;
+      }
+      r = Host{};
+    }
+    return r;
+  }();
+  return h;
+}
+
+constexpr int kColMajor = 102;
+
+bool fits_int(std::int64_t v) { return v >= 0 && v <= 0x7fffffff; }
+
+}  // namespace
+
+bool sgemm(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* a,
+           std::int64_t lda, const float* b, std::int64_t ldb, float beta, float* c, std::int64_t ldc) {
+  const Host& h = host();
+  if (!h.sgemm || !fits_int(m) || !fits_int(n) || !fits_int(k) || !fits_int(lda) || !fits_int(ldb) || !fits_int(ldc))
+    return false;
+  h.sgemm(kColMajor, ta, tb, int(m), int(n), int(k), alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
+  return true;
+}
+
+bool dgemm(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, double alpha, const double* a,
+           std::int64_t lda, const double* b, std::int64_t ldb, double beta, double* c, std::int64_t ldc) {
+  const Host& h = host();
+  if (!h.dgemm || !fits_int(m) || !fits_int(n) || !fits_int(k) || !fits_int(lda) || !fits_int(ldb) || !fits_int(ldc))
+    return false;
+  h.dgemm(kColMajor, ta, tb, int(m), int(n), int(k), alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
+  return true;
+}
+
+const char* library_name() { return host().name.c_str(); }
+const char* core_name() { return host().corename ? host().corename() : ""; }
+
+}  // namespace bf16x::host
