@@ -44,7 +44,7 @@ Layout layout_for(std::int64_t m, std::int64_t n, std::int64_t k, int slices, in
   l.b_off = align64(std::size_t(pack::round_up(m, kTileM)) * kp * slices * sizeof(bf16_t));
   l.thread_off = l.b_off + align64(std::size_t(pack::round_up(n, kTileN)) * kp * slices * sizeof(bf16_t));
   const std::size_t acc = std::size_t(kBlockM) * kBlockN * (fp64 ? sizeof(double) : sizeof(float));
-  const std::size_t scratch = fp64 ? std::size_t(ngroups) * kTileM * kTileN * sizeof(float) : 0;
+  const std::size_t scratch = std::size_t(ngroups) * kTileM * kTileN * sizeof(float);
   l.per_thread = align64(acc) + align64(scratch);
   l.total = l.thread_off + l.per_thread * std::size_t(threads);
   return l;
@@ -77,6 +77,7 @@ void write_block(const GemmArgs<T>& args, const Acc* acc, std::int64_t i0, std::
 
 std::size_t workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k, const split::Scheme& s, int bk,
                             int threads, bool fp64, bool fuse) {
+  if (bk <= 0) bk = fp64 ? pack::kBlockK : pack::kBlockKFp32;
   const split::GroupPlan plan = split::plan_groups(s, fuse, bk);
   return layout_for(m, n, k, s.slices, int(plan.groups.size()), threads, fp64).total;
 }
@@ -85,7 +86,7 @@ template <typename T>
 DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg) {
   const split::Scheme& scheme = *cfg.scheme;
   const bool fp64 = scheme.reconstruction == split::Reconstruction::fp64;
-  const int bk = cfg.block_k > 0 ? cfg.block_k : pack::kBlockK;
+  const int bk = cfg.block_k > 0 ? cfg.block_k : (fp64 ? pack::kBlockK : pack::kBlockKFp32);
   const split::GroupPlan plan = split::plan_groups(scheme, cfg.fuse_diagonals, bk);
   const int ngroups = int(plan.groups.size());
   const std::int64_t mblocks = (args.m + kBlockM - 1) / kBlockM, nblocks = (args.n + kBlockN - 1) / kBlockN;
@@ -130,7 +131,11 @@ DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg) {
       std::vector<float*> outs(static_cast<std::size_t>(ngroups));
 
       if (!fp64) {
+        // FP32 path: a fresh accumulator per k-block, then one FP32 add into the block accumulator. Restarting
+        // keeps the partial sums that absorb the 6*kb rounded additions small (docs/numerics.md, "fp32x6").
         auto* acc = reinterpret_cast<float*>(tbase);
+        auto* part = reinterpret_cast<float*>(tbase + align64(std::size_t(kBlockM) * kBlockN * sizeof(float)));
+        float* o = part;
         for (std::int64_t kb = 0; kb < pa.kblk.blocks(); ++kb)        // loop 2: k-blocks
           for (int mt = 0; mt < mtiles; ++mt)                         // loop 3: micro-panels of A
             for (int nt = 0; nt < ntiles; ++nt) {                     // loop 4: micro-panels of B
@@ -138,10 +143,14 @@ DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg) {
                 ap[s] = pa.panel(kb, i0 / kTileM + mt, s);
                 bp[s] = pb.panel(kb, j0 / kTileN + nt, s);
               }
-              float* o = acc + std::int64_t(mt) * kTileM * kBlockN + nt * kTileN;
-              const engine::MicroTileArgs mta{ap, bp, pa.kblk.padded(kb), plan.groups.data(), 1, &o, kBlockN,
-                                              kb > 0, cnt};
+              const engine::MicroTileArgs mta{ap, bp, pa.kblk.padded(kb), plan.groups.data(), 1, &o, kTileN,
+                                              false, cnt};
               kernel(mta);
+              float* dst = acc + std::int64_t(mt) * kTileM * kBlockN + nt * kTileN;
+              for (int r = 0; r < kTileM; ++r)
+                for (int c = 0; c < kTileN; ++c)
+                  dst[std::int64_t(r) * kBlockN + c] = kb == 0 ? part[r * kTileN + c]
+                                                                : dst[std::int64_t(r) * kBlockN + c] + part[r * kTileN + c];
             }
         write_block(args, acc, i0, j0, bm, bn, sc);
       } else {

@@ -20,6 +20,9 @@ inline constexpr int kPair = 2;       // VNNI: two consecutive k adjacent per B 
 inline constexpr int kBlockM = 256;   // BM
 inline constexpr int kBlockN = 256;   // BN
 inline constexpr int kBlockK = 256;   // BK: the largest k for which a slice-product panel sum is exact in FP32
+// fp32x6 restarts its FP32 accumulators every kBlockKFp32: 6 products x 2 roundings per k into one running sum
+// would otherwise give about 3x the error of a native FMA SGEMM (docs/numerics.md).
+inline constexpr int kBlockKFp32 = 64;
 inline constexpr int kMaxSlices = 6;
 
 static_assert(kBlockM % kTileM == 0 && kBlockN % kTileN == 0 && kBlockK % kKChunk == 0);

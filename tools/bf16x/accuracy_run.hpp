@@ -1,0 +1,44 @@
+// One accuracy experiment: inputs of a class, the host GEMM and every mode, errors against the host GEMM
+// ("native", the paper's reference) and against the double-double reference ("exact").
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "check/inputs.hpp"
+#include "check/metrics.hpp"
+
+namespace bf16x::cli {
+
+struct ModeResult {
+  std::string mode;
+  check::ErrorStats vs_native;
+  check::ErrorStats vs_exact;
+  double seconds = 0;         // median over reps
+  double native_seconds = 0;  // host GEMM of the same precision, median over reps
+  int engine = -1;
+  int status = 0;
+};
+
+struct AccuracyConfig {
+  std::int64_t n = 256;
+  check::Dist dist = check::Dist::uniform;
+  std::uint64_t seed = 1;
+  std::vector<std::string> modes = {"fp32x6", "fp64x6", "fp64x10", "fp64x15", "fp64x21"};
+  int engine = 0;  // BF16X_ENGINE_AUTO
+  int split = 0;   // BF16X_SPLIT_SCALED
+  int emax = 30;   // loguniform range 2^-emax .. 2^emax
+  int reps = 1;    // timing repetitions (median)
+};
+
+struct AccuracyReport {
+  AccuracyConfig cfg;
+  check::ErrorStats native_sgemm_vs_exact, native_dgemm_vs_exact;
+  std::vector<ModeResult> modes;
+};
+
+AccuracyReport run_accuracy(const AccuracyConfig& cfg);
+std::string report_json(const AccuracyReport& r);   // {"n":..,"dist":..,"modes":{...}}
+void print_report_table(const AccuracyReport& r);  // readable table like the paper's Table 4
+
+}  // namespace bf16x::cli
