@@ -1,0 +1,66 @@
+// C++ interface to bf16x: scoped enums, exceptions for bad arguments, the same semantics as the C API.
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "bf16x/bf16x.h"
+
+namespace bf16x {
+
+enum class Layout { row_major = BF16X_ROW_MAJOR, col_major = BF16X_COL_MAJOR };
+enum class Op { none = BF16X_NO_TRANS, trans = BF16X_TRANS, conj_trans = BF16X_CONJ_TRANS };
+enum class Mode {
+  default_mode = BF16X_MODE_DEFAULT,
+  native = BF16X_MODE_NATIVE,
+  fp32x6 = BF16X_MODE_FP32X6,
+  fp64x6 = BF16X_MODE_FP64X6,
+  fp64x10 = BF16X_MODE_FP64X10,
+  fp64x15 = BF16X_MODE_FP64X15,
+  fp64x21 = BF16X_MODE_FP64X21,
+  automatic = BF16X_MODE_AUTO
+};
+
+// Thrown for any non-zero bf16x_status; status() gives the code.
+class Error : public std::runtime_error {
+ public:
+  explicit Error(int status) : std::runtime_error(std::string("bf16x: ") + bf16x_status_string(status)), s_(status) {}
+  int status() const noexcept { return s_; }
+
+ private:
+  int s_;
+};
+
+inline void check(int status) {
+  if (status != BF16X_OK) throw Error(status);
+}
+
+inline void sgemm(Layout layout, Op ta, Op tb, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
+                  const float* a, std::int64_t lda, const float* b, std::int64_t ldb, float beta, float* c,
+                  std::int64_t ldc, Mode mode = Mode::default_mode) {
+  check(bf16x_sgemm(bf16x_layout(layout), bf16x_transpose(ta), bf16x_transpose(tb), m, n, k, alpha, a, lda, b, ldb,
+                    beta, c, ldc, bf16x_mode(mode)));
+}
+
+inline void dgemm(Layout layout, Op ta, Op tb, std::int64_t m, std::int64_t n, std::int64_t k, double alpha,
+                  const double* a, std::int64_t lda, const double* b, std::int64_t ldb, double beta, double* c,
+                  std::int64_t ldc, Mode mode = Mode::default_mode) {
+  check(bf16x_dgemm(bf16x_layout(layout), bf16x_transpose(ta), bf16x_transpose(tb), m, n, k, alpha, a, lda, b, ldb,
+                    beta, c, ldc, bf16x_mode(mode)));
+}
+
+// Full control (engine, split, fusion, statistics) through bf16x_options.
+inline void dgemm(Layout layout, Op ta, Op tb, std::int64_t m, std::int64_t n, std::int64_t k, double alpha,
+                  const double* a, std::int64_t lda, const double* b, std::int64_t ldb, double beta, double* c,
+                  std::int64_t ldc, const bf16x_options& opt) {
+  check(bf16x_dgemm_ex(bf16x_layout(layout), bf16x_transpose(ta), bf16x_transpose(tb), m, n, k, alpha, a, lda, b,
+                       ldb, beta, c, ldc, &opt));
+}
+inline void sgemm(Layout layout, Op ta, Op tb, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
+                  const float* a, std::int64_t lda, const float* b, std::int64_t ldb, float beta, float* c,
+                  std::int64_t ldc, const bf16x_options& opt) {
+  check(bf16x_sgemm_ex(bf16x_layout(layout), bf16x_transpose(ta), bf16x_transpose(tb), m, n, k, alpha, a, lda, b,
+                       ldb, beta, c, ldc, &opt));
+}
+
+}  // namespace bf16x

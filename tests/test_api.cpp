@@ -1,0 +1,145 @@
+// The C API's status contract: every invalid argument gives its status and leaves C untouched; quick returns
+// follow BLAS (m or n = 0: nothing; alpha = 0 or k = 0: C = beta C, beta = 0 without reading C); names round trip.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "bf16x/bf16x.h"
+#include "bf16x/bf16x.hpp"
+
+namespace {
+
+struct Call {
+  int layout = BF16X_COL_MAJOR, ta = BF16X_NO_TRANS, tb = BF16X_NO_TRANS;
+  std::int64_t m = 4, n = 3, k = 5, lda = 4, ldb = 5, ldc = 4;
+  int mode = BF16X_MODE_FP64X6;
+  const double* a;
+  const double* b;
+  double* c;
+  int run() const {
+    return bf16x_dgemm(bf16x_layout(layout), bf16x_transpose(ta), bf16x_transpose(tb), m, n, k, 1.0, a, lda, b, ldb,
+                       0.5, c, ldc, bf16x_mode(mode));
+  }
+};
+
+}  // namespace
+
+TEST(Api, InvalidArgumentsReturnStatusAndLeaveCUntouched) {
+  std::vector<double> a(100, 1.0), b(100, 1.0), c(100, 7.0);
+  const std::vector<double> c_before = c;
+  Call base{};
+  base.a = a.data();
+  base.b = b.data();
+  base.c = c.data();
+  ASSERT_EQ(base.run(), BF16X_OK);  // the base call is valid
+  c = c_before;
+  struct Case {
+    const char* what;
+    void (*mutate)(Call&);
+    int status;
+  };
+  const Case cases[] = {
+      {"layout", [](Call& x) { x.layout = 100; }, BF16X_ERR_LAYOUT},
+      {"transa", [](Call& x) { x.ta = 'N'; }, BF16X_ERR_TRANS_A},
+      {"transb", [](Call& x) { x.tb = 0; }, BF16X_ERR_TRANS_B},
+      {"m", [](Call& x) { x.m = -1; }, BF16X_ERR_M},
+      {"n", [](Call& x) { x.n = -1; }, BF16X_ERR_N},
+      {"k", [](Call& x) { x.k = -1; }, BF16X_ERR_K},
+      {"lda", [](Call& x) { x.lda = 3; }, BF16X_ERR_LDA},
+      {"lda transposed", [](Call& x) { x.ta = BF16X_TRANS; x.lda = 4; }, BF16X_ERR_LDA},
+      {"ldb", [](Call& x) { x.ldb = 4; }, BF16X_ERR_LDB},
+      {"ldc", [](Call& x) { x.ldc = 3; }, BF16X_ERR_LDC},
+      {"ldc row-major", [](Call& x) { x.layout = BF16X_ROW_MAJOR; x.lda = 5; x.ldb = 3; x.ldc = 2; }, BF16X_ERR_LDC},
+      {"null C", [](Call& x) { x.c = nullptr; }, BF16X_ERR_NULL},
+      {"null A", [](Call& x) { x.a = nullptr; }, BF16X_ERR_NULL},
+      {"mode for sgemm", [](Call& x) { x.mode = BF16X_MODE_FP32X6; }, BF16X_ERR_MODE},
+      {"mode out of range", [](Call& x) { x.mode = 99; }, BF16X_ERR_MODE},
+      {"size overflow", [](Call& x) { x.m = std::int64_t(1) << 40; x.n = std::int64_t(1) << 40; x.lda = x.ldc = x.m; }, BF16X_ERR_SIZE},
+  };
+  for (const Case& cs : cases) {
+    Call x = base;
+    cs.mutate(x);
+    EXPECT_EQ(x.run(), cs.status) << cs.what;
+    EXPECT_EQ(std::memcmp(c.data(), c_before.data(), c.size() * sizeof(double)), 0) << cs.what << ": C was written";
+    EXPECT_STRNE(bf16x_status_string(cs.status), "unknown status");
+  }
+}
+
+TEST(Api, QuickReturnsFollowBlas) {
+  std::vector<double> a(16, NAN), b(16, NAN), c(16, 3.0);
+  // alpha = 0: A and B are not read (they hold NaN), C = beta C.
+  ASSERT_EQ(bf16x_dgemm(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 4, 4, 4, 0.0, a.data(), 4, b.data(), 4, 2.0,
+                        c.data(), 4, BF16X_MODE_FP64X21),
+            BF16X_OK);
+  for (double v : c) EXPECT_EQ(v, 6.0);
+  // k = 0 and beta = 0: C = 0 even where it held NaN.
+  std::fill(c.begin(), c.end(), NAN);
+  ASSERT_EQ(bf16x_dgemm(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 4, 4, 0, 1.0, a.data(), 4, b.data(), 1, 0.0,
+                        c.data(), 4, BF16X_MODE_FP64X21),
+            BF16X_OK);
+  for (double v : c) EXPECT_EQ(v, 0.0);
+  // m = 0: nothing is touched, NULL pointers are fine.
+  EXPECT_EQ(bf16x_sgemm(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 0, 4, 4, 1.f, nullptr, 1, nullptr, 4, 0.f,
+                        nullptr, 1, BF16X_MODE_FP32X6),
+            BF16X_OK);
+}
+
+TEST(Api, NonFiniteInputsTakeTheHostPathAndKeepIeeeClasses) {
+  // A NaN and an Inf in A: rows 0 and 1 of C must be NaN / Inf exactly as the host GEMM gives them.
+  const std::int64_t n = 8;
+  std::vector<double> a(n * n, 0.5), b(n * n, 0.25), c(n * n, 0.0);
+  a[0] = NAN;
+  a[1] = INFINITY;
+  ASSERT_EQ(bf16x_dgemm(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.0, a.data(), n, b.data(), n, 0.0,
+                        c.data(), n, BF16X_MODE_FP64X6),
+            BF16X_OK);
+  for (std::int64_t j = 0; j < n; ++j) {
+    EXPECT_TRUE(std::isnan(c[0 + j * n]));
+    EXPECT_EQ(c[1 + j * n], INFINITY);
+    EXPECT_EQ(c[2 + j * n], 0.5 * 0.25 * n);
+  }
+}
+
+TEST(Api, NamesRoundTrip) {
+  for (int m = BF16X_MODE_DEFAULT; m <= BF16X_MODE_AUTO; ++m) EXPECT_EQ(bf16x_mode_from_name(bf16x_mode_name(m)), m);
+  for (int e = BF16X_ENGINE_AUTO; e <= BF16X_ENGINE_AMX_MODEL; ++e)
+    EXPECT_EQ(bf16x_engine_from_name(bf16x_engine_name(e)), e);
+  EXPECT_EQ(bf16x_mode_from_name("fp64x7"), -1);
+  EXPECT_EQ(bf16x_engine_available(BF16X_ENGINE_REFERENCE), 1);
+  EXPECT_GT(bf16x_engine_selected(), 0);
+}
+
+TEST(Api, StatsReportTheModeAndEngineThatRan) {
+  std::vector<double> a(64 * 64, 0.5), b(64 * 64, 0.5), c(64 * 64, 0.0);
+  bf16x_stats st{};
+  bf16x_options o;
+  bf16x_options_init(&o);
+  o.mode = BF16X_MODE_FP64X10;
+  o.engine = BF16X_ENGINE_REFERENCE;
+  o.stats = &st;
+  ASSERT_EQ(bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 64, 64, 64, 1.0, a.data(), 64, b.data(),
+                           64, 0.0, c.data(), 64, &o),
+            BF16X_OK);
+  EXPECT_EQ(st.mode, BF16X_MODE_FP64X10);
+  EXPECT_EQ(st.engine, BF16X_ENGINE_REFERENCE);
+  EXPECT_EQ(st.micro_tiles, 4u);                   // (64/32)^2 micro-tiles, one k-block
+  EXPECT_EQ(st.dot_products, 4u * 10 * 2 * 4);     // micro-tiles x products x k-chunks x 4 quadrants
+  o.mode = BF16X_MODE_NATIVE;
+  ASSERT_EQ(bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 64, 64, 64, 1.0, a.data(), 64, b.data(),
+                           64, 0.0, c.data(), 64, &o),
+            BF16X_OK);
+  EXPECT_EQ(st.mode, BF16X_MODE_NATIVE);
+  EXPECT_EQ(st.engine, -1);
+}
+
+TEST(Api, CppWrapperThrowsOnErrorAndComputes) {
+  std::vector<double> a(9, 1.0), b(9, 2.0), c(9, 0.0);
+  bf16x::dgemm(bf16x::Layout::col_major, bf16x::Op::none, bf16x::Op::none, 3, 3, 3, 1.0, a.data(), 3, b.data(), 3,
+               0.0, c.data(), 3, bf16x::Mode::fp64x21);
+  for (double v : c) EXPECT_EQ(v, 6.0);
+  EXPECT_THROW(bf16x::dgemm(bf16x::Layout::col_major, bf16x::Op::none, bf16x::Op::none, 3, 3, 3, 1.0, a.data(), 2,
+                            b.data(), 3, 0.0, c.data(), 3, bf16x::Mode::fp64x21),
+               bf16x::Error);
+}
