@@ -64,6 +64,7 @@ AccuracyReport run_accuracy(const AccuracyConfig& cfg) {
     opt.mode = mode;
     opt.engine = cfg.engine;
     opt.split = cfg.split;
+    opt.block_k = cfg.block_k;
     bf16x_stats st{};
     opt.stats = &st;
     const bool single = mode == BF16X_MODE_FP32X6 || name == "native32";

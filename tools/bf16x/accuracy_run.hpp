@@ -29,6 +29,7 @@ struct AccuracyConfig {
   int split = 0;   // BF16X_SPLIT_SCALED
   int emax = 30;   // loguniform range 2^-emax .. 2^emax
   int reps = 1;    // timing repetitions (median)
+  int block_k = 0; // 0: the mode's default BK
 };
 
 struct AccuracyReport {

@@ -14,6 +14,7 @@ struct AccuracyArgs {
   std::string dist = "uniform", engine = "auto", split = "scaled";
   std::uint64_t seed = 1;
   int emax = 30;
+  int block_k = 0;
   bool json = false;
   std::vector<std::string> modes = {"fp32x6", "fp64x6", "fp64x10", "fp64x15", "fp64x21"};
 };
@@ -29,6 +30,8 @@ const RegisterCommand reg("accuracy", "eF and e_scaled of every mode vs the host
       ->check(CLI::IsMember({"auto", "reference", "avx512bf16", "amx", "amx-model"}));
   app.add_option("--split", args->split, "slice extraction")->check(CLI::IsMember({"scaled", "paper"}));
   app.add_option("--modes", args->modes, "modes to run")->delimiter(',');
+  app.add_option("--block-k", args->block_k, "k-block depth (0: mode default; multiple of 32, <= 256)")
+      ->check(CLI::Range(0, 256));
   app.add_flag("--json", args->json, "print one JSON object");
   app.callback([args] {
     AccuracyConfig cfg;
@@ -36,6 +39,7 @@ const RegisterCommand reg("accuracy", "eF and e_scaled of every mode vs the host
     check::parse_dist(args->dist, cfg.dist);
     cfg.seed = args->seed;
     cfg.emax = args->emax;
+    cfg.block_k = args->block_k;
     cfg.engine = bf16x_engine_from_name(args->engine.c_str());
     cfg.split = args->split == "paper" ? BF16X_SPLIT_PAPER : BF16X_SPLIT_SCALED;
     for (const auto& m : args->modes)
