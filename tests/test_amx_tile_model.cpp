@@ -150,8 +150,10 @@ TEST(AmxTileModel, Dpbf16psRefusesInconsistentShapes) {
     c.colsb[2] = std::uint16_t(s.b_colsb);
     TileModel tm;
     ASSERT_EQ(tm.load_config(&c), ConfigError::none);
-    if (s.ok) EXPECT_NO_THROW(tm.dpbf16ps_tiles(4, 0, 2));
-    else EXPECT_THROW(tm.dpbf16ps_tiles(4, 0, 2), TileFault);
+    if (s.ok)
+      EXPECT_NO_THROW(tm.dpbf16ps_tiles(4, 0, 2));
+    else
+      EXPECT_THROW(tm.dpbf16ps_tiles(4, 0, 2), TileFault);
   }
   TileModel tm;
   const TileConfig c = full_config();

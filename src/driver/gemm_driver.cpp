@@ -115,8 +115,11 @@ DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg) {
   std::vector<engine::EngineCounters> counters(static_cast<std::size_t>(threads));
   const engine::MicroKernel kernel = cfg.engine->kernel;
 
-  // loop 1: output blocks
-#pragma omp parallel for collapse(2) schedule(dynamic) num_threads(threads)
+  // loop 1: output blocks; each thread brackets its micro-tiles with the engine's set-up (AMX: tile palette)
+#pragma omp parallel num_threads(threads)
+  {
+  if (cfg.engine->thread_begin) cfg.engine->thread_begin();
+#pragma omp for collapse(2) schedule(dynamic)
   for (std::int64_t mb = 0; mb < mblocks; ++mb)
     for (std::int64_t nb = 0; nb < nblocks; ++nb) {
       const int tid = omp_get_thread_num();
@@ -179,6 +182,8 @@ DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg) {
         write_block(args, acc, i0, j0, bm, bn, sc);
       }
     }
+  if (cfg.engine->thread_end) cfg.engine->thread_end();
+  }
 
   if (cfg.counters)
     for (const auto& c : counters) cfg.counters->add(c);

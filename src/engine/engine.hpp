@@ -61,6 +61,10 @@ struct EngineInfo {
   const char* name;
   MicroKernel kernel;
   bool (*available)();  // runtime check (CPUID, XCR0, OS permission); never executes the engine's instructions
+  // Optional, may be null: run by every thread of a GEMM call's parallel region before its first and after its
+  // last micro-tile (AMX: load the tile palette once per thread per call, release the tiles at the end).
+  void (*thread_begin)() = nullptr;
+  void (*thread_end)() = nullptr;
 };
 
 // Per-engine entry points, defined in each engine's directory.

@@ -1,0 +1,21 @@
+// The two instantiations of kernel_amx_bf16_32x32 with their per-thread tile context:
+//   hardware (kernel_amx_hw_isa.cpp, HwTiles)  and  model (kernel_amx_model.cpp, a thread_local TileModel).
+// thread_begin loads the kernel's palette unless this thread already holds it; thread_end releases the tiles.
+// A kernel called without thread_begin configures its thread on first use, so it is correct either way; the
+// driver brackets each GEMM call's parallel region with the pair, which makes it one LDTILECFG per thread per call.
+#pragma once
+#include "engine/engine.hpp"
+
+namespace bf16x::engine::amx {
+
+// Hardware tiles: run only after cpu::amx_available() (they abort otherwise rather than fault).
+void kernel_amx_hw(const MicroTileArgs& args);
+void hw_thread_begin();
+void hw_thread_end();
+
+// Tile model.
+void kernel_amx_model(const MicroTileArgs& args);
+void model_thread_begin();
+void model_thread_end();
+
+}  // namespace bf16x::engine::amx

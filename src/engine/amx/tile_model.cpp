@@ -1,0 +1,117 @@
+#include "engine/amx/tile_model.hpp"
+
+#include <cstring>
+#include <string>
+
+#include "engine/dpbf16.hpp"
+
+namespace bf16x::engine::amx {
+namespace {
+
+[[noreturn]] void fault(const char* op, int t, const char* why) {
+  throw TileFault(std::string(op) + " tmm" + std::to_string(t) + ": " + why);
+}
+
+}  // namespace
+
+ConfigError TileModel::load_config(const void* config64) {
+  TileConfig c;
+  std::memcpy(&c, config64, sizeof c);
+  if (c.palette_id == 0) {  // the init state, as after TILERELEASE
+    release();
+    return ConfigError::palette;
+  }
+  const ConfigError e = check_tile_config(c);
+  if (e != ConfigError::none) return e;
+  palette_ = c.palette_id;
+  start_row_ = c.start_row;
+  for (int t = 0; t < kTiles; ++t) {
+    colsb_[t] = c.colsb[t];
+    rows_[t] = c.rows[t];
+  }
+  std::memset(data_, 0, sizeof data_);
+  return ConfigError::none;
+}
+
+void TileModel::release() {
+  palette_ = 0;
+  start_row_ = 0;
+  for (int t = 0; t < kTiles; ++t) colsb_[t] = rows_[t] = 0;
+  std::memset(data_, 0, sizeof data_);
+}
+
+TileConfig TileModel::config() const {
+  TileConfig c;
+  if (!configured()) return c;
+  c.palette_id = palette_;
+  c.start_row = start_row_;
+  for (int t = 0; t < kTiles; ++t) {
+    c.colsb[t] = colsb_[t];
+    c.rows[t] = rows_[t];
+  }
+  return c;
+}
+
+void TileModel::require_tile(int t, const char* op) const {
+  if (t < 0 || t >= kTiles) fault(op, t, "no such tile");
+  if (!configured()) fault(op, t, "tiles not configured (no LDTILECFG)");
+  if (rows_[t] == 0) fault(op, t, "tile not configured in the palette");
+}
+
+void TileModel::load_tile(int t, const void* base, std::size_t stride) {
+  require_tile(t, "tileloadd");
+  const auto* src = static_cast<const std::uint8_t*>(base);
+  for (int r = start_row_; r < rows_[t]; ++r) {
+    std::memcpy(data_[t][r], src + std::size_t(r) * stride, colsb_[t]);
+    std::memset(data_[t][r] + colsb_[t], 0, std::size_t(kMaxColsBytes - colsb_[t]));
+  }
+  for (int r = rows_[t]; r < kMaxRows; ++r) std::memset(data_[t][r], 0, kMaxColsBytes);
+  start_row_ = 0;
+}
+
+void TileModel::store_tile(int t, void* base, std::size_t stride) {
+  require_tile(t, "tilestored");
+  auto* dst = static_cast<std::uint8_t*>(base);
+  for (int r = start_row_; r < rows_[t]; ++r) std::memcpy(dst + std::size_t(r) * stride, data_[t][r], colsb_[t]);
+  start_row_ = 0;
+}
+
+void TileModel::zero_tile(int t) {
+  require_tile(t, "tilezero");
+  std::memset(data_[t], 0, sizeof data_[t]);
+  start_row_ = 0;
+}
+
+void TileModel::dpbf16ps_tiles(int dst, int src1, int src2) {
+  const char* op = "tdpbf16ps";
+  require_tile(dst, op);
+  require_tile(src1, op);
+  require_tile(src2, op);
+  if (dst == src1 || dst == src2 || src1 == src2) fault(op, dst, "operands must be three distinct tiles");
+  // The #UD shape rules: dst (M x N fp32) += src1 (M x K pairs) . src2 (K pair-rows x N pairs).
+  if (colsb_[dst] % 4 != 0 || colsb_[src1] % 4 != 0) fault(op, dst, "colsb not a multiple of 4");
+  if (rows_[dst] != rows_[src1]) fault(op, src1, "rows differ from the destination's");
+  if (rows_[src2] != colsb_[src1] / 4) fault(op, src2, "rows differ from src1's pairs per row");
+  if (colsb_[src2] != colsb_[dst]) fault(op, src2, "colsb differs from the destination's");
+
+  const int M = rows_[dst], N = colsb_[dst] / 4, K = colsb_[src1] / 4;
+  bf16_t a[kMaxRows][2 * kMaxRows], b[kMaxRows][2 * kMaxRows];
+  float c[kMaxRows][kMaxRows];
+  std::memcpy(a, data_[src1], sizeof a);
+  std::memcpy(b, data_[src2], sizeof b);
+  std::memcpy(c, data_[dst], sizeof c);
+  for (int m = 0; m < M; ++m)
+    for (int n = 0; n < N; ++n) {
+      float acc = c[m][n];
+      for (int k = 0; k < K; ++k) acc = dpbf16_pair(acc, a[m][2 * k], a[m][2 * k + 1], b[k][2 * n], b[k][2 * n + 1]);
+      c[m][n] = acc;
+    }
+  // Bytes past the destination's shape are zeroed, as the hardware's write_row_and_zero / zero_upper_rows do.
+  for (int m = 0; m < kMaxRows; ++m)
+    for (int n = 0; n < kMaxRows; ++n)
+      if (m >= M || n >= N) c[m][n] = 0.0f;
+  std::memcpy(data_[dst], c, sizeof c);
+  start_row_ = 0;
+}
+
+}  // namespace bf16x::engine::amx

@@ -1,0 +1,75 @@
+// TileModel: the AMX tile state in software, a TileBackend for the micro-kernel on machines without AMX.
+//
+// Eight tiles of 16 rows x 64 bytes and a palette-1 configuration, with the SDM semantics of
+//   LDTILECFG   validate the 64-byte config (tile_config.hpp), zero all tile data; palette 0 = init state
+//   TILELOADD   rows start_row..rows-1 of colsb bytes from base + r*stride; bytes past colsb and rows past rows zero
+//   TILESTORED  rows start_row..rows-1 of colsb bytes to base + r*stride
+//   TILEZERO    all bytes zero
+//   TDPBF16PS   dst[m][n] += sum over pairs k of src1[m] pair k . src2[k] pair n, one pair step at a time in
+//               k order (engine/dpbf16.hpp, the arithmetic the reference engine uses), rows/columns past the
+//               dst shape zeroed
+//   TILERELEASE back to the init state
+// Where the hardware faults (#GP for a bad config, #UD for a tile instruction on an unconfigured or wrongly
+// shaped tile) the model throws TileFault and leaves its state unchanged. Tile numbers are template arguments,
+// exactly as the hardware encodes them in the instruction.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+
+#include "engine/amx/tile_config.hpp"
+
+namespace bf16x::engine::amx {
+
+struct TileFault : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class TileModel {
+ public:
+  // LDTILECFG. Returns ConfigError::none after configuring; otherwise the state is unchanged (the hardware's #GP),
+  // except for palette 0, which is the init state: legal, but it leaves no tile configured.
+  ConfigError load_config(const void* config64);
+  void release();  // TILERELEASE
+  bool configured() const { return palette_ != 0; }
+  TileConfig config() const;  // STTILECFG (all zero when unconfigured)
+
+  template <int T>
+  void load(const void* base, std::size_t stride) {
+    static_assert(T >= 0 && T < kTiles);
+    load_tile(T, base, stride);
+  }
+  template <int T>
+  void store(void* base, std::size_t stride) {
+    static_assert(T >= 0 && T < kTiles);
+    store_tile(T, base, stride);
+  }
+  template <int T>
+  void zero() {
+    static_assert(T >= 0 && T < kTiles);
+    zero_tile(T);
+  }
+  template <int Dst, int Src1, int Src2>
+  void dpbf16ps() {
+    static_assert(Dst >= 0 && Dst < kTiles && Src1 >= 0 && Src1 < kTiles && Src2 >= 0 && Src2 < kTiles);
+    static_assert(Dst != Src1 && Dst != Src2 && Src1 != Src2, "TDPBF16PS needs three distinct tiles");
+    dpbf16ps_tiles(Dst, Src1, Src2);
+  }
+
+  // The same operations on runtime tile numbers (tests probe the fault rules through these).
+  void load_tile(int t, const void* base, std::size_t stride);
+  void store_tile(int t, void* base, std::size_t stride);
+  void zero_tile(int t);
+  void dpbf16ps_tiles(int dst, int src1, int src2);
+
+ private:
+  void require_tile(int t, const char* op) const;
+
+  std::uint8_t palette_ = 0;
+  std::uint8_t start_row_ = 0;
+  std::uint16_t colsb_[kTiles] = {};
+  std::uint8_t rows_[kTiles] = {};
+  alignas(64) std::uint8_t data_[kTiles][kMaxRows][kMaxColsBytes] = {};
+};
+
+}  // namespace bf16x::engine::amx
