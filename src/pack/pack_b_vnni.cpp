@@ -1,8 +1,7 @@
 // pack_b_vnni: split op(B) into slices and write each 32-column micro-panel in VNNI pair layout, so that one
-// 64-byte row holds the k-pair (2p, 2p+1) of 16 columns: the operand format of TDPBF16PS and VDPBF16PS.
-#include <cstring>
-
-#include "pack/element_split.hpp"
+// 64-byte row holds the k-pair (2p, 2p+1) of 16 columns: the operand format of TDPBF16PS and VDPBF16PS. One panel
+// job per (k-block, micro-panel), in parallel.
+#include "pack/panel_job.hpp"
 #include "pack/panels.hpp"
 
 namespace bf16x::pack {
@@ -10,28 +9,29 @@ namespace bf16x::pack {
 template <typename T>
 void pack_b_vnni(const MatrixView<T>& b, const SplitOptions& opt, PackedPanels& out) {
   const std::int64_t panels = out.padded_extent / kTileN, kblocks = out.kblk.blocks();
-  const int ns = opt.slices;
-#pragma omp parallel for collapse(2) schedule(static)
+  // Element (l, j) of op(B): b.data[l * sl + j * sj].
+  const std::int64_t sl = b.trans ? b.ld : 1, sj = b.trans ? 1 : b.ld;
+#pragma omp parallel for collapse(2) schedule(static) if (kblocks * panels > 1)
   for (std::int64_t kb = 0; kb < kblocks; ++kb)
     for (std::int64_t p = 0; p < panels; ++p) {
-      const int depth = out.kblk.depth(kb), kp = out.kblk.padded(kb);
-      const std::int64_t k0 = out.kblk.begin(kb);
-      bf16_t* base = out.panel(kb, p, 0);
-      const std::int64_t slice_stride = std::int64_t(kTileN) * kp;
-      std::memset(base, 0, sizeof(bf16_t) * std::size_t(slice_stride * ns));
-      const int cols = int(std::min<std::int64_t>(kTileN, out.extent - p * kTileN));
-      for (int c = 0; c < cols; ++c) {
-        const std::int64_t j = p * kTileN + c;
-        const int E = out.scale_exp[std::size_t(j)];
-        for (int l = 0; l < depth; ++l) {
-          bf16_t* dst = base + std::int64_t(l / kPair) * kBPairStride + c * kPair + (l % kPair);
-          split_element(b(k0 + l, j), E, opt.scaled, ns, dst, slice_stride);
-        }
-      }
+      const std::int64_t j0 = p * kTileN, k0 = out.kblk.begin(kb);
+      const PanelJob<T> job{b.data + k0 * sl + j0 * sj,
+                            sj,
+                            sl,
+                            int(std::min<std::int64_t>(kTileN, out.extent - j0)),
+                            out.kblk.depth(kb),
+                            out.kblk.padded(kb),
+                            out.scale_exp.data() + j0,
+                            opt.scaled,
+                            opt.slices,
+                            PanelLayout::b_vnni,
+                            out.panel(kb, p, 0)};
+      split_panel(job);
     }
 }
 
 template void pack_b_vnni(const MatrixView<float>&, const SplitOptions&, PackedPanels&);
 template void pack_b_vnni(const MatrixView<double>&, const SplitOptions&, PackedPanels&);
+template void pack_b_vnni(const MatrixView<bf16_t>&, const SplitOptions&, PackedPanels&);
 
 }  // namespace bf16x::pack

@@ -1,5 +1,10 @@
-// Scale pass: one read of each operand to find per-row (A) / per-column (B) maxima, and any NaN/Inf.
-#include <cmath>
+// Scale pass: one read of each operand for the per-row (A) / per-column (B) maximum magnitude and any NaN/Inf.
+//
+// Magnitudes are compared as integers: with the sign bit cleared, IEEE bit patterns order like the values they
+// encode, and every NaN or Inf pattern lies above every finite one. So one unsigned max per line gives both the
+// maximum (hence the scale exponent) and the non-finite test, and it vectorises without fast-math. The matrix is
+// walked along its contiguous direction whichever way the maxima run.
+#include <cstring>
 
 #include "pack/panels.hpp"
 #include "split/slice_fp64.hpp"
@@ -8,23 +13,96 @@ namespace bf16x::pack {
 namespace {
 
 template <typename T>
-ScaleScan scan(const MatrixView<T>& x, std::int64_t rows, std::int64_t cols, bool per_row, bool scaled,
+struct Bits;
+template <>
+struct Bits<float> {
+  using U = std::uint32_t;
+  static constexpr U kAbs = 0x7fffffffu, kInf = 0x7f800000u;
+};
+template <>
+struct Bits<double> {
+  using U = std::uint64_t;
+  static constexpr U kAbs = 0x7fffffffffffffffull, kInf = 0x7ff0000000000000ull;
+};
+
+template <typename T>
+typename Bits<T>::U abs_bits(T x) {
+  typename Bits<T>::U u;
+  std::memcpy(&u, &x, sizeof u);
+  return u & Bits<T>::kAbs;
+}
+
+template <typename T>
+T from_bits(typename Bits<T>::U u) {
+  T x;
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+}
+
+// Largest magnitude pattern of x[0..len).
+#define BF16X_VECTOR_CLONES __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
+BF16X_VECTOR_CLONES std::uint32_t line_max(const float* x, std::int64_t len) {
+  std::uint32_t m = 0;
+  for (std::int64_t l = 0; l < len; ++l) {
+    const std::uint32_t u = abs_bits(x[l]);
+    m = u > m ? u : m;
+  }
+  return m;
+}
+BF16X_VECTOR_CLONES std::uint64_t line_max(const double* x, std::int64_t len) {
+  std::uint64_t m = 0;
+  for (std::int64_t l = 0; l < len; ++l) {
+    const std::uint64_t u = abs_bits(x[l]);
+    m = u > m ? u : m;
+  }
+  return m;
+}
+// m[i] = max(m[i], |x[i]|) for i < len.
+BF16X_VECTOR_CLONES void lane_max(const float* x, std::int64_t len, std::uint32_t* m) {
+  for (std::int64_t i = 0; i < len; ++i) {
+    const std::uint32_t u = abs_bits(x[i]);
+    m[i] = u > m[i] ? u : m[i];
+  }
+}
+BF16X_VECTOR_CLONES void lane_max(const double* x, std::int64_t len, std::uint64_t* m) {
+  for (std::int64_t i = 0; i < len; ++i) {
+    const std::uint64_t u = abs_bits(x[i]);
+    m[i] = u > m[i] ? u : m[i];
+  }
+}
+#undef BF16X_VECTOR_CLONES
+
+// Maxima of `count` lines of op(X) that each run over `len` elements. Line r, element l sits at
+// data[r * sr + l * sl]; exactly one of sr, sl is 1 (sl == 1 is checked first: it also covers ld == 1).
+template <typename T>
+ScaleScan scan(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count, std::int64_t len, bool scaled,
                std::vector<int>& exp) {
-  const std::int64_t count = per_row ? rows : cols;
-  const std::int64_t len = per_row ? cols : rows;
+  using U = typename Bits<T>::U;
   exp.assign(std::size_t(count), 0);
   bool nonfinite = false;
-#pragma omp parallel for schedule(static) reduction(|| : nonfinite) if (count * len > 65536)
-  for (std::int64_t r = 0; r < count; ++r) {
-    double mx = 0.0;
-    bool bad = false;
-    for (std::int64_t l = 0; l < len; ++l) {
-      const double v = std::fabs(double(per_row ? x(r, l) : x(l, r)));
-      bad |= !(v < HUGE_VAL);  // NaN or Inf
-      mx = v > mx ? v : mx;
+  const bool big = count * len > 65536;
+  if (sl == 1) {
+#pragma omp parallel for schedule(static) reduction(|| : nonfinite) if (big)
+    for (std::int64_t r = 0; r < count; ++r) {
+      const U m = line_max(data + r * sr, len);
+      nonfinite = nonfinite || m >= Bits<T>::kInf;
+      exp[std::size_t(r)] = scaled ? split::scale_exponent(double(from_bits<T>(m))) : 0;
     }
-    nonfinite = nonfinite || bad;
-    exp[std::size_t(r)] = scaled ? split::scale_exponent(mx) : 0;
+  } else {
+    // Lines run across the contiguous direction: each thread keeps the maxima of a range of lines and walks
+    // the matrix column by column over that range.
+    constexpr std::int64_t kChunk = 1024;
+    const std::int64_t chunks = (count + kChunk - 1) / kChunk;
+#pragma omp parallel for schedule(static) reduction(|| : nonfinite) if (big)
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      U m[kChunk] = {};
+      const std::int64_t r0 = c * kChunk, n = std::min(kChunk, count - r0);
+      for (std::int64_t l = 0; l < len; ++l) lane_max(data + r0 + l * sl, n, m);
+      for (std::int64_t r = 0; r < n; ++r) {
+        nonfinite = nonfinite || m[r] >= Bits<T>::kInf;
+        exp[std::size_t(r0 + r)] = scaled ? split::scale_exponent(double(from_bits<T>(m[r]))) : 0;
+      }
+    }
   }
   return {nonfinite};
 }
@@ -33,11 +111,15 @@ ScaleScan scan(const MatrixView<T>& x, std::int64_t rows, std::int64_t cols, boo
 
 template <typename T>
 ScaleScan scan_scales_a(const MatrixView<T>& a, std::int64_t m, std::int64_t k, bool scaled, std::vector<int>& exp) {
-  return scan(a, m, k, true, scaled, exp);
+  // Row i of op(A), element l: a.data[i * si + l * sl].
+  return a.trans ? scan(a.data, a.ld, std::int64_t(1), m, k, scaled, exp)
+                 : scan(a.data, std::int64_t(1), a.ld, m, k, scaled, exp);
 }
 template <typename T>
 ScaleScan scan_scales_b(const MatrixView<T>& b, std::int64_t k, std::int64_t n, bool scaled, std::vector<int>& exp) {
-  return scan(b, k, n, false, scaled, exp);
+  // Column j of op(B), element l: b.data[j * sj + l * sl].
+  return b.trans ? scan(b.data, std::int64_t(1), b.ld, n, k, scaled, exp)
+                 : scan(b.data, b.ld, std::int64_t(1), n, k, scaled, exp);
 }
 
 template ScaleScan scan_scales_a(const MatrixView<float>&, std::int64_t, std::int64_t, bool, std::vector<int>&);

@@ -1,0 +1,200 @@
+// split_panel_avx512: the split and packing of one panel job with AVX-512, equal bit for bit to
+// split_panel_generic (the same IEEE operations per element: VSCALEF for ldexp, VRNDSCALE for nearbyint, the RNE
+// bit trick of float_to_bf16 on integer lanes). Compiled for AVX-512 by the target pragma below and called only
+// where split_panel_avx512_usable() says the CPU and OS run it.
+//
+// A job is cut into 16 (u) x 32 (k) blocks. Every slice of a block is 16 x 16 dwords (a dword is a k pair):
+//   k-contiguous source (A transposed, B not): 32 k of one u per load  -> rows u, dwords pairs   ("u-major")
+//   u-contiguous source (A not, B transposed): 16 u of one k per load  -> rows pairs, dwords u   ("pair-major")
+// The A layout wants u-major rows, the VNNI B layout pair-major rows; when they differ, one in-register 16 x 16
+// dword transpose per slice converts the block. Every 64-byte destination row is written, padding included.
+#include <immintrin.h>
+
+#include "pack/panel_job.hpp"
+#include "split/slice_fp64.hpp"
+
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512bw,avx512vl,avx512dq")
+// GCC 12 reports its own _mm*_undefined_* placeholders as uninitialised when intrinsics are inlined under a
+// target pragma (GCC PR 105593); the values are never read.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+namespace bf16x::pack {
+namespace {
+
+constexpr int kU = 16;  // panel indices per block
+
+constexpr double pow2(int e) { return e >= 0 ? (e == 0 ? 1.0 : 2.0 * pow2(e - 1)) : 0.5 * pow2(e + 1); }
+
+// 2^-g_s and 2^g_s of the FP64 split grid, s = 0 .. 5.
+struct GridScale {
+  double up[kMaxSlices], down[kMaxSlices];
+};
+constexpr GridScale grid_scales() {
+  GridScale g{};
+  for (int s = 0; s < kMaxSlices; ++s) {
+    const int gexp = split::kFp64FirstGridExp - split::kFp64GridStep * s;
+    g.up[s] = pow2(-gexp);
+    g.down[s] = pow2(gexp);
+  }
+  return g;
+}
+constexpr GridScale kGrid = grid_scales();
+
+inline __mmask16 first_lanes(int n) { return n <= 0 ? 0 : n >= 16 ? __mmask16(0xffff) : __mmask16((1u << n) - 1); }
+
+// float_to_bf16 (split/bf16.hpp) on 16 lanes: round to nearest even on the bit pattern; NaN stays quiet.
+inline __m512i bf16_bits(__m512 f) {
+  const __m512i u = _mm512_castps_si512(f);
+  const __m512i hi = _mm512_srli_epi32(u, 16);
+  const __m512i bias = _mm512_add_epi32(_mm512_set1_epi32(0x7fff), _mm512_and_si512(hi, _mm512_set1_epi32(1)));
+  const __m512i rounded = _mm512_srli_epi32(_mm512_add_epi32(u, bias), 16);
+  const __mmask16 nan =
+      _mm512_cmpgt_epu32_mask(_mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff)), _mm512_set1_epi32(0x7f800000));
+  return _mm512_mask_or_epi32(rounded, nan, hi, _mm512_set1_epi32(0x40));
+}
+
+// 16 elements (masked lanes read as +0) with per-lane scale exponents -> `ns` vectors of 16 BF16 slices.
+// float: split/slice_fp32.hpp.
+inline void split16(const float* p, __mmask16 m, __m512i E, bool scaled, int ns, __m256i* out) {
+  __m512 r = _mm512_maskz_loadu_ps(m, p);
+  if (scaled) r = _mm512_scalef_ps(r, _mm512_cvtepi32_ps(_mm512_sub_epi32(_mm512_setzero_si512(), E)));
+  for (int s = 0; s < ns; ++s) {
+    const __m512i h = bf16_bits(r);
+    out[s] = _mm512_cvtepi32_epi16(h);
+    r = _mm512_sub_ps(r, _mm512_castsi512_ps(_mm512_slli_epi32(h, 16)));
+  }
+}
+
+// double: split/slice_fp64.hpp, grid g_s = 2^(-8-9s); products with powers of two are exact, as ldexp is.
+inline void split16(const double* p, __mmask16 m, __m512i E, bool scaled, int ns, __m256i* out) {
+  const __m512d e[2] = {_mm512_cvtepi32_pd(_mm512_castsi512_si256(E)),
+                        _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(E, 1))};
+  __m512d r[2] = {_mm512_maskz_loadu_pd(__mmask8(m), p), _mm512_maskz_loadu_pd(__mmask8(m >> 8), p + 8)};
+  for (int h = 0; h < 2; ++h) r[h] = _mm512_scalef_pd(r[h], _mm512_sub_pd(_mm512_setzero_pd(), e[h]));
+  for (int s = 0; s < ns; ++s) {
+    const __m512d up = _mm512_set1_pd(kGrid.up[s]), down = _mm512_set1_pd(kGrid.down[s]);
+    __m256 f[2];
+    for (int h = 0; h < 2; ++h) {
+      const __m512d n = _mm512_roundscale_pd(_mm512_mul_pd(r[h], up), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      __m512d slice = _mm512_mul_pd(n, down);
+      r[h] = _mm512_sub_pd(r[h], slice);
+      if (!scaled) slice = _mm512_scalef_pd(slice, e[h]);  // the paper's path stores the scale in the slice
+      f[h] = _mm512_cvtpd_ps(slice);
+    }
+    const __m512 f16 = _mm512_insertf32x8(_mm512_castps256_ps512(f[0]), f[1], 1);
+    out[s] = _mm512_cvtepi32_epi16(bf16_bits(f16));
+  }
+}
+
+// bf16: the raw GEMM's operands, one slice, copied.
+inline void split16(const bf16_t* p, __mmask16 m, __m512i, bool, int, __m256i* out) {
+  out[0] = _mm256_maskz_loadu_epi16(m, p);
+}
+
+using Block = __m512i[kMaxSlices][kU];
+
+// k-contiguous source: nat[s][u] = the 16 k pairs l0 .. l0+31 of row u0+u.
+template <typename T>
+void load_u_major(const PanelJob<T>& job, int u0, int l0, Block& nat) {
+  const __mmask16 m0 = first_lanes(job.depth - l0), m1 = first_lanes(job.depth - l0 - 16);
+  __m256i lo[kMaxSlices], hi[kMaxSlices];
+  for (int u = 0; u < kU; ++u) {
+    const int uu = u0 + u;
+    if (uu >= job.extent) {
+      for (int s = 0; s < job.slices; ++s) nat[s][u] = _mm512_setzero_si512();
+      continue;
+    }
+    const T* p = job.src + uu * job.su + l0;
+    const __m512i E = _mm512_set1_epi32(job.scale_exp[uu]);
+    split16(p, m0, E, job.scaled, job.slices, lo);
+    split16(p + 16, m1, E, job.scaled, job.slices, hi);
+    for (int s = 0; s < job.slices; ++s) nat[s][u] = _mm512_inserti64x4(_mm512_castsi256_si512(lo[s]), hi[s], 1);
+  }
+}
+
+// u-contiguous source: nat[s][q] = (k = l0+2q, k = l0+2q+1) pairs of the 16 columns u0 .. u0+15.
+template <typename T>
+void load_pair_major(const PanelJob<T>& job, int u0, int l0, Block& nat) {
+  const __mmask16 mu = first_lanes(job.extent - u0);
+  const __m512i E = _mm512_maskz_loadu_epi32(mu, job.scale_exp + u0);
+  __m256i ev[kMaxSlices], od[kMaxSlices];
+  for (int q = 0; q < kU; ++q) {
+    const int l = l0 + 2 * q;
+    for (int s = 0; s < job.slices; ++s) ev[s] = od[s] = _mm256_setzero_si256();
+    if (l < job.depth) split16(job.src + l * job.sl + u0, mu, E, job.scaled, job.slices, ev);
+    if (l + 1 < job.depth) split16(job.src + (l + 1) * job.sl + u0, mu, E, job.scaled, job.slices, od);
+    for (int s = 0; s < job.slices; ++s)
+      nat[s][q] = _mm512_or_si512(_mm512_cvtepu16_epi32(ev[s]), _mm512_slli_epi32(_mm512_cvtepu16_epi32(od[s]), 16));
+  }
+}
+
+// In-place 16 x 16 dword transpose: 4x4 within 128-bit lanes (unpack 32/64), then 4x4 of lanes (two shuffles).
+void transpose16(__m512i* r) {
+  __m512i t[16], v[16];
+  for (int i = 0; i < 8; ++i) {
+    t[2 * i] = _mm512_unpacklo_epi32(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_epi32(r[2 * i], r[2 * i + 1]);
+  }
+  // v[4i + c]: lane l holds rows 4i .. 4i+3 of column 4l + c.
+  for (int i = 0; i < 4; ++i) {
+    v[4 * i + 0] = _mm512_unpacklo_epi64(t[4 * i], t[4 * i + 2]);
+    v[4 * i + 1] = _mm512_unpackhi_epi64(t[4 * i], t[4 * i + 2]);
+    v[4 * i + 2] = _mm512_unpacklo_epi64(t[4 * i + 1], t[4 * i + 3]);
+    v[4 * i + 3] = _mm512_unpackhi_epi64(t[4 * i + 1], t[4 * i + 3]);
+  }
+  for (int c = 0; c < 4; ++c) {
+    const __m512i x0 = _mm512_shuffle_i32x4(v[c], v[4 + c], 0x88), x1 = _mm512_shuffle_i32x4(v[c], v[4 + c], 0xdd);
+    const __m512i x2 = _mm512_shuffle_i32x4(v[8 + c], v[12 + c], 0x88);
+    const __m512i x3 = _mm512_shuffle_i32x4(v[8 + c], v[12 + c], 0xdd);
+    r[c] = _mm512_shuffle_i32x4(x0, x2, 0x88);
+    r[4 + c] = _mm512_shuffle_i32x4(x1, x3, 0x88);
+    r[8 + c] = _mm512_shuffle_i32x4(x0, x2, 0xdd);
+    r[12 + c] = _mm512_shuffle_i32x4(x1, x3, 0xdd);
+  }
+}
+
+}  // namespace
+
+bool split_panel_avx512_usable() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+}
+
+template <typename T>
+void split_panel_avx512(const PanelJob<T>& job) {
+  static_assert(kTileM == 2 * kU && kKChunk == 2 * kU, "a micro-panel is 2 x (kp / 32) blocks of 16 x 32");
+  Block nat;
+  const bool k_contiguous = job.sl == 1;
+  const bool a_rows = job.layout == PanelLayout::a_rows;
+  const bool transpose = k_contiguous != a_rows;
+  const std::int64_t slice_stride = std::int64_t(kTileM) * job.kp;
+  for (int l0 = 0; l0 < job.kp; l0 += kKChunk)
+    for (int u0 = 0; u0 < kTileM; u0 += kU) {
+      if (k_contiguous)
+        load_u_major(job, u0, l0, nat);
+      else
+        load_pair_major(job, u0, l0, nat);
+      for (int s = 0; s < job.slices; ++s) {
+        if (transpose) transpose16(nat[s]);
+        bf16_t* d = job.dst + s * slice_stride;
+        for (int i = 0; i < kU; ++i) {
+          bf16_t* row = a_rows ? d + std::int64_t(u0 + i) * job.kp + l0
+                               : d + std::int64_t(l0 / kPair + i) * kBPairStride + u0 * kPair;
+          _mm512_storeu_si512(row, nat[s][i]);
+        }
+      }
+    }
+}
+
+template void split_panel_avx512(const PanelJob<float>&);
+template void split_panel_avx512(const PanelJob<double>&);
+template void split_panel_avx512(const PanelJob<bf16_t>&);
+
+}  // namespace bf16x::pack
+
+#pragma GCC diagnostic pop
+#pragma GCC pop_options

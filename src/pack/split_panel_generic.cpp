@@ -1,0 +1,39 @@
+// split_panel_generic: the element-by-element packer (split/slice_fp32.hpp, split/slice_fp64.hpp per element).
+#include "pack/element_split.hpp"
+#include "pack/panel_job.hpp"
+
+namespace bf16x::pack {
+
+template <typename T>
+void split_panel_generic(const PanelJob<T>& job) {
+  const std::ptrdiff_t slice_stride = std::ptrdiff_t(kTileM) * job.kp;
+  for (int u = 0; u < kTileM; ++u)
+    for (int l = 0; l < job.kp; ++l) {
+      const bool valid = u < job.extent && l < job.depth;
+      const T x = valid ? job.src[u * job.su + l * job.sl] : T(0);
+      const int E = u < job.extent ? job.scale_exp[u] : 0;
+      const std::ptrdiff_t at = job.layout == PanelLayout::a_rows
+                                    ? std::ptrdiff_t(u) * job.kp + l
+                                    : std::ptrdiff_t(l / kPair) * kBPairStride + u * kPair + l % kPair;
+      split_element(x, E, job.scaled, job.slices, job.dst + at, slice_stride);
+    }
+}
+
+template void split_panel_generic(const PanelJob<float>&);
+template void split_panel_generic(const PanelJob<double>&);
+template void split_panel_generic(const PanelJob<bf16_t>&);
+
+template <typename T>
+void split_panel(const PanelJob<T>& job) {
+  static const bool vector = split_panel_avx512_usable();
+  if (vector)
+    split_panel_avx512(job);
+  else
+    split_panel_generic(job);
+}
+
+template void split_panel(const PanelJob<float>&);
+template void split_panel(const PanelJob<double>&);
+template void split_panel(const PanelJob<bf16_t>&);
+
+}  // namespace bf16x::pack

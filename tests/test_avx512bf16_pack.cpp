@@ -1,0 +1,112 @@
+// The AVX-512 packer against the element-by-element packer, bit for bit: both orientations of the source
+// (k-contiguous, u-contiguous) into both layouts (A rows, VNNI B), float / double / bf16 operands, 1..6 slices,
+// scaled and unscaled splits, partial panels and depths, and awkward values (signed zeros, FP32 subnormals,
+// magnitudes near the overflow threshold, scale exponents at the ends of the range).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "pack/panel_job.hpp"
+#include "split/slice_fp64.hpp"
+
+using namespace bf16x;
+using namespace bf16x::pack;
+
+namespace {
+
+template <typename T>
+T draw(std::mt19937_64& rng, int kind) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  if constexpr (std::is_same_v<T, bf16_t>) {
+    return bf16_t(rng());
+  } else {
+    switch (kind) {
+      case 0:
+        return T(u(rng));
+      case 1:
+        return T(u(rng) * std::exp2(std::round(u(rng) * 60)));
+      case 2: {  // specials mixed in
+        const int r = int(rng() % 8);
+        if (r == 0) return T(-0.0);
+        if (r == 1) return T(std::numeric_limits<T>::denorm_min() * double(rng() % 1000));
+        if (r == 2) return T(std::numeric_limits<T>::max() * u(rng));
+        if (r == 3) return T(std::numeric_limits<float>::min() * u(rng));
+        if (r == 4)
+          return T(u(rng) < 0 ? -std::numeric_limits<T>::max() : std::numeric_limits<T>::max());  // -> Inf, NaN slices
+        return T(u(rng) * std::exp2(std::round(u(rng) * 20)));
+      }
+    }
+    return T(0);
+  }
+}
+
+template <typename T>
+void compare(bool k_contiguous, PanelLayout layout, int extent, int depth, int slices, bool scaled, int kind,
+             std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const int kp = int(round_up(depth, kKChunk));
+  const std::int64_t ld = (k_contiguous ? depth : extent) + 3;  // ld > the contiguous extent
+  const std::int64_t outer = k_contiguous ? extent : depth;
+  std::vector<T> src(std::size_t(ld * outer + 16));
+  for (auto& x : src) x = draw<T>(rng, kind);
+  std::vector<int> exps(static_cast<std::size_t>(extent));
+  for (int u = 0; u < extent; ++u) {
+    if constexpr (std::is_same_v<T, double>)
+      exps[std::size_t(u)] = kind == 2 && u % 5 == 0 ? int(rng() % 2090) - 1070 : int(rng() % 80) - 40;
+    else
+      exps[std::size_t(u)] = kind == 2 && u % 5 == 0 ? int(rng() % 270) - 140 : int(rng() % 40) - 20;
+  }
+  std::vector<bf16_t> want(std::size_t(kTileM) * kp * slices, 0xdead), got(want.size(), 0xbeef);
+  PanelJob<T> job{
+      src.data(), k_contiguous ? ld : 1, k_contiguous ? 1 : ld, extent, depth, kp, exps.data(), scaled, slices, layout,
+      want.data()};
+  split_panel_generic(job);
+  job.dst = got.data();
+  split_panel_avx512(job);
+  for (std::size_t i = 0; i < want.size(); ++i)
+    if (want[i] != got[i]) {
+      FAIL() << "slice " << i / (std::size_t(kTileM) * kp) << " element " << i % (std::size_t(kTileM) * kp)
+             << ": generic 0x" << std::hex << want[i] << " avx512 0x" << got[i];
+    }
+}
+
+template <typename T>
+void sweep(int max_slices) {
+  std::uint64_t seed = 1;
+  for (bool kc : {true, false})
+    for (PanelLayout lay : {PanelLayout::a_rows, PanelLayout::b_vnni})
+      for (int extent : {1, 15, 16, 17, 31, 32})
+        for (int depth : {1, 2, 15, 31, 32, 33, 63, 64, 100, 256})
+          for (int kind : {0, 1, 2})
+            for (bool scaled : {true, false}) {
+              const int slices = std::is_same_v<T, bf16_t> ? 1 : 1 + int(seed % std::uint64_t(max_slices));
+              SCOPED_TRACE(std::string(kc ? "k-contiguous" : "u-contiguous") +
+                           (lay == PanelLayout::a_rows ? " -> A" : " -> B") + " extent " + std::to_string(extent) +
+                           " depth " + std::to_string(depth) + " kind " + std::to_string(kind) +
+                           (scaled ? " scaled" : " unscaled") + " slices " + std::to_string(slices));
+              compare<T>(kc, lay, extent, depth, slices, scaled, kind, seed++);
+              if (::testing::Test::HasFatalFailure()) return;
+            }
+}
+
+}  // namespace
+
+TEST(Avx512Bf16Pack, VectorPackerEqualsElementPackerFp64) {
+  if (!split_panel_avx512_usable()) GTEST_SKIP() << "no AVX-512 here";
+  sweep<double>(kMaxSlices);
+}
+
+TEST(Avx512Bf16Pack, VectorPackerEqualsElementPackerFp32) {
+  if (!split_panel_avx512_usable()) GTEST_SKIP() << "no AVX-512 here";
+  sweep<float>(3);
+}
+
+TEST(Avx512Bf16Pack, VectorPackerEqualsElementPackerBf16) {
+  if (!split_panel_avx512_usable()) GTEST_SKIP() << "no AVX-512 here";
+  sweep<bf16_t>(1);
+}
