@@ -4,7 +4,7 @@
 // GCC's _tile_* macros paste the tile number into the instruction text, so each needs a literal: the templates
 // below map a compile-time tile number to its literal.
 #pragma once
-#if !defined(__AMX_TILE__) || !defined(__AMX_BF16__)
+#if !(defined(__AMX_TILE__) || defined(__AMXTILE__)) || !(defined(__AMX_BF16__) || defined(__AMXBF16__))
 #error "hw_tiles.hpp needs -mamx-tile -mamx-bf16 (name the translation unit *_isa.cpp under src/engine/amx/)"
 #endif
 #include <immintrin.h>
