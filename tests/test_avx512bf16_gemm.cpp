@@ -1,0 +1,187 @@
+// The AVX512-BF16 engine through the C API against the reference engine on the same call: every fp64 mode bit for
+// bit (fused and unfused diagonals, several block_k), fp32x6 within the summation bound below; odd shapes,
+// both layouts, all transposes, ld > rows, alpha/beta.
+//
+// fp32x6 bound. Per k-block of padded depth kp both engines sum the same 6*kp exact products into a fresh FP32
+// accumulator, with at most one rounding per product: each block sum is within 6 kp u S_b of the exact one
+// (u = 2^-24, S_b = the block's sum of |a_i b_j|), the two within 2 * 6 kp u S_b. The driver adds the block sums in
+// FP32 (one rounding each, at most u S per engine) and scales in FP64, then rounds once to FP32 (at most u |C| per
+// engine). Summed: |C_avx - C_ref| <= (12 k_pad + 2 nkb + 2) u |alpha| S + 2u |C|, with S <= 1.02 (|A||B|)_ij since
+// the three slices of each value add up to at most (1 + 2^-7 + 2^-15) of its magnitude. Flushed subnormal
+// partial sums would add 2^-126 per term of the scaled sum; the inputs here keep every slice normal.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "bf16x/bf16x.h"
+#include "check/exact_gemm.hpp"
+#include "cpu/features.hpp"
+#include "gemm_fixture.hpp"
+
+using namespace bf16x;
+using bf16x::test::Problem;
+
+namespace {
+
+constexpr std::int64_t kSizes[] = {1, 2, 15, 16, 17, 31, 32, 33, 63, 65, 255, 257};
+
+struct Variant {
+  int mode;
+  bool fuse;
+  int block_k;  // 0: default
+};
+
+template <typename T>
+int call(Problem<T>& p, std::vector<T>& c, int engine, const Variant& v) {
+  bf16x_options o;
+  bf16x_options_init(&o);
+  o.mode = v.mode;
+  o.engine = engine;
+  o.fuse_diagonals = v.fuse;
+  o.block_k = v.block_k;
+  c = p.c;
+  if constexpr (sizeof(T) == 8)
+    return bf16x_dgemm_ex(bf16x_layout(p.layout), bf16x_transpose(p.ta), bf16x_transpose(p.tb), p.m, p.n, p.k, p.alpha,
+                          p.a.data(), p.lda, p.b.data(), p.ldb, p.beta, c.data(), p.ldc, &o);
+  else
+    return bf16x_sgemm_ex(bf16x_layout(p.layout), bf16x_transpose(p.ta), bf16x_transpose(p.tb), p.m, p.n, p.k, p.alpha,
+                          p.a.data(), p.lda, p.b.data(), p.ldb, p.beta, c.data(), p.ldc, &o);
+}
+
+std::string describe(const Problem<double>& p) {
+  return "m,n,k=" + std::to_string(p.m) + "," + std::to_string(p.n) + "," + std::to_string(p.k) +
+         (p.layout == BF16X_ROW_MAJOR ? " row" : " col") + (p.ta == BF16X_NO_TRANS ? " N" : " T") +
+         (p.tb == BF16X_NO_TRANS ? "N" : "T") + " ld+" +
+         std::to_string(p.ldc - (p.layout == BF16X_COL_MAJOR ? p.m : p.n));
+}
+
+void expect_fp64_equal(std::int64_t m, std::int64_t n, std::int64_t k, int layout, int ta, int tb, std::int64_t pad,
+                       std::uint64_t seed, const std::vector<Variant>& variants) {
+  Problem<double> p(m, n, k, layout, ta, tb, seed, pad, -3, 3);
+  if (seed % 3 == 0) {
+    p.alpha = -1.5;
+    p.beta = 0.25;
+  }
+  for (const Variant& v : variants) {
+    SCOPED_TRACE(describe(p) + " " + bf16x_mode_name(v.mode) + (v.fuse ? " fused" : "") +
+                 (v.block_k ? " bk=" + std::to_string(v.block_k) : ""));
+    std::vector<double> cr, ca;
+    ASSERT_EQ(call(p, cr, BF16X_ENGINE_REFERENCE, v), BF16X_OK);
+    ASSERT_EQ(call(p, ca, BF16X_ENGINE_AVX512BF16, v), BF16X_OK);
+    for (std::size_t i = 0; i < cr.size(); ++i)
+      if (std::memcmp(&cr[i], &ca[i], sizeof(double)) != 0) {
+        FAIL() << "C[" << i << "]: reference " << cr[i] << " avx512bf16 " << ca[i];
+      }
+  }
+}
+
+const std::vector<Variant>& all_fp64() {
+  static const std::vector<Variant> v = [] {
+    std::vector<Variant> r;
+    for (int mode : {BF16X_MODE_FP64X6, BF16X_MODE_FP64X10, BF16X_MODE_FP64X15, BF16X_MODE_FP64X21})
+      for (bool fuse : {false, true}) r.push_back({mode, fuse, 0});
+    r.push_back({BF16X_MODE_FP64X21, true, 64});  // 4 products per fused accumulator
+    r.push_back({BF16X_MODE_FP64X10, true, 32});  // 8
+    r.push_back({BF16X_MODE_FP64X15, false, 128});
+    return r;
+  }();
+  return v;
+}
+
+// `count` variants starting at the i-th, cycling: every variant runs over the sweep, not on every shape (the scalar
+// reference engine costs a full 32x32 tile per product however small the shape).
+std::vector<Variant> rotate(std::size_t i, std::size_t count) {
+  const auto& all = all_fp64();
+  std::vector<Variant> r;
+  for (std::size_t q = 0; q < count; ++q) r.push_back(all[(i + q) % all.size()]);
+  return r;
+}
+
+bool skip() { return !cpu::has_avx512bf16(); }
+
+}  // namespace
+
+TEST(Avx512Bf16Gemm, Fp64ModesEqualReferenceOnSmallOddShapes) {
+  if (skip()) GTEST_SKIP() << "no AVX512-BF16 here";
+  std::uint64_t seed = 1;
+  for (std::int64_t m : {1, 2, 15, 16, 17, 31, 32, 33})
+    for (std::int64_t n : {1, 17, 33})
+      for (std::int64_t k : {1, 2, 31, 33}) {
+        expect_fp64_equal(m, n, k, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 0, seed, rotate(seed, 2));
+        ++seed;
+        if (HasFatalFailure()) return;
+      }
+}
+
+TEST(Avx512Bf16Gemm, Fp64ModesEqualReferenceOverEverySizeLayoutsAndTransposes) {
+  if (skip()) GTEST_SKIP() << "no AVX512-BF16 here";
+  constexpr int n = int(std::size(kSizes));
+  std::uint64_t seed = 100;
+  for (int i = 0; i < n; ++i) {
+    // Every size appears as m, as n and as k; the large ones meet small partners to keep the reference quick.
+    const std::int64_t m = kSizes[i], nn = kSizes[(i + 5) % n], k = kSizes[(i + 9) % n];
+    const int layout = i % 2 ? BF16X_ROW_MAJOR : BF16X_COL_MAJOR;
+    const int ta = (i / 2) % 2 ? BF16X_TRANS : BF16X_NO_TRANS, tb = (i / 4) % 2 ? BF16X_TRANS : BF16X_NO_TRANS;
+    expect_fp64_equal(m, nn, k, layout, ta, tb, i % 3 == 0 ? 0 : 5, seed, rotate(std::size_t(i), 3));
+    ++seed;
+    if (HasFatalFailure()) return;
+  }
+  for (int layout : {BF16X_COL_MAJOR, BF16X_ROW_MAJOR})
+    for (int ta : {BF16X_NO_TRANS, BF16X_TRANS})
+      for (int tb : {BF16X_NO_TRANS, BF16X_TRANS}) {
+        expect_fp64_equal(65, 63, 257, layout, ta, tb, 3, seed, rotate(std::size_t(seed), 2));
+        ++seed;
+        if (HasFatalFailure()) return;
+      }
+}
+
+TEST(Avx512Bf16Gemm, Fp64LargeShapesSeveralBlocks) {
+  if (skip()) GTEST_SKIP() << "no AVX512-BF16 here";
+  const std::vector<Variant> v = {{BF16X_MODE_FP64X6, false, 0}, {BF16X_MODE_FP64X21, true, 64}};
+  expect_fp64_equal(257, 255, 33, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_TRANS, 1, 7, v);
+  expect_fp64_equal(255, 257, 65, BF16X_ROW_MAJOR, BF16X_TRANS, BF16X_NO_TRANS, 0, 8, v);
+  expect_fp64_equal(33, 65, 513, BF16X_COL_MAJOR, BF16X_TRANS, BF16X_TRANS, 2, 9, v);
+}
+
+TEST(Avx512Bf16Gemm, Fp32x6WithinSummationBoundOfReference) {
+  if (skip()) GTEST_SKIP() << "no AVX512-BF16 here";
+  constexpr double u = 0x1p-24;
+  constexpr int n = int(std::size(kSizes));
+  std::int64_t differing = 0, total = 0;
+  std::uint64_t seed = 300;
+  for (int i = 0; i < 2 * n; ++i) {
+    const std::int64_t m = kSizes[i % n], nn = kSizes[(i + 3) % n], k = kSizes[(i * 7 + 2) % n];
+    const int layout = i % 2 ? BF16X_ROW_MAJOR : BF16X_COL_MAJOR;
+    const int ta = (i / 2) % 2 ? BF16X_TRANS : BF16X_NO_TRANS, tb = (i / 4) % 2 ? BF16X_TRANS : BF16X_NO_TRANS;
+    Problem<float> p(m, nn, k, layout, ta, tb, seed++, i % 3 == 0 ? 0 : 4, -2, 2);
+    if (i % 4 == 3) {
+      p.alpha = 2.5f;
+      p.beta = -0.5f;
+    }
+    for (int bk : {0, 256}) {
+      const Variant v{BF16X_MODE_FP32X6, false, bk};
+      std::vector<float> cr, ca;
+      ASSERT_EQ(call(p, cr, BF16X_ENGINE_REFERENCE, v), BF16X_OK);
+      ASSERT_EQ(call(p, ca, BF16X_ENGINE_AVX512BF16, v), BF16X_OK);
+      const check::Mat<double> absab = check::abs_gemm(p.opa, p.opb);
+      const int kb = bk ? bk : 64;
+      const double kpad = double((k + 31) / 32 * 32), nkb = double((k + kb - 1) / kb);
+      for (std::int64_t c = 0; c < p.n; ++c)
+        for (std::int64_t r = 0; r < p.m; ++r) {
+          const std::size_t at = Problem<float>::at(p.layout, r, c, p.ldc);
+          const double x = cr[at], y = ca[at];
+          const double bound = (12 * kpad + 2 * nkb + 2) * u * std::fabs(double(p.alpha)) * 1.02 * absab(r, c) +
+                               2 * u * std::max(std::fabs(x), std::fabs(y));
+          ASSERT_LE(std::fabs(x - y), bound)
+              << "m,n,k=" << m << "," << nn << "," << k << " bk " << kb << " (" << r << "," << c << ")";
+          differing += x != y;
+          ++total;
+        }
+    }
+  }
+  std::printf("[          ] fp32x6: %lld of %lld elements differ from the reference\n", (long long)differing,
+              (long long)total);
+}
