@@ -1,0 +1,74 @@
+#include "blas/dispatch.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "api/env.hpp"
+#include "api/mode_policy.hpp"
+#include "bf16x/bf16x.h"
+#include "blas/next_blas.hpp"
+#include "engine/registry.hpp"
+
+namespace bf16x::blas {
+namespace {
+
+bf16x_transpose to_api(char t) { return t == 'N' ? BF16X_NO_TRANS : t == 'T' ? BF16X_TRANS : BF16X_CONJ_TRANS; }
+
+int run(const GemmCall<float>& g, const bf16x_options& o) {
+  const GemmShape& s = g.s;
+  return bf16x_sgemm_ex(BF16X_COL_MAJOR, to_api(s.transa), to_api(s.transb), s.m, s.n, s.k, g.alpha, g.a, s.lda, g.b,
+                        s.ldb, g.beta, g.c, s.ldc, &o);
+}
+
+int run(const GemmCall<double>& g, const bf16x_options& o) {
+  const GemmShape& s = g.s;
+  return bf16x_dgemm_ex(BF16X_COL_MAJOR, to_api(s.transa), to_api(s.transb), s.m, s.n, s.k, g.alpha, g.a, s.lda, g.b,
+                        s.ldb, g.beta, g.c, s.ldc, &o);
+}
+
+template <typename T>
+bool emulate_with(const GemmCall<T>& g, int mode, int* status) {
+  bf16x_options o;
+  bf16x_options_init(&o);
+  o.mode = mode;
+  *status = run(g, o);
+  return *status == BF16X_OK;
+}
+
+template <typename T>
+void native_with(const GemmCall<T>& g, const char* name) {
+  bf16x_options o;
+  bf16x_options_init(&o);
+  o.mode = BF16X_MODE_NATIVE;
+  if (run(g, o) != BF16X_OK) no_next_definition(name);
+}
+
+}  // namespace
+
+int emulation_mode(const GemmShape& s, bool is_double) {
+  const int engine = engine::resolve_engine(BF16X_ENGINE_AUTO);
+  return api::resolve_mode({BF16X_MODE_DEFAULT, is_double, s.m, s.n, s.k, engine, 0.0});
+}
+
+bool emulate(const GemmCall<float>& g, int mode, int* status) { return emulate_with(g, mode, status); }
+bool emulate(const GemmCall<double>& g, int mode, int* status) { return emulate_with(g, mode, status); }
+void native_via_library(const GemmCall<float>& g) { native_with(g, "sgemm"); }
+void native_via_library(const GemmCall<double>& g) { native_with(g, "dgemm"); }
+
+bool verbose() { return api::env().verbose; }
+
+void verbose_forwarded(const GemmShape& s, bool is_double, const void* fn, int declined_status, double seconds) {
+  char declined[96] = "";
+  if (declined_status != BF16X_OK)
+    std::snprintf(declined, sizeof declined, ",fallback=%s", bf16x_status_string(declined_status));
+  std::fprintf(stderr, "BF16X_VERBOSE,%cgemm,%c,%c,%d,%d,%d,mode=native,engine=%s%s,time_ms=%.3f\n",
+               is_double ? 'd' : 's', s.transa, s.transb, s.m, s.n, s.k, library_of(fn), declined, seconds * 1e3);
+}
+
+void no_next_definition(const char* name) {
+  std::fprintf(stderr, "bf16x_blas: no host %s to run this call natively; aborting rather than leaving C unset\n",
+               name);
+  std::abort();
+}
+
+}  // namespace bf16x::blas

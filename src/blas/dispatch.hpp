@@ -1,0 +1,63 @@
+// One checked column-major GEMM: the reference quick return, the mode choice (BF16X_SGEMM_MODE/BF16X_DGEMM_MODE,
+// BF16X_MIN_SIZE, BF16X_ENGINE, as for the C API), then either the emulation through the bf16x library or the next
+// definition, which is the host routine the program would have called. BF16X_VERBOSE lines come from the library
+// for emulated calls and from here for forwarded ones, in the library's format.
+#pragma once
+#include <chrono>
+
+#include "bf16x/bf16x.h"
+#include "blas/arg_check.hpp"
+#include "blas/reentry.hpp"
+
+namespace bf16x::blas {
+
+template <typename T>
+struct GemmCall {
+  GemmShape s;
+  T alpha;
+  const T* a;
+  const T* b;
+  T beta;
+  T* c;
+};
+
+// The concrete mode for this call: native, or the emulation mode that will run.
+int emulation_mode(const GemmShape& s, bool is_double);
+
+// Runs the emulation; false if the library declined (then the call goes native).
+bool emulate(const GemmCall<float>& g, int mode, int* status);
+bool emulate(const GemmCall<double>& g, int mode, int* status);
+
+// The library's own native path (its host BLAS handle), for a process with no other definition of the routine.
+void native_via_library(const GemmCall<float>& g);
+void native_via_library(const GemmCall<double>& g);
+
+void verbose_forwarded(const GemmShape& s, bool is_double, const void* fn, int declined_status, double seconds);
+bool verbose();
+
+// A call that must run on the host (re-entered from a host library, or native) where the process has no host
+// routine at all: says so and aborts rather than leave C unset.
+[[noreturn]] void no_next_definition(const char* name);
+
+// forward() calls the next definition with the caller's own arguments and returns it, or nullptr if there is none.
+template <typename T, typename Forward>
+void dispatch(const GemmCall<T>& g, Forward&& forward) {
+  constexpr bool is_double = sizeof(T) == sizeof(double);
+  const GemmShape& s = g.s;
+  if (s.m == 0 || s.n == 0 || ((g.alpha == T(0) || s.k == 0) && g.beta == T(1))) return;
+  const ShimScope scope;
+  const int mode = emulation_mode(s, is_double);
+  int declined = 0;
+  if (mode != BF16X_MODE_NATIVE && emulate(g, mode, &declined)) return;
+  const auto t0 = std::chrono::steady_clock::now();
+  const void* fn = forward();
+  if (!fn) {
+    native_via_library(g);
+    return;
+  }
+  if (verbose())
+    verbose_forwarded(s, is_double, fn, declined,
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+}
+
+}  // namespace bf16x::blas

@@ -1,0 +1,26 @@
+// Error reporting as the reference BLAS and CBLAS do it. The handlers are looked up in the process at the time of
+// the error (dlsym(RTLD_DEFAULT)), so a program's own XERBLA / cblas_xerbla, which the netlib test programs define,
+// is the one called; it comes first in the lookup order.
+#pragma once
+
+namespace bf16x::blas {
+
+// Fortran: CALL XERBLA(name, info), name blank-padded to 6 characters ("SGEMM ").
+void report_fortran(const char* name6, int info);
+
+// CBLAS: cblas_xerbla(info, rout, form, value) with reference CBLAS's argument number for the call as made.
+// row_major_swapped is the number the reference passes for a row-major call: there it checks the swapped Fortran
+// call and leaves the swap back (4<->5, 9<->11 for gemm) to cblas_xerbla, which reads the global RowMajorStrg.
+// The shim passes that number and sets RowMajorStrg where the process has one (the reference's cblas_xerbla and
+// the netlib test's read it), and the final number where it has none (nothing would swap it back).
+struct CblasError {
+  int info;           // argument number for the caller's layout (what a user should be told)
+  int info_reported;  // what the reference passes to cblas_xerbla (differs from info for row-major swaps)
+  bool row_major;
+  const char* rout;  // "cblas_sgemm"
+  const char* form;  // printf format of the extra message ("" or "Illegal TransA setting, %d\n")
+  int value;         // the value printed by form
+};
+void report_cblas(const CblasError& e);
+
+}  // namespace bf16x::blas
