@@ -22,9 +22,9 @@ struct GemmArgs {
 struct DriverConfig {
   const split::Scheme* scheme;
   const engine::EngineInfo* engine;
-  bool scaled = true;          // power-of-two row/column scaling (false: the paper's unscaled slices)
-  bool fuse_diagonals = false; // FP64: share exact accumulators along anti-diagonals
-  int block_k = 0;             // 0: pack::kBlockK
+  bool scaled = true;           // power-of-two row/column scaling (false: the paper's unscaled slices)
+  bool fuse_diagonals = false;  // FP64: share exact accumulators along anti-diagonals
+  int block_k = 0;              // 0: pack::kBlockK (FP64) / pack::kBlockKFp32 (FP32)
   engine::EngineCounters* counters = nullptr;
   double seconds_split = 0, seconds_compute = 0;  // filled by the call
 };
@@ -36,7 +36,7 @@ template <typename T>
 DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg);
 
 // Bytes of workspace a call needs (for the size-safety checks and tests).
-std::size_t workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k, const split::Scheme& s, int bk,
-                            int threads, bool fp64, bool fuse);
+std::size_t workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k, const split::Scheme& s, int bk, int threads,
+                            bool fp64, bool fuse);
 
 }  // namespace bf16x::driver

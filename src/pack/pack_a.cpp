@@ -1,5 +1,7 @@
 // pack_a: split op(A) into slices and write the row-major 32 x kb micro-panels of every k-block, one panel job
 // per (k-block, micro-panel), in parallel.
+#include <omp.h>
+
 #include "pack/panel_job.hpp"
 #include "pack/panels.hpp"
 
@@ -18,14 +20,17 @@ void pack_a(const MatrixView<T>& a, const SplitOptions& opt, PackedPanels& out) 
   const std::int64_t panels = out.padded_extent / kTileM, kblocks = out.kblk.blocks();
   // Element (i, l) of op(A): a.data[i * si + l * sl].
   const std::int64_t si = a.trans ? a.ld : 1, sl = a.trans ? 1 : a.ld;
-#pragma omp parallel for collapse(2) schedule(static) if (kblocks * panels > 1)
+  const int run = panels_per_job(panels, kblocks, sl == 1, omp_get_max_threads());
+  const std::int64_t runs = (panels + run - 1) / run;
+#pragma omp parallel for collapse(2) schedule(static) if (kblocks * runs > 1)
   for (std::int64_t kb = 0; kb < kblocks; ++kb)
-    for (std::int64_t p = 0; p < panels; ++p) {
-      const std::int64_t i0 = p * kTileM, k0 = out.kblk.begin(kb);
+    for (std::int64_t q = 0; q < runs; ++q) {
+      const std::int64_t p = q * run, i0 = p * kTileM, k0 = out.kblk.begin(kb);
       const PanelJob<T> job{a.data + i0 * si + k0 * sl,
                             si,
                             sl,
-                            int(std::min<std::int64_t>(kTileM, out.extent - i0)),
+                            int(std::min<std::int64_t>(run, panels - p)),
+                            int(std::min<std::int64_t>(std::int64_t(run) * kTileM, out.extent - i0)),
                             out.kblk.depth(kb),
                             out.kblk.padded(kb),
                             out.scale_exp.data() + i0,

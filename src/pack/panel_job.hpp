@@ -1,6 +1,9 @@
-// One packing job: split one 32-wide micro-panel of op(A) or op(B) over one k-block into its slices, in the
-// layout of pack/layout.hpp. pack_a / pack_b_vnni cut the operands into these jobs; split_panel does one.
+// One packing job: split a run of consecutive 32-wide micro-panels of op(A) or op(B) over one k-block into their
+// slices, in the layout of pack/layout.hpp. pack_a / pack_b_vnni cut the operands into these jobs; split_panel
+// does one. A run of several panels lets a source that is contiguous across the panels (A not transposed, B
+// transposed) be read a whole column segment at a time instead of one 32-element piece per page.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 
 #include "pack/layout.hpp"
@@ -15,17 +18,26 @@ enum class PanelLayout {
 
 template <typename T>
 struct PanelJob {
-  const T* src;          // element (u, l) at src[u * su + l * sl]: u indexes the panel's 32 rows (A) / columns (B)
+  const T* src;          // element (u, l) at src[u * su + l * sl]: u indexes the run's rows (A) / columns (B)
   std::int64_t su, sl;   // strides; one of them is 1
-  int extent;            // valid u (1..32); u >= extent is zero padding
-  int depth;             // valid l (1..kp); l >= depth is zero padding
+  int panels;            // micro-panels in the run (u = 0 .. 32 * panels - 1)
+  int extent;            // valid u (1 .. 32 * panels); u >= extent is zero padding
+  int depth;             // valid l (1 .. kp); l >= depth is zero padding
   int kp;                // padded depth, a multiple of kKChunk
-  const int* scale_exp;  // scale exponent of each valid u
+  const int* scale_exp;  // scale exponent of each valid u; scaled: |x| < 2^E over its row/column (scan_scales_*)
   bool scaled;           // SplitOptions::scaled
   int slices;
   PanelLayout layout;
-  bf16_t* dst;  // slice s at dst + s * 32 * kp; every element of every slice is written
+  bf16_t* dst;  // panel q, slice s at dst + (q * slices + s) * 32 * kp; every element is written
 };
+
+// Micro-panels per job: one where the source runs along k (nothing to gain), else up to 8 (256 contiguous
+// elements per column read) while leaving at least 4 jobs per thread.
+inline int panels_per_job(std::int64_t panels, std::int64_t kblocks, bool k_contiguous, int threads) {
+  if (k_contiguous) return 1;
+  const std::int64_t want = panels * kblocks / (4 * std::int64_t(threads > 0 ? threads : 1));
+  return int(std::max<std::int64_t>(1, std::min<std::int64_t>({8, panels, want})));
+}
 
 // Element-by-element split (any CPU): the definition the vector path must match bit for bit.
 template <typename T>

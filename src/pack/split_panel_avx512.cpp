@@ -28,9 +28,9 @@ constexpr int kU = 16;  // panel indices per block
 
 constexpr double pow2(int e) { return e >= 0 ? (e == 0 ? 1.0 : 2.0 * pow2(e - 1)) : 0.5 * pow2(e + 1); }
 
-// 2^-g_s and 2^g_s of the FP64 split grid, s = 0 .. 5.
+// 2^-g_s, 2^g_s and the rounding constant 1.5 * 2^(52 + g_s) of the FP64 split grid, s = 0 .. 5.
 struct GridScale {
-  double up[kMaxSlices], down[kMaxSlices];
+  double up[kMaxSlices], down[kMaxSlices], round[kMaxSlices];
 };
 constexpr GridScale grid_scales() {
   GridScale g{};
@@ -38,6 +38,7 @@ constexpr GridScale grid_scales() {
     const int gexp = split::kFp64FirstGridExp - split::kFp64GridStep * s;
     g.up[s] = pow2(-gexp);
     g.down[s] = pow2(gexp);
+    g.round[s] = 1.5 * pow2(52 + gexp);
   }
   return g;
 }
@@ -69,23 +70,41 @@ inline void split16(const float* p, __mmask16 m, __m512i E, bool scaled, int ns,
 }
 
 // double: split/slice_fp64.hpp, grid g_s = 2^(-8-9s); products with powers of two are exact, as ldexp is.
+// Scaled (|v| < 1): every slice is an integer of magnitude <= 2^8 on its grid, so (1) it rounds to the grid with
+// one add and one subtract of C_s = 1.5 * 2^(52 + g_s) (|r| < 2^(51 + g_s): the add rounds to nearest even on
+// the grid, the subtract is exact; the sign bit of r restores nearbyint's signed zero), and (2) it is exactly a
+// BF16 value, so its FP32 bit pattern truncates to the BF16 one. Unscaled (the paper's path), slices may exceed
+// 8 bits: the general sequence (VRNDSCALE, round-to-nearest-even narrowing) runs.
 inline void split16(const double* p, __mmask16 m, __m512i E, bool scaled, int ns, __m256i* out) {
   const __m512d e[2] = {_mm512_cvtepi32_pd(_mm512_castsi512_si256(E)),
                         _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(E, 1))};
   __m512d r[2] = {_mm512_maskz_loadu_pd(__mmask8(m), p), _mm512_maskz_loadu_pd(__mmask8(m >> 8), p + 8)};
   for (int h = 0; h < 2; ++h) r[h] = _mm512_scalef_pd(r[h], _mm512_sub_pd(_mm512_setzero_pd(), e[h]));
+  const __m512i sign = _mm512_set1_epi64(std::int64_t(0x8000000000000000ull));
   for (int s = 0; s < ns; ++s) {
-    const __m512d up = _mm512_set1_pd(kGrid.up[s]), down = _mm512_set1_pd(kGrid.down[s]);
     __m256 f[2];
-    for (int h = 0; h < 2; ++h) {
-      const __m512d n = _mm512_roundscale_pd(_mm512_mul_pd(r[h], up), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-      __m512d slice = _mm512_mul_pd(n, down);
-      r[h] = _mm512_sub_pd(r[h], slice);
-      if (!scaled) slice = _mm512_scalef_pd(slice, e[h]);  // the paper's path stores the scale in the slice
-      f[h] = _mm512_cvtpd_ps(slice);
+    if (scaled) {
+      const __m512d c = _mm512_set1_pd(kGrid.round[s]);
+      for (int h = 0; h < 2; ++h) {
+        const __m512d grid = _mm512_sub_pd(_mm512_add_pd(r[h], c), c);
+        // slice = grid | sign(r): nonzero slices already carry r's sign; a zero one takes it as nearbyint does.
+        const __m512d slice = _mm512_castsi512_pd(
+            _mm512_ternarylogic_epi64(_mm512_castpd_si512(grid), _mm512_castpd_si512(r[h]), sign, 0xf8));
+        r[h] = _mm512_sub_pd(r[h], slice);
+        f[h] = _mm512_cvtpd_ps(slice);
+      }
+      const __m512i bits = _mm512_castps_si512(_mm512_insertf32x8(_mm512_castps256_ps512(f[0]), f[1], 1));
+      out[s] = _mm512_cvtepi32_epi16(_mm512_srli_epi32(bits, 16));
+    } else {
+      const __m512d up = _mm512_set1_pd(kGrid.up[s]), down = _mm512_set1_pd(kGrid.down[s]);
+      for (int h = 0; h < 2; ++h) {
+        const __m512d n = _mm512_roundscale_pd(_mm512_mul_pd(r[h], up), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        const __m512d slice = _mm512_mul_pd(n, down);
+        r[h] = _mm512_sub_pd(r[h], slice);
+        f[h] = _mm512_cvtpd_ps(_mm512_scalef_pd(slice, e[h]));  // the paper's path keeps the scale in the slice
+      }
+      out[s] = _mm512_cvtepi32_epi16(bf16_bits(_mm512_insertf32x8(_mm512_castps256_ps512(f[0]), f[1], 1)));
     }
-    const __m512 f16 = _mm512_insertf32x8(_mm512_castps256_ps512(f[0]), f[1], 1);
-    out[s] = _mm512_cvtepi32_epi16(bf16_bits(f16));
   }
 }
 
@@ -131,6 +150,25 @@ void load_pair_major(const PanelJob<T>& job, int u0, int l0, Block& nat) {
   }
 }
 
+// Prefetch of a block's source lines. Both walk orders jump between 32 lines of memory per block, more streams
+// than the hardware prefetchers follow, so the next block is requested while this one is split.
+template <typename T>
+void prefetch_block(const PanelJob<T>& job, int u0, int l0) {
+  constexpr int kLine = 64 / sizeof(T);
+  if (u0 >= job.extent || l0 >= job.depth) return;
+  if (job.sl == 1) {
+    const int rows = std::min(kU, job.extent - u0), len = std::min(kKChunk, job.depth - l0);
+    for (int u = 0; u < rows; ++u)
+      for (int l = 0; l < len; l += kLine)
+        _mm_prefetch(reinterpret_cast<const char*>(job.src + (u0 + u) * job.su + l0 + l), _MM_HINT_T0);
+  } else {
+    const int cols = std::min(kU, job.extent - u0), len = std::min(kKChunk, job.depth - l0);
+    for (int l = 0; l < len; ++l)
+      for (int u = 0; u < cols; u += kLine)
+        _mm_prefetch(reinterpret_cast<const char*>(job.src + (l0 + l) * job.sl + u0 + u), _MM_HINT_T0);
+  }
+}
+
 // In-place 16 x 16 dword transpose: 4x4 within 128-bit lanes (unpack 32/64), then 4x4 of lanes (two shuffles).
 void transpose16(__m512i* r) {
   __m512i t[16], v[16];
@@ -171,20 +209,31 @@ void split_panel_avx512(const PanelJob<T>& job) {
   const bool k_contiguous = job.sl == 1;
   const bool a_rows = job.layout == PanelLayout::a_rows;
   const bool transpose = k_contiguous != a_rows;
-  const std::int64_t slice_stride = std::int64_t(kTileM) * job.kp;
-  for (int l0 = 0; l0 < job.kp; l0 += kKChunk)
-    for (int u0 = 0; u0 < kTileM; u0 += kU) {
+  const std::int64_t slice_stride = std::int64_t(kTileM) * job.kp, panel_stride = slice_stride * job.slices;
+  const int kchunks = job.kp / kKChunk, blocks = 2 * job.panels;  // 16-wide u blocks of the run
+  // Memory order: along k within a u block (k-contiguous source), across the run within a k chunk otherwise.
+  const int outer = k_contiguous ? blocks : kchunks, inner = k_contiguous ? kchunks : blocks;
+  for (int o = 0; o < outer; ++o)
+    for (int i = 0; i < inner; ++i) {
+      const int ub = k_contiguous ? o : i, l0 = (k_contiguous ? i : o) * kKChunk;
+      const int u0 = ub * kU;
+      if (i + 1 < inner)
+        prefetch_block(job, k_contiguous ? u0 : u0 + kU, k_contiguous ? l0 + kKChunk : l0);
+      else if (o + 1 < outer)
+        prefetch_block(job, k_contiguous ? u0 + kU : 0, k_contiguous ? 0 : l0 + kKChunk);
       if (k_contiguous)
         load_u_major(job, u0, l0, nat);
       else
         load_pair_major(job, u0, l0, nat);
+      bf16_t* panel = job.dst + (u0 / kTileM) * panel_stride;
+      const int w0 = u0 % kTileM;
       for (int s = 0; s < job.slices; ++s) {
         if (transpose) transpose16(nat[s]);
-        bf16_t* d = job.dst + s * slice_stride;
-        for (int i = 0; i < kU; ++i) {
-          bf16_t* row = a_rows ? d + std::int64_t(u0 + i) * job.kp + l0
-                               : d + std::int64_t(l0 / kPair + i) * kBPairStride + u0 * kPair;
-          _mm512_storeu_si512(row, nat[s][i]);
+        bf16_t* d = panel + s * slice_stride;
+        for (int r = 0; r < kU; ++r) {
+          bf16_t* row = a_rows ? d + std::int64_t(w0 + r) * job.kp + l0
+                               : d + std::int64_t(l0 / kPair + r) * kBPairStride + w0 * kPair;
+          _mm512_storeu_si512(row, nat[s][r]);
         }
       }
     }

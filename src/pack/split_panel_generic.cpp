@@ -7,14 +7,16 @@ namespace bf16x::pack {
 template <typename T>
 void split_panel_generic(const PanelJob<T>& job) {
   const std::ptrdiff_t slice_stride = std::ptrdiff_t(kTileM) * job.kp;
-  for (int u = 0; u < kTileM; ++u)
+  for (int u = 0; u < kTileM * job.panels; ++u)
     for (int l = 0; l < job.kp; ++l) {
       const bool valid = u < job.extent && l < job.depth;
       const T x = valid ? job.src[u * job.su + l * job.sl] : T(0);
       const int E = u < job.extent ? job.scale_exp[u] : 0;
-      const std::ptrdiff_t at = job.layout == PanelLayout::a_rows
-                                    ? std::ptrdiff_t(u) * job.kp + l
-                                    : std::ptrdiff_t(l / kPair) * kBPairStride + u * kPair + l % kPair;
+      const int q = u / kTileM, w = u % kTileM;
+      const std::ptrdiff_t at =
+          std::ptrdiff_t(q) * job.slices * slice_stride +
+          (job.layout == PanelLayout::a_rows ? std::ptrdiff_t(w) * job.kp + l
+                                             : std::ptrdiff_t(l / kPair) * kBPairStride + w * kPair + l % kPair);
       split_element(x, E, job.scaled, job.slices, job.dst + at, slice_stride);
     }
 }

@@ -1,0 +1,107 @@
+#include "driver/block_ops.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "pack/layout.hpp"
+
+// The clones for FMA-capable ISAs must not contract alpha * x + beta * y into one FMA: the result would round
+// differently from the separate multiply and add that define it (and that the default build computes).
+#pragma GCC optimize("fp-contract=off")
+
+namespace bf16x::driver {
+namespace {
+
+using pack::kTileM;
+using pack::kTileN;
+
+#define BF16X_CLONES __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
+
+// 2^e for a normal-range exponent, built from its bit pattern.
+inline double pow2(int e) {
+  const std::uint64_t u = std::uint64_t(e + 1023) << 52;
+  double d;
+  std::memcpy(&d, &u, sizeof d);
+  return d;
+}
+
+constexpr int kMinExp = -1022, kMaxExp = 1023;
+
+// Element loop of write_block for one column; `s` holds 2^(ea[r] + eb[col]) exactly.
+template <typename T, typename Acc>
+inline void write_column(T* col, const Acc* acc, int ld, int rows, double alpha, double beta, const double* s) {
+  if (beta == 0.0) {
+    for (int r = 0; r < rows; ++r) col[r] = T(alpha * (double(acc[std::int64_t(r) * ld]) * s[r]));
+  } else {
+    for (int r = 0; r < rows; ++r)
+      col[r] = T(alpha * (double(acc[std::int64_t(r) * ld]) * s[r]) + beta * double(col[r]));
+  }
+}
+
+BF16X_CLONES void write_column_clone(float* col, const float* acc, int ld, int rows, double alpha, double beta,
+                                     const double* s) {
+  write_column(col, acc, ld, rows, alpha, beta, s);
+}
+BF16X_CLONES void write_column_clone(double* col, const double* acc, int ld, int rows, double alpha, double beta,
+                                     const double* s) {
+  write_column(col, acc, ld, rows, alpha, beta, s);
+}
+
+}  // namespace
+
+BF16X_CLONES void add_tile_fp32(float* dst, int ld, const float* part) {
+  for (int r = 0; r < kTileM; ++r)
+    for (int c = 0; c < kTileN; ++c) dst[std::int64_t(r) * ld + c] += part[r * kTileN + c];
+}
+
+BF16X_CLONES void add_groups_fp64(double* dst, int ld, const float* const* src, int n, bool first) {
+  for (int r = 0; r < kTileM; ++r) {
+    double row[kTileN];
+    double* d = dst + std::int64_t(r) * ld;
+    for (int c = 0; c < kTileN; ++c) row[c] = first ? 0.0 : d[c];
+    for (int g = 0; g < n; ++g) {
+      const float* s = src[g] + r * kTileN;
+      for (int c = 0; c < kTileN; ++c) row[c] += double(s[c]);
+    }
+    for (int c = 0; c < kTileN; ++c) d[c] = row[c];
+  }
+}
+
+template <typename T, typename Acc>
+void write_block(T* c, std::int64_t ldc, const Acc* acc, int ld, int rows, int cols, double alpha, double beta,
+                 const int* ea, const int* eb) {
+  // Exact power-of-two factors when every 2^ea, 2^eb and 2^(ea + eb) of the block is a normal double.
+  int amin = 0, amax = 0, bmin = 0, bmax = 0;
+  if (ea) {
+    amin = *std::min_element(ea, ea + rows);
+    amax = *std::max_element(ea, ea + rows);
+    bmin = *std::min_element(eb, eb + cols);
+    bmax = *std::max_element(eb, eb + cols);
+  }
+  const bool exact = std::max({amax, bmax, amax + bmax}) <= kMaxExp && std::min({amin, bmin, amin + bmin}) >= kMinExp;
+  double sa[pack::kBlockM], s[pack::kBlockM];
+  for (int r = 0; r < rows; ++r) sa[r] = ea && exact ? pow2(ea[r]) : 1.0;
+  for (int j = 0; j < cols; ++j) {
+    T* col = c + std::int64_t(j) * ldc;
+    if (exact) {
+      const double sb = ea ? pow2(eb[j]) : 1.0;
+      for (int r = 0; r < rows; ++r) s[r] = sa[r] * sb;
+      write_column_clone(col, acc + j, ld, rows, alpha, beta, s);
+    } else {
+      for (int r = 0; r < rows; ++r) {
+        const int e = ea[r] + eb[j];
+        const double a = double(acc[std::int64_t(r) * ld + j]);
+        const double v = alpha * (e == 0 ? a : std::ldexp(a, e));
+        col[r] = T(beta == 0.0 ? v : v + beta * double(col[r]));
+      }
+    }
+  }
+}
+
+#undef BF16X_CLONES
+
+template void write_block(float*, std::int64_t, const float*, int, int, int, double, double, const int*, const int*);
+template void write_block(double*, std::int64_t, const double*, int, int, int, double, double, const int*, const int*);
+
+}  // namespace bf16x::driver

@@ -1,0 +1,30 @@
+// Output blocking of one call: the block shape (a multiple of the micro-tile, at most BM x BN) that keeps every
+// thread busy, and the per-thread scratch a block needs.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace bf16x::driver {
+
+// How a block accumulates over the k-blocks.
+enum class Accumulation {
+  running_fp32,  // the engine accumulates across k-blocks (the raw single-product BF16 GEMM)
+  restart_fp32,  // a fresh engine sum per k-block, added into an FP32 block accumulator (fp32x6)
+  fp64           // every group's exact sum widened and added into an FP64 block accumulator (fp64x*)
+};
+
+struct BlockPlan {
+  int bm = 0, bn = 0;  // block rows / columns, multiples of the micro-tile
+  std::int64_t mblocks = 0, nblocks = 0;
+  int threads = 1;  // threads of the compute region
+  std::int64_t units() const { return mblocks * nblocks; }
+};
+
+// The largest blocks whose estimated makespan (blocks per thread x micro-tiles per block) is the smallest: at
+// N = 256 and 2 threads, two 128 x 256 blocks instead of one 256 x 256 block that would leave a thread idle.
+BlockPlan plan_blocks(std::int64_t m, std::int64_t n, int max_threads);
+
+// Bytes of per-thread scratch (64-byte multiples): the block accumulator and the engine's group outputs.
+std::size_t thread_scratch_bytes(const BlockPlan& plan, Accumulation acc, int ngroups);
+
+}  // namespace bf16x::driver
