@@ -44,8 +44,8 @@ int check_gemm_args(const GemmShape& s, const void* a, const void* b, const void
   // m*n, m*k, k*n products used by packing and workspace sizing.
   std::int64_t t;
   if (__builtin_mul_overflow(s.m, s.n, &t) || __builtin_mul_overflow(s.m, s.k, &t) ||
-      __builtin_mul_overflow(s.k, s.n, &t) || __builtin_mul_overflow(std::max(s.m, s.n), s.k + 64, &t) ||
-      __builtin_mul_overflow(t, std::int64_t(64), &t))
+      __builtin_mul_overflow(s.k, s.n, &t) || __builtin_add_overflow(s.k, std::int64_t(64), &t) ||
+      __builtin_mul_overflow(std::max(s.m, s.n), t, &t) || __builtin_mul_overflow(t, std::int64_t(64), &t))
     return BF16X_ERR_SIZE;
   if (s.m > 0 && s.n > 0) {
     if (!c) return BF16X_ERR_NULL;
