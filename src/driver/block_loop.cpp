@@ -75,28 +75,34 @@ void run_block(const BlockOutput<T>& out, const BlockCompute& comp, const BlockP
 }  // namespace
 
 template <typename T>
-void run_blocks(const BlockOutput<T>& out, const BlockCompute& comp, const BlockPlan& plan, unsigned char* scratch) {
+void run_blocks_team(const BlockOutput<T>& out, const BlockCompute& comp, const BlockPlan& plan,
+                     unsigned char* scratch) {
   const std::size_t per_thread = thread_scratch_bytes(plan, comp.acc, comp.ngroups);
   const engine::EngineInfo& e = *comp.engine;
   const std::int64_t units = plan.units();
-#pragma omp parallel num_threads(plan.threads)
-  {
-    // Each thread brackets its micro-tiles with the engine's set-up (AMX: the tile palette).
-    if (e.thread_begin) e.thread_begin();
-    engine::EngineCounters local;
-    unsigned char* mine = scratch + per_thread * std::size_t(omp_get_thread_num());
+  // Each thread brackets its micro-tiles with the engine's set-up (AMX: the tile palette).
+  if (e.thread_begin) e.thread_begin();
+  engine::EngineCounters local;
+  unsigned char* mine = scratch + per_thread * std::size_t(omp_get_thread_num());
 #pragma omp for schedule(dynamic) nowait
-    for (std::int64_t u = 0; u < units; ++u)  // loop 1
-      run_block(out, comp, plan, u, mine, comp.counters ? &local : nullptr);
-    if (e.thread_end) e.thread_end();
-    if (comp.counters) {
+  for (std::int64_t u = 0; u < units; ++u)  // loop 1
+    run_block(out, comp, plan, u, mine, comp.counters ? &local : nullptr);
+  if (e.thread_end) e.thread_end();
+  if (comp.counters) {
 #pragma omp critical(bf16x_counters)
-      comp.counters->add(local);
-    }
+    comp.counters->add(local);
   }
 }
 
+template <typename T>
+void run_blocks(const BlockOutput<T>& out, const BlockCompute& comp, const BlockPlan& plan, unsigned char* scratch) {
+#pragma omp parallel num_threads(plan.threads)
+  run_blocks_team(out, comp, plan, scratch);
+}
+
 template void run_blocks(const BlockOutput<float>&, const BlockCompute&, const BlockPlan&, unsigned char*);
+template void run_blocks_team(const BlockOutput<float>&, const BlockCompute&, const BlockPlan&, unsigned char*);
+template void run_blocks_team(const BlockOutput<double>&, const BlockCompute&, const BlockPlan&, unsigned char*);
 template void run_blocks(const BlockOutput<double>&, const BlockCompute&, const BlockPlan&, unsigned char*);
 
 }  // namespace bf16x::driver

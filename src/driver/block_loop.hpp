@@ -38,7 +38,13 @@ struct BlockCompute {
 
 // T = float takes comp.acc running_fp32 or restart_fp32, T = double takes fp64. `scratch` holds plan.threads areas of
 // thread_scratch_bytes(plan, acc, ngroups) bytes, 64-byte aligned.
+// The plan's block shape is used as is; the threads are those of the region run_blocks opens (plan.threads), or,
+// for run_blocks_team, those of the enclosing region, which all call it (scratch for each of them; no barrier at
+// the end, the region's end joins).
 template <typename T>
 void run_blocks(const BlockOutput<T>& out, const BlockCompute& comp, const BlockPlan& plan, unsigned char* scratch);
+template <typename T>
+void run_blocks_team(const BlockOutput<T>& out, const BlockCompute& comp, const BlockPlan& plan,
+                     unsigned char* scratch);
 
 }  // namespace bf16x::driver

@@ -1,8 +1,11 @@
-// The emulation driver (BLIS-style; the loops around the micro-kernel are in driver/block_loop.hpp):
+// The emulation driver (BLIS-style; the loops around the micro-kernel are in driver/block_loop.hpp), one OpenMP
+// parallel region per call with two barriers, so that a call costs one fork/join however many phases it has:
 //
 //   scan:    per-row/column power-of-two scales, NaN/Inf detection (one read of A and B, along memory order)
+//   --- barrier; one thread reserves the workspace
 //   pack:    split A and B into the BF16 slices the scheme's products use, once, into block-contiguous panels
-//            (B in VNNI pairs), parallel over (k-block, micro-panel)
+//            (B in VNNI pairs), shared over (k-block, run of micro-panels)
+//   --- barrier
 //   blocks:  loops 1-4 over output blocks sized for the thread count, FP32 or FP64 accumulation, write of C
 //
 // Nothing is written to C before the scan has passed and the workspace is reserved: every failure returns first.
@@ -71,13 +74,20 @@ const split::GroupPlan& cached_plan(const split::Scheme& s, bool fuse, int bk) {
   return plan;
 }
 
+// Threads for a call: all of them unless the work is too small to repay a parallel region.
+int call_threads(std::int64_t m, std::int64_t n, std::int64_t k, std::size_t products) {
+  const double work = double(m) * double(n) * double(k) * double(products);
+  return work < double(1 << 22) ? 1 : std::max(1, omp_get_max_threads());
+}
+
 }  // namespace
 
 std::size_t workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k, const split::Scheme& s, int bk, int threads,
                             bool fp64, bool fuse) {
   if (bk <= 0) bk = default_block_k(fp64);
   const split::GroupPlan plan = split::plan_groups(s, fuse, bk);
-  const BlockPlan blocks = plan_blocks(m, n, threads);
+  BlockPlan blocks = plan_blocks(m, n, threads);
+  blocks.threads = std::max(1, threads);  // as gemm_emulated: scratch for every thread of the region
   return layout_for(m, n, k, slices_used(plan.products), blocks, fp64 ? Accumulation::fp64 : Accumulation::restart_fp32,
                     int(plan.groups.size()))
       .total;
@@ -92,31 +102,56 @@ DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg) {
   const int ngroups = int(plan.groups.size());
   const SlicesUsed used = slices_used(plan.products);
   const Accumulation acc = fp64 ? Accumulation::fp64 : Accumulation::restart_fp32;
-  const BlockPlan blocks = plan_blocks(args.m, args.n, omp_get_max_threads());
+  // Blocks and scratch for all threads (workspace_bytes predicts the reservation exactly); small calls run on fewer.
+  const int max_threads = std::max(1, omp_get_max_threads());
+  BlockPlan blocks = plan_blocks(args.m, args.n, max_threads);
+  blocks.threads = max_threads;
+  const int threads = call_threads(args.m, args.n, args.k, plan.products.size());
 
   const double t0 = now();
-  // Kept per calling thread so that the scale vectors keep their capacity between calls.
-  thread_local pack::PackedPanels pa, pb;
+  // Kept per calling thread so that the scale vectors keep their capacity between calls. The references are what
+  // the parallel region uses: inside it, the names of thread_local objects would denote each thread's own.
+  thread_local pack::PackedPanels tl_a, tl_b;
+  pack::PackedPanels& pa = tl_a;
+  pack::PackedPanels& pb = tl_b;
   pack::init_panels(pa, args.m, args.k, bk, used.a);
   pack::init_panels(pb, args.n, args.k, bk, used.b);
-  if (pack::scan_scales_a(args.a, args.m, args.k, cfg.scaled, pa.scale_exp).nonfinite ||
-      pack::scan_scales_b(args.b, args.k, args.n, cfg.scaled, pb.scale_exp).nonfinite)
-    return DriverStatus::nonfinite_input;
-
+  pa.scale_exp.assign(std::size_t(args.m), 0);
+  pb.scale_exp.assign(std::size_t(args.n), 0);
   const Layout lay = layout_for(args.m, args.n, args.k, used, blocks, acc, ngroups);
   Workspace& ws = thread_workspace();
-  auto* base = static_cast<unsigned char*>(ws.reserve(lay.total));
-  if (!base) return DriverStatus::no_memory;
-  pa.data = reinterpret_cast<bf16_t*>(base + lay.a_off);
-  pb.data = reinterpret_cast<bf16_t*>(base + lay.b_off);
-  pack::pack_a(args.a, {used.a, cfg.scaled}, pa);
-  pack::pack_b_vnni(args.b, {used.b, cfg.scaled}, pb);
-  const double t1 = now();
-
+  bool nonfinite = false;
+  unsigned char* base = nullptr;
+  double t1 = t0;
+  const BlockCompute comp{&pa, &pb, plan.groups.data(), ngroups, acc, cfg.engine, cfg.counters};
   const BlockOutput<T> out{args.m, args.n,   double(args.alpha),  double(args.beta),
                            args.c, args.ldc, pa.scale_exp.data(), pb.scale_exp.data()};
-  const BlockCompute comp{&pa, &pb, plan.groups.data(), ngroups, acc, cfg.engine, cfg.counters};
-  run_blocks(out, comp, blocks, base + lay.thread_off);
+
+#pragma omp parallel num_threads(threads)
+  {
+    pack::scan_scales_a_team(args.a, args.m, args.k, cfg.scaled, pa.scale_exp.data(), nonfinite);
+    pack::scan_scales_b_team(args.b, args.k, args.n, cfg.scaled, pb.scale_exp.data(), nonfinite);
+#pragma omp barrier
+#pragma omp single
+    if (!nonfinite) {
+      base = static_cast<unsigned char*>(ws.reserve(lay.total));
+      if (base) {
+        pa.data = reinterpret_cast<bf16_t*>(base + lay.a_off);
+        pb.data = reinterpret_cast<bf16_t*>(base + lay.b_off);
+      }
+    }
+    // (the single's barrier publishes nonfinite, base and the panel pointers)
+    if (!nonfinite && base) {
+      pack::pack_a_team(args.a, {used.a, cfg.scaled}, pa);
+      pack::pack_b_vnni_team(args.b, {used.b, cfg.scaled}, pb);
+#pragma omp barrier
+#pragma omp master
+      t1 = now();
+      run_blocks_team(out, comp, blocks, base + lay.thread_off);
+    }
+  }
+  if (nonfinite) return DriverStatus::nonfinite_input;
+  if (!base) return DriverStatus::no_memory;
 
   cfg.seconds_split = t1 - t0;
   cfg.seconds_compute = now() - t1;

@@ -28,8 +28,8 @@ struct PackedPanels {
   std::int64_t extent = 0;         // m (for A) or n (for B)
   std::int64_t padded_extent = 0;  // rounded up to the micro-panel width (32)
   KBlocking kblk;
-  std::vector<int> scale_exp;      // per row of A / column of B
-  bf16_t* data = nullptr;          // owned by the caller's workspace
+  std::vector<int> scale_exp;  // per row of A / column of B
+  bf16_t* data = nullptr;      // owned by the caller's workspace
   std::int64_t elems() const { return padded_extent * round_up(kblk.k, kKChunk) * slices; }
   // Micro-panel of slice s, 32-row (or 32-column) panel index p, k-block kb.
   const bf16_t* panel(std::int64_t kb, std::int64_t p, int s) const {
@@ -66,5 +66,17 @@ template <typename T>
 void pack_a(const MatrixView<T>& a, const SplitOptions& opt, PackedPanels& out);
 template <typename T>
 void pack_b_vnni(const MatrixView<T>& b, const SplitOptions& opt, PackedPanels& out);
+
+// Team variants, for callers that run several phases in one OpenMP parallel region: every thread of the region
+// calls them (orphaned worksharing, no barrier at the end), `exp` is already sized (m or n entries) and
+// `nonfinite` is shared and starts false. Outside a parallel region they run on the calling thread alone.
+template <typename T>
+void scan_scales_a_team(const MatrixView<T>& a, std::int64_t m, std::int64_t k, bool scaled, int* exp, bool& nonfinite);
+template <typename T>
+void scan_scales_b_team(const MatrixView<T>& b, std::int64_t k, std::int64_t n, bool scaled, int* exp, bool& nonfinite);
+template <typename T>
+void pack_a_team(const MatrixView<T>& a, const SplitOptions& opt, PackedPanels& out);
+template <typename T>
+void pack_b_vnni_team(const MatrixView<T>& b, const SplitOptions& opt, PackedPanels& out);
 
 }  // namespace bf16x::pack

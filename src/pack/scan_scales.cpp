@@ -72,59 +72,96 @@ BF16X_VECTOR_CLONES void lane_max(const double* x, std::int64_t len, std::uint64
 }
 #undef BF16X_VECTOR_CLONES
 
-// Maxima of `count` lines of op(X) that each run over `len` elements. Line r, element l sits at
-// data[r * sr + l * sl]; exactly one of sr, sl is 1 (sl == 1 is checked first: it also covers ld == 1).
+// Maxima of `count` lines of op(X) that each run over `len` elements, shared among the threads of the region.
+// Line r, element l sits at data[r * sr + l * sl]; exactly one of sr, sl is 1 (sl == 1 is checked first: it also
+// covers ld == 1).
 template <typename T>
-ScaleScan scan(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count, std::int64_t len, bool scaled,
-               std::vector<int>& exp) {
+void scan(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count, std::int64_t len, bool scaled, int* exp,
+          bool& nonfinite) {
   using U = typename Bits<T>::U;
-  exp.assign(std::size_t(count), 0);
-  bool nonfinite = false;
-  const bool big = count * len > 65536;
+  bool bad = false;
   if (sl == 1) {
-#pragma omp parallel for schedule(static) reduction(|| : nonfinite) if (big)
+#pragma omp for schedule(static) nowait
     for (std::int64_t r = 0; r < count; ++r) {
       const U m = line_max(data + r * sr, len);
-      nonfinite = nonfinite || m >= Bits<T>::kInf;
-      exp[std::size_t(r)] = scaled ? split::scale_exponent(double(from_bits<T>(m))) : 0;
+      bad = bad || m >= Bits<T>::kInf;
+      exp[r] = scaled ? split::scale_exponent(double(from_bits<T>(m))) : 0;
     }
   } else {
     // Lines run across the contiguous direction: each thread keeps the maxima of a range of lines and walks
     // the matrix column by column over that range.
     constexpr std::int64_t kChunk = 1024;
     const std::int64_t chunks = (count + kChunk - 1) / kChunk;
-#pragma omp parallel for schedule(static) reduction(|| : nonfinite) if (big)
+#pragma omp for schedule(static) nowait
     for (std::int64_t c = 0; c < chunks; ++c) {
       U m[kChunk] = {};
       const std::int64_t r0 = c * kChunk, n = std::min(kChunk, count - r0);
       for (std::int64_t l = 0; l < len; ++l) lane_max(data + r0 + l * sl, n, m);
       for (std::int64_t r = 0; r < n; ++r) {
-        nonfinite = nonfinite || m[r] >= Bits<T>::kInf;
-        exp[std::size_t(r0 + r)] = scaled ? split::scale_exponent(double(from_bits<T>(m[r]))) : 0;
+        bad = bad || m[r] >= Bits<T>::kInf;
+        exp[r0 + r] = scaled ? split::scale_exponent(double(from_bits<T>(m[r]))) : 0;
       }
     }
   }
-  return {nonfinite};
+  if (bad) {
+#pragma omp atomic write
+    nonfinite = true;
+  }
+}
+
+// Row i of op(A), element l: a.data[i * si + l * sl]; column j of op(B), element l: b.data[j * sj + l * sl].
+template <typename T>
+void scan_a(const MatrixView<T>& a, std::int64_t m, std::int64_t k, bool scaled, int* exp, bool& nonfinite) {
+  if (a.trans)
+    scan(a.data, a.ld, std::int64_t(1), m, k, scaled, exp, nonfinite);
+  else
+    scan(a.data, std::int64_t(1), a.ld, m, k, scaled, exp, nonfinite);
+}
+template <typename T>
+void scan_b(const MatrixView<T>& b, std::int64_t k, std::int64_t n, bool scaled, int* exp, bool& nonfinite) {
+  if (b.trans)
+    scan(b.data, std::int64_t(1), b.ld, n, k, scaled, exp, nonfinite);
+  else
+    scan(b.data, b.ld, std::int64_t(1), n, k, scaled, exp, nonfinite);
 }
 
 }  // namespace
 
 template <typename T>
 ScaleScan scan_scales_a(const MatrixView<T>& a, std::int64_t m, std::int64_t k, bool scaled, std::vector<int>& exp) {
-  // Row i of op(A), element l: a.data[i * si + l * sl].
-  return a.trans ? scan(a.data, a.ld, std::int64_t(1), m, k, scaled, exp)
-                 : scan(a.data, std::int64_t(1), a.ld, m, k, scaled, exp);
+  exp.assign(std::size_t(m), 0);
+  bool nonfinite = false;
+#pragma omp parallel if (m * k > 65536)
+  scan_a(a, m, k, scaled, exp.data(), nonfinite);
+  return {nonfinite};
 }
 template <typename T>
 ScaleScan scan_scales_b(const MatrixView<T>& b, std::int64_t k, std::int64_t n, bool scaled, std::vector<int>& exp) {
-  // Column j of op(B), element l: b.data[j * sj + l * sl].
-  return b.trans ? scan(b.data, std::int64_t(1), b.ld, n, k, scaled, exp)
-                 : scan(b.data, b.ld, std::int64_t(1), n, k, scaled, exp);
+  exp.assign(std::size_t(n), 0);
+  bool nonfinite = false;
+#pragma omp parallel if (n * k > 65536)
+  scan_b(b, k, n, scaled, exp.data(), nonfinite);
+  return {nonfinite};
+}
+template <typename T>
+void scan_scales_a_team(const MatrixView<T>& a, std::int64_t m, std::int64_t k, bool scaled, int* exp,
+                        bool& nonfinite) {
+  scan_a(a, m, k, scaled, exp, nonfinite);
+}
+template <typename T>
+void scan_scales_b_team(const MatrixView<T>& b, std::int64_t k, std::int64_t n, bool scaled, int* exp,
+                        bool& nonfinite) {
+  scan_b(b, k, n, scaled, exp, nonfinite);
 }
 
 template ScaleScan scan_scales_a(const MatrixView<float>&, std::int64_t, std::int64_t, bool, std::vector<int>&);
 template ScaleScan scan_scales_a(const MatrixView<double>&, std::int64_t, std::int64_t, bool, std::vector<int>&);
 template ScaleScan scan_scales_b(const MatrixView<float>&, std::int64_t, std::int64_t, bool, std::vector<int>&);
 template ScaleScan scan_scales_b(const MatrixView<double>&, std::int64_t, std::int64_t, bool, std::vector<int>&);
+
+template void scan_scales_a_team(const MatrixView<float>&, std::int64_t, std::int64_t, bool, int*, bool&);
+template void scan_scales_a_team(const MatrixView<double>&, std::int64_t, std::int64_t, bool, int*, bool&);
+template void scan_scales_b_team(const MatrixView<float>&, std::int64_t, std::int64_t, bool, int*, bool&);
+template void scan_scales_b_team(const MatrixView<double>&, std::int64_t, std::int64_t, bool, int*, bool&);
 
 }  // namespace bf16x::pack

@@ -1,0 +1,78 @@
+// Engine microbenchmarks (Google Benchmark). Counters: GFLOPS = 2 m n k per second, BF16 products counted as two
+// flops each (VDPBF16PS: 64 per instruction).
+//   bf16x_microbench --benchmark_filter=Peak            VDPBF16PS issue rate vs independent chains
+//   bf16x_microbench --benchmark_filter=MicroKernel     the 32x32 micro-kernel on one L1-resident k-block
+//   bf16x_microbench --benchmark_filter=RawGemm         the raw BF16 GEMM on packed operands, 1 thread
+#include <benchmark/benchmark.h>
+#include <omp.h>
+
+#include <random>
+#include <vector>
+
+#include "cpu/features.hpp"
+#include "engine/avx512bf16/kernel_avx512bf16.hpp"
+#include "engine/engine.hpp"
+#include "engine/raw_gemm.hpp"
+
+namespace {
+
+using namespace bf16x;
+
+bool skip(benchmark::State& st) {
+  if (cpu::has_avx512bf16()) return false;
+  st.SkipWithError("no AVX512-BF16 on this CPU");
+  return true;
+}
+
+void Peak(benchmark::State& st) {
+  if (skip(st)) return;
+  const int chains = int(st.range(0));
+  std::uint64_t ins = 0;
+  for (auto _ : st) ins += engine::avx512bf16::dpbf16_peak_loop(1 << 16, chains);
+  st.counters["GFLOPS"] = benchmark::Counter(double(ins) * 64e-9, benchmark::Counter::kIsRate);
+}
+BENCHMARK(Peak)->Arg(1)->Arg(2)->Arg(4)->Arg(8)->Arg(12)->Arg(16)->Arg(24);
+
+void MicroKernel(benchmark::State& st) {
+  if (skip(st)) return;
+  const int kb = int(st.range(0)), nprod = int(st.range(1));
+  std::vector<bf16_t> a(std::size_t(32 * kb * 3)), b(a.size());
+  std::mt19937 rng(1);
+  for (auto& x : a) x = float_to_bf16(float(rng() % 1000) / 1000.f);
+  for (auto& x : b) x = float_to_bf16(float(rng() % 1000) / 1000.f);
+  const bf16_t* ap[3] = {a.data(), a.data() + 32 * kb, a.data() + 64 * kb};
+  const bf16_t* bp[3] = {b.data(), b.data() + 32 * kb, b.data() + 64 * kb};
+  const engine::Product prods[6] = {{1, 1}, {1, 0}, {2, 0}, {0, 0}, {0, 1}, {0, 2}};
+  const engine::ProductGroup g{prods, nprod};
+  std::vector<float> out(32 * 32);
+  float* o = out.data();
+  const engine::MicroTileArgs args{ap, bp, kb, &g, 1, &o, 32, true, nullptr};
+  for (auto _ : st) {
+    engine::avx512bf16_engine().kernel(args);
+    benchmark::ClobberMemory();
+  }
+  st.counters["GFLOPS"] =
+      benchmark::Counter(2.0 * 32 * 32 * kb * nprod * double(st.iterations()) * 1e-9, benchmark::Counter::kIsRate);
+}
+BENCHMARK(MicroKernel)->Args({256, 1})->Args({256, 6})->Args({64, 1})->Args({64, 6})->Args({32, 6});
+
+void RawGemm(benchmark::State& st) {
+  if (skip(st)) return;
+  omp_set_num_threads(1);
+  const std::int64_t n = st.range(0);
+  std::vector<bf16_t> a(std::size_t(n * n)), b(a.size());
+  std::mt19937 rng(2);
+  for (auto& x : a) x = float_to_bf16(float(rng() % 2001) / 1000.f - 1.f);
+  for (auto& x : b) x = float_to_bf16(float(rng() % 2001) / 1000.f - 1.f);
+  engine::RawPacked p;
+  engine::raw_pack({a.data(), n, false}, {b.data(), n, false}, n, n, n, p);
+  std::vector<float> c(std::size_t(n * n));
+  for (auto _ : st) engine::raw_gemm_packed(engine::avx512bf16_engine(), p, c.data(), n);
+  st.counters["GFLOPS"] = benchmark::Counter(2.0 * double(n) * double(n) * double(n) * double(st.iterations()) * 1e-9,
+                                             benchmark::Counter::kIsRate);
+}
+BENCHMARK(RawGemm)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();

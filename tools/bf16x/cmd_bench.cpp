@@ -1,0 +1,345 @@
+// bf16x bench: speed of every mode against the host BLAS, oneDNN's BF16 matmul and our own raw BF16 GEMM, with the
+// overhead ratio T(mode) / (products x T(raw)) and the split/compute breakdown (paper Figs. 6/7, 9, 10).
+//
+//   bf16x bench --sizes 256,512,1024 --threads 1,2 --modes fp32x6,fp64x6,fp64x10,fp64x15,fp64x21,native
+//               --engine auto --reps 5 [--csv F] [--json F] [--plots DIR] [--peak]
+//
+// Per (size, threads): the baselines once (host SGEMM and DGEMM, oneDNN BF16 matmul, raw BF16 GEMM on packed
+// and on unpacked operands), then each mode; every time is the median of --reps runs after --warmup untimed ones.
+// The host BLAS kernel is printed in the header: Debian's OpenBLAS needs OPENBLAS_CORETYPE set on this CPU.
+#include <fmt/core.h>
+#include <omp.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <random>
+
+#include "bf16x/bf16x.h"
+#include "cmd_bench_baselines.hpp"
+#include "cmd_bench_report.hpp"
+#include "command.hpp"
+#include "cpu/features.hpp"
+#include "engine/raw_gemm.hpp"
+#include "engine/registry.hpp"
+#include "host/host_blas.hpp"
+#include "split/scheme.hpp"
+
+namespace bf16x::cli {
+namespace {
+
+using bench::kNone;
+using bench::Row;
+
+struct BenchArgs {
+  std::vector<std::int64_t> sizes = {256, 512, 1024};
+  std::vector<int> threads = {1, 2};
+  std::vector<std::string> modes = {"fp32x6", "fp64x6", "fp64x10", "fp64x15", "fp64x21", "native"};
+  std::string engine = "auto";
+  int reps = 5;
+  int warmup = 1;
+  std::string csv, json, plots;
+  bool peak = false;
+};
+
+double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+double median(std::vector<double> v) {
+  if (v.empty()) return kNone;
+  std::sort(v.begin(), v.end());
+  const std::size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
+
+// Times f (which returns its own seconds, or a negative value on failure) --warmup + --reps times.
+struct Timing {
+  double seconds = kNone, split = kNone, compute = kNone;
+};
+Timing time_it(const BenchArgs& a, const std::function<double(double*, double*)>& f) {
+  std::vector<double> t, s, c;
+  double sp = kNone, co = kNone;
+  for (int i = 0; i < a.warmup; ++i)
+    if (f(&sp, &co) < 0) return {};
+  for (int i = 0; i < a.reps; ++i) {
+    const double x = f(&sp, &co);
+    if (x < 0) return {};
+    t.push_back(x);
+    s.push_back(sp);
+    c.push_back(co);
+  }
+  return {median(t), median(s), median(c)};
+}
+
+// Progress on stderr: one line per measurement, rewritten in place on a terminal.
+struct Progress {
+  int done = 0, total = 0;
+  bool tty = isatty(2);
+  double start = now();
+  void step(const std::string& what) {
+    ++done;
+    std::fprintf(stderr, "%s[bench %d/%d, %.0f s] %s%s", tty ? "\r\033[K" : "", done, total, now() - start,
+                 what.c_str(), tty ? "" : "\n");
+    std::fflush(stderr);
+  }
+  void finish() {
+    if (tty) std::fprintf(stderr, "\n");
+  }
+};
+
+double rel_err(const std::vector<double>& ref, const float* c) {
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    const double d = double(c[i]) - ref[i];
+    num += d * d;
+    den += ref[i] * ref[i];
+  }
+  return den > 0 ? std::sqrt(num / den) : kNone;
+}
+double rel_err(const std::vector<double>& ref, const double* c) {
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    const double d = c[i] - ref[i];
+    num += d * d;
+    den += ref[i] * ref[i];
+  }
+  return den > 0 ? std::sqrt(num / den) : kNone;
+}
+
+std::string cpu_model() {
+  std::ifstream f("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+  return "unknown";
+}
+
+std::string today() {
+  const std::time_t t = std::time(nullptr);
+  char b[32];
+  std::strftime(b, sizeof b, "%Y-%m-%d %H:%M", std::localtime(&t));
+  return b;
+}
+
+int products_of(const std::string& mode) {
+  const split::Scheme* s = split::scheme_for_mode(bf16x_mode_from_name(mode.c_str()));
+  return s ? int(s->products.size()) : 0;
+}
+
+int run_bench(const BenchArgs& a) {
+  int engine_id = bf16x_engine_from_name(a.engine.c_str());
+  if (engine_id == BF16X_ENGINE_AUTO) engine_id = bf16x_engine_selected();
+  if (engine_id <= 0 || !bf16x_engine_available(engine_id)) {
+    std::fprintf(stderr, "bf16x bench: engine %s is not available on this CPU\n", a.engine.c_str());
+    return 2;
+  }
+  for (const auto& m : a.modes)
+    if (m != "native" && products_of(m) == 0) {
+      std::fprintf(stderr, "bf16x bench: unknown mode %s\n", m.c_str());
+      return 2;
+    }
+  const engine::EngineInfo& eng = *engine::engine_info(engine_id);
+  const bool want_s =
+      std::count(a.modes.begin(), a.modes.end(), "fp32x6") || std::count(a.modes.begin(), a.modes.end(), "native");
+  const bool want_d = std::any_of(a.modes.begin(), a.modes.end(), [](const std::string& m) { return m != "fp32x6"; });
+
+  bench::Report rep;
+  const char* coretype = std::getenv("OPENBLAS_CORETYPE");
+  rep.header = {
+      {"cpu", cpu_model()},
+      {"date", today()},
+      {"engine", bf16x_engine_name(engine_id)},
+      {"avx512bf16", cpu::has_avx512bf16() ? "yes" : "no"},
+      {"amx", cpu::amx_available() ? "yes" : std::string("no (") + cpu::amx_unavailable_reason() + ")"},
+      {"host blas", host::library_name()},
+      {"host kernel", *host::core_name() ? host::core_name() : "(not OpenBLAS)"},
+      {"OPENBLAS_CORETYPE", coretype ? coretype : "(unset)"},
+      {"host threads via", bench::set_host_threads(1).empty() ? "(none: library default)" : bench::set_host_threads(1)},
+      {"onednn", bench::OnednnMatmul::version()},
+      {"reps", std::to_string(a.reps) + " timed (median), " + std::to_string(a.warmup) + " warm-up"},
+      {"inputs", "uniform [-1, 1], square, column-major, no transpose, alpha 1, beta 0"}};
+  {
+    bench::OnednnMatmul probe(256, 256, 256);
+    rep.header.push_back({"onednn matmul impl", probe.impl()});
+  }
+  bench::print_header(rep);
+  if (a.peak) {
+    for (int t : a.threads) rep.peaks.push_back(bench::measure_peak(t, 0.3));
+    bench::print_peaks(rep);
+  }
+  auto peak_for = [&](int t) {
+    for (const auto& p : rep.peaks)
+      if (p.threads == t) return p.gflops;
+    return kNone;
+  };
+
+  Progress prog;
+  prog.total = int(a.sizes.size() * a.threads.size() * (a.modes.size() + 4));
+  bench::print_table_head();
+  for (std::int64_t n : a.sizes) {
+    // Inputs: FP32 values, the same values in FP64 (exact), and their BF16 roundings for the raw baselines.
+    const std::size_t nn = std::size_t(n * n);
+    std::vector<float> af(nn), bf(nn), cf(nn);
+    std::vector<double> ad(nn), bd(nn), cd(nn), cref;
+    std::vector<bf16_t> ah(nn), bh(nn);
+    std::mt19937_64 rng{std::uint64_t(n)};
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (std::size_t i = 0; i < nn; ++i) {
+      af[i] = float(u(rng));
+      bf[i] = float(u(rng));
+      ad[i] = af[i];
+      bd[i] = bf[i];
+      ah[i] = float_to_bf16(af[i]);
+      bh[i] = float_to_bf16(bf[i]);
+    }
+    const double flops = 2.0 * double(n) * double(n) * double(n);
+    for (int t : a.threads) {
+      omp_set_num_threads(t);
+      bench::set_host_threads(t);
+      const auto label = [&](const std::string& w) { return fmt::format("n={} t={} {}", n, t, w); };
+      // Baselines.
+      Timing hs, hd, dn, raw, rawp;
+      if (want_s) {
+        hs = time_it(a, [&](double*, double*) {
+          const double t0 = now();
+          if (!host::sgemm(BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.f, af.data(), n, bf.data(), n, 0.f, cf.data(), n))
+            return -1.0;
+          return now() - t0;
+        });
+      }
+      prog.step(label("host sgemm"));
+      hd = time_it(a, [&](double*, double*) {
+        const double t0 = now();
+        if (!host::dgemm(BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.0, ad.data(), n, bd.data(), n, 0.0, cd.data(), n))
+          return -1.0;
+        return now() - t0;
+      });
+      cref = cd;  // the accuracy reference of every row
+      prog.step(label("host dgemm"));
+      {
+        bench::OnednnMatmul mm(n, n, n);
+        if (mm.ok()) dn = time_it(a, [&](double*, double*) { return mm.run(ah.data(), bh.data(), cf.data()); });
+      }
+      prog.step(label("onednn bf16"));
+      {
+        const pack::MatrixView<bf16_t> av{ah.data(), n, false}, bv{bh.data(), n, false};
+        raw = time_it(a, [&](double* sp, double* co) {
+          engine::RawTimes rt;
+          const double t0 = now();
+          if (!engine::raw_gemm(eng, n, n, n, av, bv, cf.data(), n, &rt)) return -1.0;
+          const double el = now() - t0;
+          *sp = rt.pack;
+          *co = rt.compute;
+          return el;
+        });
+        engine::RawPacked packed;
+        engine::raw_pack(av, bv, n, n, n, packed);
+        rawp = time_it(a, [&](double*, double*) {
+          const double t0 = now();
+          if (!engine::raw_gemm_packed(eng, packed, cf.data(), n)) return -1.0;
+          return now() - t0;
+        });
+      }
+      prog.step(label("raw bf16"));
+      auto base_row = [&](const std::string& what, const std::string& routine, const Timing& tm) {
+        Row r;
+        r.n = n;
+        r.threads = t;
+        r.what = what;
+        r.routine = routine;
+        r.seconds = tm.seconds;
+        r.split = tm.split;
+        r.compute = tm.compute;
+        r.gflops = flops / tm.seconds * 1e-9;
+        r.speedup_onednn = dn.seconds / tm.seconds;
+        r.speedup_raw = raw.seconds / tm.seconds;
+        return r;
+      };
+      std::vector<Row> rows;
+      if (want_s) rows.push_back(base_row("native", "sgemm", hs));
+      if (want_d) rows.push_back(base_row("native", "dgemm", hd));
+      if (!std::isnan(dn.seconds)) rows.push_back(base_row("onednn-bf16", "bf16", dn));
+      rows.push_back(base_row("raw", "bf16", raw));
+      rows.push_back(base_row("raw-packed", "bf16", rawp));
+      for (Row& r : rows) {
+        if (r.what == "native") r.speedup_host = 1.0;
+        if (r.routine == "bf16") r.peak_fraction = r.gflops / peak_for(t);
+      }
+      // Modes.
+      for (const std::string& m : a.modes) {
+        if (m == "native") continue;  // the host rows above
+        const int mode = bf16x_mode_from_name(m.c_str());
+        const bool fp32 = mode == BF16X_MODE_FP32X6;
+        bf16x_options o;
+        bf16x_options_init(&o);
+        o.mode = mode;
+        o.engine = engine_id;
+        bf16x_stats st;
+        o.stats = &st;
+        const Timing tm = time_it(a, [&](double* sp, double* co) {
+          const double t0 = now();
+          const int s = fp32 ? bf16x_sgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.f, af.data(),
+                                              n, bf.data(), n, 0.f, cf.data(), n, &o)
+                             : bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.0, ad.data(),
+                                              n, bd.data(), n, 0.0, cd.data(), n, &o);
+          const double el = now() - t0;
+          if (s != BF16X_OK || st.mode != mode) return -1.0;
+          *sp = st.seconds_split;
+          *co = st.seconds_compute;
+          return el;
+        });
+        Row r = base_row(m, fp32 ? "sgemm" : "dgemm", tm);
+        r.products = products_of(m);
+        r.speedup_host = (fp32 ? hs.seconds : hd.seconds) / tm.seconds;
+        r.overhead = tm.seconds / (r.products * raw.seconds);
+        r.overhead_packed = tm.seconds / (r.products * rawp.seconds);
+        r.rel_err = fp32 ? rel_err(cref, cf.data()) : rel_err(cref, cd.data());
+        rows.push_back(r);
+        prog.step(label(m));
+      }
+      if (prog.tty) std::fprintf(stderr, "\r\033[K");
+      for (const Row& r : rows) {
+        bench::print_row(r);
+        rep.rows.push_back(r);
+      }
+    }
+  }
+  prog.finish();
+  int rc = 0;
+  if (!a.csv.empty() && !bench::write_csv(rep, a.csv)) {
+    std::fprintf(stderr, "bf16x bench: cannot write %s\n", a.csv.c_str());
+    rc = 1;
+  }
+  if (!a.json.empty() && !bench::write_json(rep, a.json)) {
+    std::fprintf(stderr, "bf16x bench: cannot write %s\n", a.json.c_str());
+    rc = 1;
+  }
+  if (!a.plots.empty() && !bench::write_plots(rep, a.plots)) rc = 1;
+  return rc;
+}
+
+const RegisterCommand reg(
+    "bench", "speed of every mode vs host BLAS, oneDNN BF16 and the raw BF16 GEMM; overhead ratio", [](CLI::App& app) {
+      auto args = std::make_shared<BenchArgs>();
+      app.add_option("--sizes", args->sizes, "square sizes n (m = n = k)")->delimiter(',');
+      app.add_option("--threads", args->threads, "thread counts")->delimiter(',');
+      app.add_option("--modes", args->modes, "modes (fp32x6, fp64x6..21, native)")->delimiter(',');
+      app.add_option("--engine", args->engine, "engine")
+          ->check(CLI::IsMember({"auto", "reference", "avx512bf16", "amx", "amx-model"}));
+      app.add_option("--reps", args->reps, "timed repetitions (median)")->check(CLI::Range(1, 1000));
+      app.add_option("--warmup", args->warmup, "untimed runs before the timed ones")->check(CLI::Range(0, 100));
+      app.add_option("--csv", args->csv, "write the rows as CSV");
+      app.add_option("--json", args->json, "write header, peaks and rows as JSON");
+      app.add_option("--plots", args->plots, "write PNG figures (gnuplot) into this directory");
+      app.add_flag("--peak", args->peak, "measure the VDPBF16PS peak per thread count");
+      app.callback([args] { std::exit(run_bench(*args)); });
+    });
+
+}  // namespace
+}  // namespace bf16x::cli

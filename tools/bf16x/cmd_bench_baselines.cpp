@@ -1,0 +1,117 @@
+#include "cmd_bench_baselines.hpp"
+
+#include <dlfcn.h>
+#include <omp.h>
+
+#include <chrono>
+#include <dnnl.hpp>
+#include <vector>
+
+#include "cpu/features.hpp"
+#include "engine/avx512bf16/kernel_avx512bf16.hpp"
+#include "host/host_blas.hpp"
+
+namespace bf16x::cli::bench {
+namespace {
+
+double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+}  // namespace
+
+std::string set_host_threads(int threads) {
+  const char* lib = host::library_name();  // loads the host library if not yet loaded
+  if (!lib || !*lib) return "";
+  void* h = dlopen(lib, RTLD_NOW | RTLD_NOLOAD);
+  if (!h) return "";
+  std::string used;
+  if (auto f = reinterpret_cast<void (*)(int)>(dlsym(h, "openblas_set_num_threads"))) {
+    f(threads);
+    used = "openblas_set_num_threads";
+  } else if (auto g = reinterpret_cast<void (*)(std::int64_t)>(dlsym(h, "bli_thread_set_num_threads"))) {
+    g(threads);
+    used = "bli_thread_set_num_threads";
+  }
+  dlclose(h);
+  return used;
+}
+
+struct OnednnMatmul::Impl {
+  dnnl::engine eng;
+  dnnl::stream strm;
+  dnnl::memory::desc a_md, b_md, c_md;
+  dnnl::matmul::primitive_desc pd;
+  dnnl::matmul prim;
+  bool ok = false;
+};
+
+OnednnMatmul::OnednnMatmul(std::int64_t m, std::int64_t n, std::int64_t k) : p_(std::make_unique<Impl>()) {
+  using dt = dnnl::memory::data_type;
+  using tag = dnnl::memory::format_tag;
+  try {
+    p_->eng = dnnl::engine(dnnl::engine::kind::cpu, 0);
+    p_->strm = dnnl::stream(p_->eng);
+    p_->a_md = dnnl::memory::desc({m, k}, dt::bf16, tag::ab);
+    p_->b_md = dnnl::memory::desc({k, n}, dt::bf16, tag::ab);
+    p_->c_md = dnnl::memory::desc({m, n}, dt::f32, tag::ab);
+    p_->pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(p_->a_md, p_->b_md, p_->c_md), p_->eng);
+    p_->prim = dnnl::matmul(p_->pd);
+    p_->ok = true;
+  } catch (const dnnl::error&) {
+    p_->ok = false;
+  }
+}
+
+OnednnMatmul::~OnednnMatmul() = default;
+
+bool OnednnMatmul::ok() const { return p_->ok; }
+
+double OnednnMatmul::run(const bf16_t* a, const bf16_t* b, float* c) {
+  dnnl::memory am(p_->a_md, p_->eng, const_cast<bf16_t*>(a)), bm(p_->b_md, p_->eng, const_cast<bf16_t*>(b)),
+      cm(p_->c_md, p_->eng, c);
+  const double t0 = now();
+  p_->prim.execute(p_->strm, {{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bm}, {DNNL_ARG_DST, cm}});
+  p_->strm.wait();
+  return now() - t0;
+}
+
+std::string OnednnMatmul::impl() const { return p_->ok ? p_->pd.impl_info_str() : "unavailable"; }
+
+std::string OnednnMatmul::version() {
+  const dnnl_version_t* v = dnnl_version();
+  return std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch);
+}
+
+Peak measure_peak(int threads, double seconds) {
+  Peak p;
+  p.threads = threads;
+  if (!cpu::has_avx512bf16()) return p;
+  using engine::avx512bf16::dpbf16_peak_loop;
+  // Calibrate the iteration count on one thread, then run all threads together.
+  std::uint64_t iters = 1 << 16;
+  for (;;) {
+    const double t0 = now();
+    dpbf16_peak_loop(iters, 16);
+    const double t = now() - t0;
+    if (t > 0.02) {
+      iters = std::uint64_t(double(iters) * seconds / t) + 1;
+      break;
+    }
+    iters *= 4;
+  }
+  std::vector<double> rate(std::size_t(threads), 0.0);
+#pragma omp parallel num_threads(threads)
+  {
+    const double t0 = now();
+    const std::uint64_t ins = dpbf16_peak_loop(iters, 16);
+    rate[std::size_t(omp_get_thread_num())] = double(ins) * 64 / (now() - t0) * 1e-9;
+  }
+  for (double r : rate) p.gflops += r;
+  p.gflops_per_thread = p.gflops / threads;
+  const std::uint64_t lat_iters = iters / 16;
+  const double t0 = now();
+  const std::uint64_t ins = dpbf16_peak_loop(lat_iters, 1);
+  p.latency_ns = (now() - t0) / double(ins) * 1e9;
+  return p;
+}
+
+}  // namespace bf16x::cli::bench
