@@ -1,5 +1,6 @@
 #include "api/env.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -20,6 +21,19 @@ int mode_from_env(const char* var, int fallback) {
   return m;
 }
 
+// A positive number, or 0 (unset, or not a positive number: said once on stderr).
+double target_from_env(const char* var) {
+  const char* v = std::getenv(var);
+  if (!v || !*v) return 0;
+  char* end = nullptr;
+  const double t = std::strtod(v, &end);
+  if (*end != '\0' || !(t > 0) || !(t < HUGE_VAL)) {
+    std::fprintf(stderr, "bf16x: %s=%s is not a positive number, using the native GEMM's bound\n", var, v);
+    return 0;
+  }
+  return t;
+}
+
 }  // namespace
 
 const Env& env() {
@@ -34,6 +48,7 @@ const Env& env() {
     r.verbose = vb && *vb && std::strcmp(vb, "0") != 0;
     const char* sp = std::getenv("BF16X_SPLIT");
     r.split = (sp && std::strcmp(sp, "paper") == 0) ? BF16X_SPLIT_PAPER : BF16X_SPLIT_SCALED;
+    r.auto_target = target_from_env("BF16X_AUTO_TARGET");
     return r;
   }();
   return e;

@@ -11,6 +11,7 @@ struct Env {
   const char* engine;     // BF16X_ENGINE (nullptr if unset)
   bool verbose;           // BF16X_VERBOSE=1: one line per call on stderr
   int split;              // BF16X_SPLIT=scaled|paper
+  double auto_target;     // BF16X_AUTO_TARGET: auto's target e_scaled (0 if unset: the native GEMM's bound)
 };
 
 const Env& env();

@@ -82,8 +82,16 @@ int gemm(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std
     const int probe = resolve_mode({opt.mode, is_double, m, n, k, -1, opt.auto_target});
     if (probe != BF16X_MODE_NATIVE) return BF16X_ERR_ENGINE;
   }
-  const int mode = resolve_mode({opt.mode, is_double, m, n, k, engine_id, opt.auto_target});
   const bool ta = transa != BF16X_NO_TRANS, tb = transb != BF16X_NO_TRANS;
+  const bool scaled = opt.split == BF16X_SPLIT_SCALED && env().split == BF16X_SPLIT_SCALED;
+  const ModeRequest req{opt.mode, is_double, m, n, k, engine_id, opt.auto_target, opt.block_k, scaled};
+  int mode = resolve_mode(req);
+  AutoChoice autoc;
+  if (mode == BF16X_MODE_AUTO) {
+    // Only where the cost model lets emulation win: one pass over A and B decides the number of products.
+    autoc = choose_auto<T>(req, {a, lda, ta}, {b, ldb, tb});
+    mode = autoc.mode;
+  }
   const char* ran = "native";
   driver::DriverConfig cfg{};
   engine::EngineCounters counters;
@@ -92,7 +100,7 @@ int gemm(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std
   if (mode != BF16X_MODE_NATIVE) {
     cfg.scheme = split::scheme_for_mode(mode);
     cfg.engine = engine::engine_info(engine_id);
-    cfg.scaled = opt.split == BF16X_SPLIT_SCALED && env().split == BF16X_SPLIT_SCALED;
+    cfg.scaled = scaled;
     cfg.fuse_diagonals = opt.fuse_diagonals != 0;
     cfg.block_k = opt.block_k;
     cfg.counters = opt.stats ? &counters : nullptr;
@@ -123,10 +131,15 @@ int gemm(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std
     opt.stats->seconds_compute = done ? cfg.seconds_compute : secs;
   }
   if (env().verbose) {
+    char why[128] = "";
+    if (!done && (mode != BF16X_MODE_NATIVE || autoc.nonfinite))
+      std::snprintf(why, sizeof why, ",fallback=nonfinite");
+    else if (autoc.measured)
+      std::snprintf(why, sizeof why, ",auto_fill=%.3g,auto_predicted=%.3g,auto_target=%.3g", autoc.fill_ratio,
+                    autoc.predicted, autoc.target);
     std::fprintf(stderr, "BF16X_VERBOSE,%cgemm,%s,%s,%lld,%lld,%lld,mode=%s,engine=%s%s,time_ms=%.3f\n",
                  is_double ? 'd' : 's', trans_char(transa), trans_char(transb), (long long)m, (long long)n,
-                 (long long)k, ran, done ? bf16x_engine_name(engine_id) : host::library_name(),
-                 (!done && mode != BF16X_MODE_NATIVE) ? ",fallback=nonfinite" : "", secs * 1e3);
+                 (long long)k, ran, done ? bf16x_engine_name(engine_id) : host::library_name(), why, secs * 1e3);
   }
   return BF16X_OK;
 }

@@ -2,20 +2,56 @@
 
 #include <algorithm>
 
+#include "api/cost_model.hpp"
 #include "api/env.hpp"
 #include "bf16x/bf16x.h"
+#include "split/error_model.hpp"
 
 namespace bf16x::api {
+namespace {
+
+// The cost model comes first: where even the cheapest scheme is slower, auto is native at no extra cost.
+bool may_emulate(const ModeRequest& r) {
+  return r.engine >= 0 && r.scaled && emulation_wins(r.engine, cheapest_mode(r.is_double), r.m, r.n, r.k);
+}
+
+}  // namespace
 
 int resolve_mode(const ModeRequest& r) {
   int mode = r.mode;
   if (mode == BF16X_MODE_DEFAULT) mode = r.is_double ? env().dgemm_mode : env().sgemm_mode;
   if (mode != BF16X_MODE_NATIVE && std::min({r.m, r.n, r.k}) < env().min_size) return BF16X_MODE_NATIVE;
   if (mode != BF16X_MODE_AUTO) return mode;
-  // Cost model: emulation runs 6..21 BF16 products; it is faster than the FP32/FP64 units only on the AMX tiles
-  // (about 16x the BF16 rate of AVX512-BF16 per core). Elsewhere auto keeps the host BLAS.
-  if (r.engine != BF16X_ENGINE_AMX) return BF16X_MODE_NATIVE;
-  return r.is_double ? BF16X_MODE_FP64X21 : BF16X_MODE_FP32X6;
+  return may_emulate(r) ? BF16X_MODE_AUTO : BF16X_MODE_NATIVE;
 }
+
+double auto_target(const ModeRequest& r) {
+  if (r.target > 0) return r.target;
+  if (env().auto_target > 0) return env().auto_target;
+  return split::native_escaled(r.is_double, r.k);
+}
+
+template <typename T>
+AutoChoice choose_auto(const ModeRequest& r, const pack::MatrixView<T>& a, const pack::MatrixView<T>& b) {
+  AutoChoice c;
+  c.mode = BF16X_MODE_NATIVE;
+  c.target = auto_target(r);
+  if (!may_emulate(r)) return c;
+  c.measured = true;
+  const split::FillEnvelope ea = split::measure_fill(a, r.m, r.k, true);
+  const split::FillEnvelope eb = ea.nonfinite ? split::FillEnvelope{} : split::measure_fill(b, r.k, r.n, false);
+  c.nonfinite = ea.nonfinite || eb.nonfinite;
+  if (c.nonfinite) return c;
+  c.fill_ratio = split::fill_ratio(ea, eb);
+  const int mode = split::fewest_products(r.is_double, r.k, r.block_k, c.fill_ratio, c.target);
+  if (mode == BF16X_MODE_NATIVE) return c;
+  c.predicted = split::predicted_escaled(mode, r.k, r.block_k, c.fill_ratio);
+  // More products than the cheapest scheme: the cost model decides again.
+  if (emulation_wins(r.engine, mode, r.m, r.n, r.k)) c.mode = mode;
+  return c;
+}
+
+template AutoChoice choose_auto(const ModeRequest&, const pack::MatrixView<float>&, const pack::MatrixView<float>&);
+template AutoChoice choose_auto(const ModeRequest&, const pack::MatrixView<double>&, const pack::MatrixView<double>&);
 
 }  // namespace bf16x::api

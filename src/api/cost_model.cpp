@@ -1,0 +1,69 @@
+#include "api/cost_model.hpp"
+
+#include <cmath>
+
+#include "bf16x/bf16x.h"
+#include "split/scheme.hpp"
+
+namespace bf16x::api {
+namespace {
+
+// Host BLAS per core: two 512-bit FMA ports, as on every CPU that has AMX.
+constexpr double kHostFp64FlopsPerCycle = 32;
+constexpr double kHostFp32FlopsPerCycle = 64;
+
+// Scan, split and pack, per operand element and slice (bf16x_stats.seconds_split of fp64x6 / fp32x6 at N = 1024
+// on one AVX-512 core: about 2.6 ns per element and slice).
+constexpr double kSplitCyclesPerSlice = 8;
+// The fill pass of auto (split::measure_fill): two reads and a histogram update per element, measured at 5 to
+// 10 ns per element on one 2.3 GHz core.
+constexpr double kFillCyclesPerElement = 16;
+
+}  // namespace
+
+EngineCost engine_cost(int engine) {
+  switch (engine) {
+    // Scalar loops: about one FMA per cycle.
+    case BF16X_ENGINE_REFERENCE:
+      return {2, 2};
+    // VDPBF16PS peaks at 64 flop per instruction; measured with reconstruction (fp64x6 and fp32x6 compute time,
+    // N = 1024, one core) about 21 flop/cycle.
+    case BF16X_ENGINE_AVX512BF16:
+      return {24, 24};
+    // TDPBF16PS peaks at 2048 flop/cycle (16x16x32 in 16 cycles). Effective: a quarter of that, 16x the host's
+    // FP64 rate, on the FP64 path (a tile store and an FP64 widening per product and k-block); half of it on
+    // the FP32 path, which stores one accumulator per 64 k for all six products. Estimates until a device run
+    // measures them (scripts/device-amx).
+    case BF16X_ENGINE_AMX:
+      return {512, 1024};
+    // The AMX kernel on the software tile model.
+    case BF16X_ENGINE_AMX_MODEL:
+      return {0.1, 0.1};
+    default:
+      return {0, 0};
+  }
+}
+
+double native_cycles(bool is_double, std::int64_t m, std::int64_t n, std::int64_t k) {
+  return 2.0 * double(m) * double(n) * double(k) / (is_double ? kHostFp64FlopsPerCycle : kHostFp32FlopsPerCycle);
+}
+
+double emulation_cycles(int engine, int mode, std::int64_t m, std::int64_t n, std::int64_t k) {
+  const split::Scheme* s = split::scheme_for_mode(mode);
+  const EngineCost c = engine_cost(engine);
+  const bool fp64 = s && s->reconstruction == split::Reconstruction::fp64;
+  const double rate = fp64 ? c.fp64_path_flops_per_cycle : c.fp32_path_flops_per_cycle;
+  if (!s || !(rate > 0)) return HUGE_VAL;
+  const double products = 2.0 * double(m) * double(n) * double(k) * double(s->products.size()) / rate;
+  const double prep = double(m + n) * double(k) * (s->slices * kSplitCyclesPerSlice + kFillCyclesPerElement);
+  return products + prep;
+}
+
+int cheapest_mode(bool is_double) { return is_double ? BF16X_MODE_FP64X6 : BF16X_MODE_FP32X6; }
+
+bool emulation_wins(int engine, int mode, std::int64_t m, std::int64_t n, std::int64_t k) {
+  const bool is_double = mode != BF16X_MODE_FP32X6;
+  return emulation_cycles(engine, mode, m, n, k) < native_cycles(is_double, m, n, k);
+}
+
+}  // namespace bf16x::api

@@ -1,0 +1,31 @@
+// Cost model of mode auto: per-core cycle estimates of a native GEMM and of an emulation scheme on an engine,
+// from the shape alone, so that auto can settle for native before it reads the operands (docs/auto.md).
+//
+//   native:     2mnk / R_host                     R_host: FP64 or FP32 FMA rate of the host BLAS, flop/cycle
+//   emulation:  P * 2mnk / R_engine               P BF16 products per output, R_engine: effective BF16 rate
+//             + (m + n) k (S * c_split + c_fill)  S slices per operand, c_split: scan + split + pack per slice,
+//                                                 c_fill: auto's fill pass (split/error_model.hpp)
+//
+// Emulation wins when its estimate is below the native one: on CPUs without AMX it never does (the BF16 dot
+// product units run at most 4x the FP64 FMA rate, less than the 6 products of the cheapest FP64 scheme need).
+#pragma once
+#include <cstdint>
+
+namespace bf16x::api {
+
+struct EngineCost {
+  double fp64_path_flops_per_cycle;  // effective BF16 rate, with per-product stores and FP64 reconstruction
+  double fp32_path_flops_per_cycle;  // effective BF16 rate of fp32x6 (one FP32 accumulator per k-block)
+};
+
+// Per-engine figures (engine = BF16X_ENGINE_*); an unknown engine gets zero rates and never wins.
+EngineCost engine_cost(int engine);
+
+double native_cycles(bool is_double, std::int64_t m, std::int64_t n, std::int64_t k);
+double emulation_cycles(int engine, int mode, std::int64_t m, std::int64_t n, std::int64_t k);
+
+// The scheme with the fewest products of the precision (fp32x6, fp64x6): what auto checks before any pass.
+int cheapest_mode(bool is_double);
+bool emulation_wins(int engine, int mode, std::int64_t m, std::int64_t n, std::int64_t k);
+
+}  // namespace bf16x::api

@@ -1,0 +1,319 @@
+// Mode auto: the cost model settles for native before any pass over the operands where emulation cannot win;
+// elsewhere the error model (split/error_model.hpp) picks the fewest products whose predicted e_scaled meets the
+// target, and the chosen mode must meet it against the double-double reference (docs/auto.md).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#include "api/cost_model.hpp"
+#include "api/mode_policy.hpp"
+#include "bf16x/bf16x.h"
+#include "check/exact_gemm.hpp"
+#include "check/inputs.hpp"
+#include "check/metrics.hpp"
+#include "gemm_fixture.hpp"
+#include "split/error_model.hpp"
+
+using namespace bf16x;
+
+namespace {
+
+// max_ij k 2^(Ea_i+Eb_j) / (|A||B|)_ij over nonzero denominators: the quantity the fill envelope bounds.
+template <typename T>
+double true_fill_ratio(const check::Mat<T>& a, const check::Mat<T>& b) {
+  const auto sa = test::row_scales(a, true), sb = test::row_scales(b, false);
+  const auto ab = check::abs_gemm(a, b);
+  double r = 0;
+  for (std::int64_t j = 0; j < b.cols; ++j)
+    for (std::int64_t i = 0; i < a.rows; ++i)
+      if (ab(i, j) > 0) r = std::max(r, double(a.cols) * sa[std::size_t(i)] * sb[std::size_t(j)] / ab(i, j));
+  return r;
+}
+
+template <typename T>
+double estimated_fill_ratio(const check::Mat<T>& a, const check::Mat<T>& b) {
+  const auto ea = split::measure_fill(pack::MatrixView<T>{a.data(), a.rows, false}, a.rows, a.cols, true);
+  const auto eb = split::measure_fill(pack::MatrixView<T>{b.data(), b.rows, false}, b.rows, b.cols, false);
+  return split::fill_ratio(ea, eb);
+}
+
+template <typename T>
+double measured_escaled(int mode, const check::Mat<T>& a, const check::Mat<T>& b) {
+  check::Mat<T> c(a.rows, b.cols);
+  int st;
+  if constexpr (sizeof(T) == 8)
+    st = bf16x_dgemm(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, a.rows, b.cols, a.cols, 1.0, a.data(), a.rows,
+                     b.data(), b.rows, 0.0, c.data(), c.rows, bf16x_mode(mode));
+  else
+    st = bf16x_sgemm(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, a.rows, b.cols, a.cols, 1.0f, a.data(), a.rows,
+                     b.data(), b.rows, 0.0f, c.data(), c.rows, bf16x_mode(mode));
+  EXPECT_EQ(st, BF16X_OK);
+  const auto e = check::errors(c, check::exact_gemm(a, b), check::abs_gemm(a, b));
+  EXPECT_EQ(e.nonfinite, 0);
+  return e.e_scaled;
+}
+
+// Input classes of the accuracy study plus the ones the model has to tell apart: rows and columns of very
+// different scale (cost nothing), elementwise spread (costs), many zeros.
+struct Input {
+  const char* name;
+  check::Dist dist;
+  int emax;
+  int row_scale;   // rows of op(A) and columns of op(B) scaled by 2^e, e uniform in [-row_scale, row_scale]
+  int zero_every;  // every zero_every-th entry set to zero (0: none)
+};
+const Input kInputs[] = {
+    {"uniform", check::Dist::uniform, 0, 0, 0},
+    {"cancel", check::Dist::cancel, 0, 0, 0},
+    {"loguniform 2^+-2", check::Dist::loguniform, 2, 0, 0},
+    {"loguniform 2^+-8", check::Dist::loguniform, 8, 0, 0},
+    {"loguniform 2^+-60", check::Dist::loguniform, 60, 0, 0},
+    {"row-scaled 2^+-300", check::Dist::uniform, 0, 300, 0},
+    {"uniform, a third zeros", check::Dist::uniform, 0, 0, 3},
+};
+
+template <typename T>
+void make(const Input& in, std::int64_t m, std::int64_t n, std::int64_t k, std::uint64_t seed, check::Mat<T>& a,
+          check::Mat<T>& b) {
+  a = check::make_input<T>(in.dist, m, k, seed, 0, in.emax);
+  b = check::make_input<T>(in.dist, k, n, seed, 1, in.emax);
+  if (in.row_scale) {
+    std::mt19937_64 rng(seed);
+    const int range = sizeof(T) == 8 ? in.row_scale : std::min(in.row_scale, 40);  // FP32 results stay finite
+    std::uniform_int_distribution<int> e(-range, range);
+    for (std::int64_t i = 0; i < m; ++i) {
+      const int s = e(rng);
+      for (std::int64_t l = 0; l < k; ++l) a(i, l) = T(std::ldexp(double(a(i, l)), s));
+    }
+    for (std::int64_t j = 0; j < n; ++j) {
+      const int s = e(rng);
+      for (std::int64_t l = 0; l < k; ++l) b(l, j) = T(std::ldexp(double(b(l, j)), s));
+    }
+  }
+  if (in.zero_every) {
+    for (std::size_t q = 0; q < a.v.size(); q += std::size_t(in.zero_every)) a.v[q] = 0;
+    for (std::size_t q = 1; q < b.v.size(); q += std::size_t(in.zero_every)) b.v[q] = 0;
+  }
+}
+
+}  // namespace
+
+TEST(ErrorModel, FillEnvelopeBoundsTheTrueFillRatio) {
+  for (const Input& in : kInputs)
+    for (const std::int64_t k : {1, 7, 64, 300}) {
+      check::Mat<double> a, b;
+      make(in, 45, 38, k, 21 + k, a, b);
+      const double r = true_fill_ratio(a, b), est = estimated_fill_ratio(a, b);
+      EXPECT_GE(est, r * (1 - 1e-12)) << in.name << " k=" << k;
+      // The envelope pairs the worst line of A with the worst of B, sorted against each other, in bins up to 19%
+      // below the values: within 3x of the truth where magnitudes are alike.
+      if (in.dist != check::Dist::loguniform && !in.zero_every && k >= 64) {
+        EXPECT_LE(est, 3 * r) << in.name << " k=" << k;
+      }
+      check::Mat<float> af, bf;
+      make(in, 45, 38, k, 21 + k, af, bf);
+      EXPECT_GE(estimated_fill_ratio(af, bf), true_fill_ratio(af, bf) * (1 - 1e-12)) << in.name << " fp32 k=" << k;
+    }
+  // Transposed storage measures the same lines.
+  check::Mat<double> a, b;
+  make(kInputs[3], 40, 30, 50, 5, a, b);
+  check::Mat<double> at(50, 40), bt(30, 50);
+  for (std::int64_t i = 0; i < 40; ++i)
+    for (std::int64_t l = 0; l < 50; ++l) at(l, i) = a(i, l);
+  for (std::int64_t l = 0; l < 50; ++l)
+    for (std::int64_t j = 0; j < 30; ++j) bt(j, l) = b(l, j);
+  const auto ea = split::measure_fill(pack::MatrixView<double>{at.data(), 50, true}, 40, 50, true);
+  const auto eb = split::measure_fill(pack::MatrixView<double>{bt.data(), 30, true}, 50, 30, false);
+  EXPECT_EQ(split::fill_ratio(ea, eb), estimated_fill_ratio(a, b));
+}
+
+TEST(ErrorModel, FillPassSeesNanAndInfAndIgnoresZeroLines) {
+  check::Mat<double> a(20, 30), b(30, 10);
+  for (auto& x : a.v) x = 0.5;
+  for (auto& x : b.v) x = 0.75;
+  for (std::int64_t l = 0; l < 30; ++l) a(3, l) = 0;                 // an all-zero row adds no error
+  EXPECT_NEAR(estimated_fill_ratio(a, b), 1 / (0.5 * 0.75), 1e-12);  // |v| = 0.5, |w| = 0.75, exactly on bin edges
+  a(4, 7) = INFINITY;
+  EXPECT_TRUE(split::measure_fill(pack::MatrixView<double>{a.data(), 20, false}, 20, 30, true).nonfinite);
+  b(2, 3) = NAN;
+  EXPECT_TRUE(split::measure_fill(pack::MatrixView<double>{b.data(), 30, false}, 30, 10, false).nonfinite);
+  check::Mat<double> z(20, 30);  // an all-zero operand: C = beta C exactly, nothing to predict
+  EXPECT_EQ(estimated_fill_ratio(z, b), 0);
+}
+
+// The model's bound holds for every mode on every class when given the true fill ratio, and the estimated
+// ratio is at least that: predicted e_scaled >= measured e_scaled.
+TEST(ErrorModel, PredictionBoundsTheMeasuredErrorOfEveryMode) {
+  const std::int64_t m = 64, n = 48, k = 300;
+  for (const Input& in : kInputs) {
+    check::Mat<double> a, b;
+    make(in, m, n, k, 31, a, b);
+    const double r = true_fill_ratio(a, b), est = estimated_fill_ratio(a, b);
+    for (int mode = BF16X_MODE_FP64X6; mode <= BF16X_MODE_FP64X21; ++mode) {
+      const double e = measured_escaled(mode, a, b);
+      EXPECT_LE(e, split::predicted_escaled(mode, k, 0, r)) << in.name << " " << bf16x_mode_name(mode);
+      EXPECT_LE(split::predicted_escaled(mode, k, 0, r), split::predicted_escaled(mode, k, 0, est));
+    }
+    check::Mat<float> af, bf;
+    make(in, m, n, k, 31, af, bf);
+    EXPECT_LE(measured_escaled(BF16X_MODE_FP32X6, af, bf),
+              split::predicted_escaled(BF16X_MODE_FP32X6, k, 0, true_fill_ratio(af, bf)))
+        << in.name << " fp32x6";
+  }
+}
+
+// Auto's accuracy choice (with the cost model out of the way): the fewest products whose predicted e_scaled meets
+// the target, which the measured e_scaled then meets too; where the model's pessimism is small (alike
+// magnitudes) at most one anti-diagonal more than the measurements would have needed; native when no mode can.
+TEST(Auto, ChosenModeMeetsTheTargetAgainstTheExactReference) {
+  const std::int64_t m = 96, n = 80, k = 256;
+  const double native_level = split::native_escaled(true, k);  // gamma_k: the default target
+  for (const Input& in : kInputs) {
+    check::Mat<double> a, b;
+    make(in, m, n, k, 41, a, b);
+    const double fill = estimated_fill_ratio(a, b);
+    double measured[7] = {};
+    for (int d = 3; d <= 6; ++d) measured[d] = measured_escaled(BF16X_MODE_FP64X6 + d - 3, a, b);
+    for (const double target : {native_level, 1e-6, 1e-9, 1e-12, 1e-14}) {
+      const int mode = split::fewest_products(true, k, 0, fill, target);
+      const double got = measured_escaled(mode, a, b);
+      EXPECT_LE(got, target) << in.name << ": " << bf16x_mode_name(mode) << " misses " << target;
+      if (mode == BF16X_MODE_NATIVE) continue;
+      const int d = mode - BF16X_MODE_FP64X6 + 3;
+      EXPECT_LE(split::predicted_escaled(mode, k, 0, fill), target);
+      if (in.dist != check::Dist::loguniform && !in.zero_every) {
+        int needed = 7;  // the fewest anti-diagonals that measured within the target (7: none did)
+        for (int e = 6; e >= 3; --e)
+          if (measured[e] <= target) needed = e;
+        EXPECT_LE(d, needed + 1) << in.name << ": " << bf16x_mode_name(mode) << " for target " << target;
+      }
+    }
+  }
+  // What that means at the default target: fp64x21 for alike magnitudes, native for heavy spread.
+  check::Mat<double> a, b;
+  make(kInputs[0], m, n, k, 41, a, b);
+  EXPECT_EQ(split::fewest_products(true, k, 0, estimated_fill_ratio(a, b), native_level), BF16X_MODE_FP64X21);
+  EXPECT_EQ(split::fewest_products(true, k, 0, estimated_fill_ratio(a, b), 1e-6), BF16X_MODE_FP64X6);
+  make(kInputs[1], m, n, k, 41, a, b);
+  EXPECT_EQ(split::fewest_products(true, k, 0, estimated_fill_ratio(a, b), native_level), BF16X_MODE_FP64X21);
+  make(kInputs[4], m, n, k, 41, a, b);
+  EXPECT_EQ(split::fewest_products(true, k, 0, estimated_fill_ratio(a, b), native_level), BF16X_MODE_NATIVE);
+  // FP32: fp32x6's blocked sums have a larger worst case than gamma_k below k of about 800.
+  check::Mat<float> af, bf;
+  make(kInputs[0], 64, 48, 1024, 42, af, bf);
+  const double fill32 = estimated_fill_ratio(af, bf);
+  EXPECT_EQ(split::fewest_products(false, 1024, 0, fill32, split::native_escaled(false, 1024)), BF16X_MODE_FP32X6);
+  EXPECT_LE(measured_escaled(BF16X_MODE_FP32X6, af, bf), split::native_escaled(false, 1024));
+  EXPECT_EQ(split::fewest_products(false, 256, 0, fill32, split::native_escaled(false, 256)), BF16X_MODE_NATIVE);
+}
+
+TEST(Auto, IsNativeWithoutAnyPassWhereEmulationCannotWin) {
+  for (const int engine : {int(BF16X_ENGINE_REFERENCE), int(BF16X_ENGINE_AVX512BF16), int(BF16X_ENGINE_AMX_MODEL), -1})
+    for (const bool dbl : {false, true})
+      for (const std::int64_t n : {16, 256, 4096, 65536}) {
+        const api::ModeRequest r{BF16X_MODE_AUTO, dbl, n, n, n, engine, 0.0};
+        EXPECT_EQ(api::resolve_mode(r), BF16X_MODE_NATIVE) << "engine " << engine << " n " << n;
+        // choose_auto alone reaches the same verdict without reading A or B (null data would fault).
+        const auto c = dbl ? api::choose_auto<double>(r, {nullptr, n, false}, {nullptr, n, false})
+                           : api::choose_auto<float>(r, {nullptr, n, false}, {nullptr, n, false});
+        EXPECT_EQ(c.mode, BF16X_MODE_NATIVE);
+        EXPECT_FALSE(c.measured);
+      }
+  // Through the C API on this machine's engine.
+  if (bf16x_engine_available(BF16X_ENGINE_AMX)) GTEST_SKIP() << "AMX present: auto may emulate here";
+  std::vector<double> a(300 * 300, 0.5), b(300 * 300, 0.25), c(300 * 300);
+  bf16x_stats st{};
+  bf16x_options o;
+  bf16x_options_init(&o);
+  o.mode = BF16X_MODE_AUTO;
+  o.stats = &st;
+  ASSERT_EQ(bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 300, 300, 300, 1.0, a.data(), 300, b.data(),
+                           300, 0.0, c.data(), 300, &o),
+            BF16X_OK);
+  EXPECT_EQ(st.mode, BF16X_MODE_NATIVE);
+  EXPECT_EQ(st.engine, -1);
+  EXPECT_EQ(c[0], 0.5 * 0.25 * 300);
+}
+
+// On AMX (the figures of api/cost_model.cpp) emulation wins only where products x T(bf16) plus the O((m+n)k)
+// preprocessing beat T(native): fp64x6 and fp32x6 on large problems, fp64x21 never (21 products at 16x).
+TEST(Auto, CostModelLetsAmxWinOnlyWhereProductsTimesBf16TimeBeatNative) {
+  const int amx = BF16X_ENGINE_AMX;
+  EXPECT_TRUE(api::emulation_wins(amx, BF16X_MODE_FP64X6, 8192, 8192, 8192));
+  EXPECT_TRUE(api::emulation_wins(amx, BF16X_MODE_FP64X10, 8192, 8192, 8192));
+  EXPECT_TRUE(api::emulation_wins(amx, BF16X_MODE_FP32X6, 8192, 8192, 8192));
+  EXPECT_FALSE(api::emulation_wins(amx, BF16X_MODE_FP64X21, 65536, 65536, 65536));
+  EXPECT_FALSE(api::emulation_wins(amx, BF16X_MODE_FP64X6, 256, 256, 256));  // preprocessing dominates
+  // Once emulation wins at some size it wins at every larger one, and only the cheapest scheme is checked first.
+  bool won = false;
+  for (std::int64_t n = 64; n <= 65536; n *= 2) {
+    const bool w = api::emulation_wins(amx, BF16X_MODE_FP64X6, n, n, n);
+    EXPECT_TRUE(w || !won) << n;
+    won = won || w;
+    EXPECT_EQ(api::resolve_mode({BF16X_MODE_AUTO, true, n, n, n, amx, 0.0}), w ? BF16X_MODE_AUTO : BF16X_MODE_NATIVE);
+    const double products =
+        6 * 2.0 * double(n) * double(n) * double(n) / api::engine_cost(amx).fp64_path_flops_per_cycle;
+    EXPECT_GE(api::emulation_cycles(amx, BF16X_MODE_FP64X6, n, n, n), products);
+  }
+  EXPECT_TRUE(won);
+  // The model's bounds are those of the scaled split: with the paper's slices auto stays native.
+  api::ModeRequest paper{BF16X_MODE_AUTO, true, 8192, 8192, 8192, amx, 0.0};
+  paper.scaled = false;
+  EXPECT_EQ(api::resolve_mode(paper), BF16X_MODE_NATIVE);
+  // Explicit modes are never overridden by the cost model.
+  EXPECT_EQ(api::resolve_mode({BF16X_MODE_FP64X21, true, 64, 64, 64, BF16X_ENGINE_REFERENCE, 0.0}), BF16X_MODE_FP64X21);
+}
+
+// choose_auto as it would run on AMX: the fill pass, the accuracy choice, the cost check of the chosen scheme.
+TEST(Auto, OnAmxChoosesByAccuracyThenCost) {
+  const std::int64_t m = 8192, n = 8192, k = 64;  // large m, n: the products outweigh the O((m+n)k) preprocessing
+  ASSERT_TRUE(api::emulation_wins(BF16X_ENGINE_AMX, BF16X_MODE_FP64X10, m, n, k));
+  ASSERT_FALSE(api::emulation_wins(BF16X_ENGINE_AMX, BF16X_MODE_FP64X15, m, n, k));
+  check::Mat<double> a, b;
+  make(kInputs[0], m, n, k, 51, a, b);
+  pack::MatrixView<double> va{a.data(), m, false}, vb{b.data(), k, false};
+  api::ModeRequest r{BF16X_MODE_AUTO, true, m, n, k, BF16X_ENGINE_AMX, 1e-6};
+  auto c = api::choose_auto(r, va, vb);
+  EXPECT_TRUE(c.measured);
+  EXPECT_EQ(c.mode, BF16X_MODE_FP64X6);
+  EXPECT_LE(c.predicted, 1e-6);
+  r.target = 1e-8;
+  EXPECT_EQ(api::choose_auto(r, va, vb).mode, BF16X_MODE_FP64X10);
+  r.target = 0;  // native level needs fp64x21, which does not win on cost
+  c = api::choose_auto(r, va, vb);
+  EXPECT_EQ(c.mode, BF16X_MODE_NATIVE);
+  EXPECT_TRUE(c.measured);
+  EXPECT_EQ(c.target, split::native_escaled(true, k));
+  make(kInputs[4], m, n, k, 51, a, b);  // heavy spread: even fp64x6 cannot meet 1e-6
+  va.data = a.data();
+  vb.data = b.data();
+  r.target = 1e-6;
+  EXPECT_EQ(api::choose_auto(r, va, vb).mode, BF16X_MODE_NATIVE);
+  a(17, 3) = NAN;  // NaN: native, and the fill pass says why
+  c = api::choose_auto(r, va, vb);
+  EXPECT_EQ(c.mode, BF16X_MODE_NATIVE);
+  EXPECT_TRUE(c.nonfinite);
+}
+
+TEST(Auto, TargetComesFromTheOptionsElseTheNativeBound) {
+  api::ModeRequest r{BF16X_MODE_AUTO, true, 100, 100, 500, BF16X_ENGINE_AMX, 1e-9};
+  EXPECT_EQ(api::auto_target(r), 1e-9);
+  r.target = 0;
+  if (!std::getenv("BF16X_AUTO_TARGET")) {
+    EXPECT_EQ(api::auto_target(r), split::gamma(500, 0x1p-53));
+    r.is_double = false;
+    EXPECT_EQ(api::auto_target(r), split::gamma(500, 0x1p-24));
+  }
+  // A negative or NaN target is an argument error.
+  std::vector<double> x(16, 1.0), c(16);
+  bf16x_options o;
+  bf16x_options_init(&o);
+  o.mode = BF16X_MODE_AUTO;
+  o.auto_target = -1;
+  EXPECT_EQ(bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 4, 4, 4, 1.0, x.data(), 4, x.data(), 4, 0.0,
+                           c.data(), 4, &o),
+            BF16X_ERR_OPTIONS);
+}
