@@ -49,6 +49,8 @@ const Env& env() {
     const char* sp = std::getenv("BF16X_SPLIT");
     r.split = (sp && std::strcmp(sp, "paper") == 0) ? BF16X_SPLIT_PAPER : BF16X_SPLIT_SCALED;
     r.auto_target = target_from_env("BF16X_AUTO_TARGET");
+    const char* ac = std::getenv("BF16X_AUTO_COST");
+    r.auto_cost = !(ac && (std::strcmp(ac, "off") == 0 || std::strcmp(ac, "0") == 0));
     return r;
   }();
   return e;

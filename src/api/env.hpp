@@ -12,6 +12,7 @@ struct Env {
   bool verbose;           // BF16X_VERBOSE=1: one line per call on stderr
   int split;              // BF16X_SPLIT=scaled|paper
   double auto_target;     // BF16X_AUTO_TARGET: auto's target e_scaled (0 if unset: the native GEMM's bound)
+  bool auto_cost;         // BF16X_AUTO_COST=off: auto decides on accuracy alone, ignoring the cost model
 };
 
 const Env& env();

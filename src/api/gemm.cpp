@@ -86,6 +86,7 @@ int gemm(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std
   const bool scaled = opt.split == BF16X_SPLIT_SCALED && env().split == BF16X_SPLIT_SCALED;
   const ModeRequest req{opt.mode, is_double, m, n, k, engine_id, opt.auto_target, opt.block_k, scaled};
   int mode = resolve_mode(req);
+  const int requested = opt.mode == BF16X_MODE_DEFAULT ? (is_double ? env().dgemm_mode : env().sgemm_mode) : opt.mode;
   AutoChoice autoc;
   if (mode == BF16X_MODE_AUTO) {
     // Only where the cost model lets emulation win: one pass over A and B decides the number of products.
@@ -137,6 +138,8 @@ int gemm(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std
     else if (autoc.measured)
       std::snprintf(why, sizeof why, ",auto_fill=%.3g,auto_predicted=%.3g,auto_target=%.3g", autoc.fill_ratio,
                     autoc.predicted, autoc.target);
+    else if (requested == BF16X_MODE_AUTO)
+      std::snprintf(why, sizeof why, ",auto=cost_model");
     std::fprintf(stderr, "BF16X_VERBOSE,%cgemm,%s,%s,%lld,%lld,%lld,mode=%s,engine=%s%s,time_ms=%.3f\n",
                  is_double ? 'd' : 's', trans_char(transa), trans_char(transb), (long long)m, (long long)n,
                  (long long)k, ran, done ? bf16x_engine_name(engine_id) : host::library_name(), why, secs * 1e3);

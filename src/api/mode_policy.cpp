@@ -11,8 +11,11 @@ namespace bf16x::api {
 namespace {
 
 // The cost model comes first: where even the cheapest scheme is slower, auto is native at no extra cost.
+// BF16X_AUTO_COST=off skips it: auto then chooses on accuracy alone (used to exercise the error model on CPUs
+// where emulation never wins, and by users who want the accuracy decision whatever the speed).
 bool may_emulate(const ModeRequest& r) {
-  return r.engine >= 0 && r.scaled && emulation_wins(r.engine, cheapest_mode(r.is_double), r.m, r.n, r.k);
+  return r.engine >= 0 && r.scaled &&
+         (!env().auto_cost || emulation_wins(r.engine, cheapest_mode(r.is_double), r.m, r.n, r.k));
 }
 
 }  // namespace
@@ -47,7 +50,7 @@ AutoChoice choose_auto(const ModeRequest& r, const pack::MatrixView<T>& a, const
   if (mode == BF16X_MODE_NATIVE) return c;
   c.predicted = split::predicted_escaled(mode, r.k, r.block_k, c.fill_ratio);
   // More products than the cheapest scheme: the cost model decides again.
-  if (emulation_wins(r.engine, mode, r.m, r.n, r.k)) c.mode = mode;
+  if (!env().auto_cost || emulation_wins(r.engine, mode, r.m, r.n, r.k)) c.mode = mode;
   return c;
 }
 

@@ -21,7 +21,8 @@ struct GemmCall {
   T* c;
 };
 
-// The concrete mode for this call: native, or the emulation mode that will run.
+// The mode for this call: native, an emulation mode, or auto where the cost model lets emulation win (the
+// library then decides from the operands and may still run native).
 int emulation_mode(const GemmShape& s, bool is_double);
 
 // Runs the emulation; false if the library declined (then the call goes native).

@@ -27,7 +27,7 @@ struct AccuracyConfig {
   std::vector<std::string> modes = {"fp32x6", "fp64x6", "fp64x10", "fp64x15", "fp64x21"};
   int engine = 0;  // BF16X_ENGINE_AUTO
   int split = 0;   // BF16X_SPLIT_SCALED
-  int emax = 30;   // loguniform range 2^-emax .. 2^emax
+  int emax = 60;   // loguniform range 2^-emax .. 2^emax
   int reps = 1;    // timing repetitions (median)
   int block_k = 0; // 0: the mode's default BK
 };

@@ -13,7 +13,7 @@ struct AccuracyArgs {
   std::int64_t n = 256;
   std::string dist = "uniform", engine = "auto", split = "scaled";
   std::uint64_t seed = 1;
-  int emax = 30;
+  int emax = 60;
   int block_k = 0;
   bool json = false;
   std::vector<std::string> modes = {"fp32x6", "fp64x6", "fp64x10", "fp64x15", "fp64x21"};
