@@ -22,4 +22,9 @@ class Workspace {
 
 Workspace& thread_workspace();
 
+// Process-wide introspection (tests): bytes held by the workspaces of all threads right now, and allocations made
+// since the start. A thread's workspace is freed when the thread exits.
+std::size_t workspace_bytes_held();
+std::size_t workspace_allocations();
+
 }  // namespace bf16x::driver

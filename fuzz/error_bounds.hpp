@@ -1,0 +1,57 @@
+// Per-entry error bounds of every mode, from docs/numerics.md, in the form tests/test_modes.cpp states them, plus
+// the native host GEMM's. Two extensions the fuzzer's inputs need and the tests' do not: a block_k other than the
+// default changes the number of rounded additions, and subnormal results (inputs spanning the whole exponent
+// range) lose up to one subnormal ulp per rounding, which `underflow` accounts for.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "bf16x/bf16x.h"
+#include "tests/gemm_fixture.hpp"
+
+namespace bf16x::fuzz {
+
+inline constexpr double kU64 = 0x1p-53, kU32 = 0x1p-24;
+inline double gamma_n(double n, double u) { return n * u / (1 - n * u); }
+
+struct EntryScale {
+  double alpha;    // |alpha|
+  double beta_c0;  // |beta * C0_ij|, 0 when beta == 0 (C is not read)
+  double r;        // |alpha (AB)_ij + beta C0_ij| from the double-double reference
+  double absab;    // (|A||B|)_ij
+  double fixed;    // k * 2^(Ea_i + Eb_j), the fixed-point scale of the FP64 and FP32 slice bounds
+  std::int64_t k;
+};
+
+inline int diagonals_of(int mode) { return mode - BF16X_MODE_FP64X6 + 3; }
+
+// |C_ij - R_ij| allowed for the mode that ran. `dbl`: the routine's precision (native and the final rounding).
+inline double error_bound(int mode, bool dbl, int block_k, const EntryScale& e) {
+  const double kd = double(e.k);
+  const double tiny =
+      dbl ? std::numeric_limits<double>::denorm_min() : double(std::numeric_limits<float>::denorm_min());
+  const double underflow = (kd + 4) * (1 + e.alpha) * tiny;
+  if (mode == BF16X_MODE_NATIVE) {
+    // Any summation order: gamma_(k+2) covers the products, the k-1 additions and alpha; beta C0 and the final
+    // rounding add one unit each.
+    const double u = dbl ? kU64 : kU32;
+    return 1.01 * (e.alpha * e.absab * gamma_n(kd + 2, u) + 2 * u * e.beta_c0 + u * e.r) + underflow;
+  }
+  if (mode == BF16X_MODE_FP32X6) {
+    // 12 rounded pair additions per k in a bk-deep FP32 block sum, one add per k-block, dropped products
+    // 3 * 2^-24 |a||b|, DAZ of slices 2^-126 below the row scale; alpha and beta in FP64, one rounding to FP32.
+    const double bk = block_k > 0 ? block_k : 64;
+    const double n = 12 * bk + std::ceil(kd / bk);
+    const double rel = gamma_n(n, kU32) * 1.02 + 3.1 * kU32;
+    return e.alpha * (e.absab * rel + e.fixed * 0x1p-120) + kU32 * e.r + 2 * kU64 * e.beta_c0 + underflow;
+  }
+  // fp64x(d): truncation T_d of the fixed point plus the FP64 additions (groups x k-blocks) of the exact sums.
+  const int d = diagonals_of(mode);
+  const double bk = block_k > 0 ? block_k : 256;
+  const double adds = double((d * (d + 1)) / 2) * std::ceil(kd / bk) + 2;
+  const double rel = test::fp64_truncation_bound(d) + gamma_n(adds, kU64) * 1.01 + 2 * kU64;
+  return e.alpha * e.fixed * rel + 2 * kU64 * e.beta_c0 + kU64 * e.r + underflow;
+}
+
+}  // namespace bf16x::fuzz
