@@ -13,7 +13,9 @@
 
 #include <cmath>
 #include <cstring>
+#include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "bf16x/bf16x.h"
@@ -184,4 +186,57 @@ TEST(Avx512Bf16Gemm, Fp32x6WithinSummationBoundOfReference) {
   }
   std::printf("[          ] fp32x6: %lld of %lld elements differ from the reference\n", (long long)differing,
               (long long)total);
+}
+
+// The final write rounds alpha * (A B) and beta * C separately and then their sum, as its definition says
+// (no fused multiply-add in any code path): with inputs whose products the emulation computes exactly (small
+// multiples of 1/16), C must equal fl(fl(alpha * AB) + fl(beta * C0)) bit for bit, in every layout.
+TEST(Avx512Bf16Gemm, WriteRoundsAlphaAndBetaTermsSeparately) {
+  if (skip()) GTEST_SKIP() << "no AVX512-BF16 here";
+  std::mt19937_64 rng(99);
+  for (int layout : {BF16X_COL_MAJOR, BF16X_ROW_MAJOR})
+    for (auto [m, n, k] : {std::tuple<std::int64_t, std::int64_t, std::int64_t>{37, 45, 64}, {300, 17, 40}}) {
+      std::vector<double> a(std::size_t(m * k)), b(std::size_t(k * n)), c0(std::size_t(m * n));
+      for (auto& x : a) x = double(int(rng() % 33) - 16) / 16;
+      for (auto& x : b) x = double(int(rng() % 33) - 16) / 16;
+      std::uniform_real_distribution<double> u(-1, 1);
+      for (auto& x : c0) x = u(rng);
+      const double alpha = 1.0 / 3.0, beta = -0.7;
+      // Column-major reference of the exact product.
+      const auto at = [&](std::int64_t i, std::int64_t j, std::int64_t rows, std::int64_t cols) {
+        return std::size_t(layout == BF16X_COL_MAJOR ? i + j * rows : j + i * cols);
+      };
+      for (int mode : {BF16X_MODE_FP64X21, BF16X_MODE_FP32X6}) {
+        SCOPED_TRACE(std::string(bf16x_mode_name(mode)) + (layout == BF16X_ROW_MAJOR ? " row" : " col"));
+        bf16x_options o;
+        bf16x_options_init(&o);
+        o.mode = mode;
+        o.engine = BF16X_ENGINE_AVX512BF16;
+        const std::int64_t lda = layout == BF16X_COL_MAJOR ? m : k, ldb = layout == BF16X_COL_MAJOR ? k : n;
+        const std::int64_t ldc = layout == BF16X_COL_MAJOR ? m : n;
+        std::vector<double> c = c0;
+        std::vector<float> af(a.begin(), a.end()), bf(b.begin(), b.end()), cf(c0.begin(), c0.end());
+        if (mode == BF16X_MODE_FP32X6)
+          ASSERT_EQ(bf16x_sgemm_ex(bf16x_layout(layout), BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, float(alpha),
+                                   af.data(), lda, bf.data(), ldb, float(beta), cf.data(), ldc, &o),
+                    BF16X_OK);
+        else
+          ASSERT_EQ(bf16x_dgemm_ex(bf16x_layout(layout), BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, alpha, a.data(), lda,
+                                   b.data(), ldb, beta, c.data(), ldc, &o),
+                    BF16X_OK);
+        for (std::int64_t j = 0; j < n; ++j)
+          for (std::int64_t i = 0; i < m; ++i) {
+            double ab = 0;
+            for (std::int64_t l = 0; l < k; ++l) ab += a[at(i, l, m, k)] * b[at(l, j, k, n)];  // exact
+            const std::size_t q = at(i, j, m, n);
+            if (mode == BF16X_MODE_FP32X6) {
+              const volatile double x = double(float(alpha)) * ab, y = double(float(beta)) * double(float(c0[q]));
+              ASSERT_EQ(float(x + y), cf[q]) << "(" << i << "," << j << ")";
+            } else {
+              const volatile double x = alpha * ab, y = beta * c0[q];
+              ASSERT_EQ(x + y, c[q]) << "(" << i << "," << j << ")";
+            }
+          }
+      }
+    }
 }

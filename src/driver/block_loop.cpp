@@ -25,7 +25,7 @@ void run_block(const BlockOutput<T>& out, const BlockCompute& comp, const BlockP
   const int cols = int(std::min<std::int64_t>(plan.bn, out.n - j0));
   const int mtiles = (rows + kTileM - 1) / kTileM, ntiles = (cols + kTileN - 1) / kTileN;
   const std::int64_t p0 = i0 / kTileM, q0 = j0 / kTileN;
-  const int ld = plan.bn;
+  const int ld = plan.acc_ld();
   const engine::MicroKernel kernel = comp.engine->kernel;
   const bf16_t* ap[pack::kMaxSlices];
   const bf16_t* bp[pack::kMaxSlices];
@@ -39,7 +39,7 @@ void run_block(const BlockOutput<T>& out, const BlockCompute& comp, const BlockP
   // FP32 accumulation serves sgemm (and the raw GEMM), FP64 accumulation dgemm.
   if constexpr (std::is_same_v<T, float>) {
     auto* acc = reinterpret_cast<float*>(tscratch);
-    float* part = reinterpret_cast<float*>(tscratch + align64(std::size_t(plan.bm) * plan.bn * sizeof(float)));
+    float* part = reinterpret_cast<float*>(tscratch + align64(std::size_t(plan.bm) * std::size_t(ld) * sizeof(float)));
     const bool running = comp.acc == Accumulation::running_fp32;
     for (std::int64_t kb = 0; kb < pa.kblk.blocks(); ++kb)  // loop 2
       for (int mt = 0; mt < mtiles; ++mt)                   // loop 3
@@ -58,7 +58,8 @@ void run_block(const BlockOutput<T>& out, const BlockCompute& comp, const BlockP
                 out.ea ? out.ea + i0 : nullptr, out.eb ? out.eb + j0 : nullptr);
   } else {
     auto* acc = reinterpret_cast<double*>(tscratch);
-    auto* groups = reinterpret_cast<float*>(tscratch + align64(std::size_t(plan.bm) * plan.bn * sizeof(double)));
+    auto* groups =
+        reinterpret_cast<float*>(tscratch + align64(std::size_t(plan.bm) * std::size_t(ld) * sizeof(double)));
     for (int g = 0; g < comp.ngroups; ++g) outs[g] = groups + std::int64_t(g) * kTileM * kTileN;
     for (std::int64_t kb = 0; kb < pa.kblk.blocks(); ++kb)  // loop 2
       for (int mt = 0; mt < mtiles; ++mt)                   // loop 3

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "driver/write_block_avx512.hpp"
 #include "pack/layout.hpp"
 
 // The clones for FMA-capable ISAs must not contract alpha * x + beta * y into one FMA: the result would round
@@ -80,13 +81,20 @@ void write_block(T* c, std::int64_t ldc, const Acc* acc, int ld, int rows, int c
     bmax = *std::max_element(eb, eb + cols);
   }
   const bool exact = std::max({amax, bmax, amax + bmax}) <= kMaxExp && std::min({amin, bmin, amin + bmin}) >= kMinExp;
-  double sa[pack::kBlockM], s[pack::kBlockM];
-  for (int r = 0; r < rows; ++r) sa[r] = ea && exact ? pow2(ea[r]) : 1.0;
+  double sa[pack::kBlockM], sb[pack::kBlockN], s[pack::kBlockM];
+  if (exact) {
+    for (int r = 0; r < rows; ++r) sa[r] = ea ? pow2(ea[r]) : 1.0;
+    for (int j = 0; j < cols; ++j) sb[j] = ea ? pow2(eb[j]) : 1.0;
+    static const bool vector = write_block_avx512_usable();
+    if (vector) {
+      write_block_avx512(c, ldc, acc, ld, rows, cols, alpha, beta, sa, sb);
+      return;
+    }
+  }
   for (int j = 0; j < cols; ++j) {
     T* col = c + std::int64_t(j) * ldc;
     if (exact) {
-      const double sb = ea ? pow2(eb[j]) : 1.0;
-      for (int r = 0; r < rows; ++r) s[r] = sa[r] * sb;
+      for (int r = 0; r < rows; ++r) s[r] = sa[r] * sb[j];
       write_column_clone(col, acc + j, ld, rows, alpha, beta, s);
     } else {
       for (int r = 0; r < rows; ++r) {

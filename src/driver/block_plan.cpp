@@ -41,7 +41,7 @@ BlockPlan plan_blocks(std::int64_t m, std::int64_t n, int max_threads) {
 }
 
 std::size_t thread_scratch_bytes(const BlockPlan& plan, Accumulation acc, int ngroups) {
-  const std::size_t block = std::size_t(plan.bm) * plan.bn;
+  const std::size_t block = std::size_t(plan.bm) * std::size_t(plan.acc_ld());
   const std::size_t tile = std::size_t(kTileM) * kTileN * sizeof(float);
   switch (acc) {
     case Accumulation::running_fp32:

@@ -18,6 +18,9 @@ struct BlockPlan {
   std::int64_t mblocks = 0, nblocks = 0;
   int threads = 1;  // threads of the compute region
   std::int64_t units() const { return mblocks * nblocks; }
+  // Row stride of the block accumulator: bn plus one cache line, so that the 32 rows of a micro-tile (which the
+  // kernel loads and stores on the FP32 paths) spread over the L1 sets instead of piling onto a few of them.
+  int acc_ld() const { return bn + 16; }
 };
 
 // The largest blocks whose estimated makespan (blocks per thread x micro-tiles per block) is the smallest: at

@@ -58,23 +58,40 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
 }
 
-// Times f (which returns its own seconds, or a negative value on failure) --warmup + --reps times.
+// Times f (which returns its own seconds, or a negative value on failure) --warmup + --reps times. With `pair`,
+// each timed run is preceded by pair() (a reference measurement) and the samples of both are kept, so that ratios
+// can be formed run by run.
 struct Timing {
   double seconds = kNone, split = kNone, compute = kNone;
+  std::vector<double> samples, paired;
 };
-Timing time_it(const BenchArgs& a, const std::function<double(double*, double*)>& f) {
-  std::vector<double> t, s, c;
+Timing time_it(const BenchArgs& a, const std::function<double(double*, double*)>& f,
+               const std::function<double()>& pair = {}) {
+  Timing r;
+  std::vector<double> s, c;
   double sp = kNone, co = kNone;
   for (int i = 0; i < a.warmup; ++i)
     if (f(&sp, &co) < 0) return {};
   for (int i = 0; i < a.reps; ++i) {
+    if (pair) r.paired.push_back(pair());
     const double x = f(&sp, &co);
     if (x < 0) return {};
-    t.push_back(x);
+    r.samples.push_back(x);
     s.push_back(sp);
     c.push_back(co);
   }
-  return {median(t), median(s), median(c)};
+  r.seconds = median(r.samples);
+  r.split = median(s);
+  r.compute = median(c);
+  return r;
+}
+
+// Median over runs of samples[i] / (scale * paired[i]).
+double paired_ratio(const Timing& t, double scale) {
+  std::vector<double> q;
+  for (std::size_t i = 0; i < t.samples.size() && i < t.paired.size(); ++i)
+    q.push_back(t.samples[i] / (scale * t.paired[i]));
+  return median(q);
 }
 
 // Progress on stderr: one line per measurement, rewritten in place on a terminal.
@@ -118,6 +135,13 @@ std::string cpu_model() {
   while (std::getline(f, line))
     if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
   return "unknown";
+}
+
+std::string loadavg() {
+  std::ifstream f("/proc/loadavg");
+  std::string a, b, c;
+  f >> a >> b >> c;
+  return a + " " + b + " " + c;
 }
 
 std::string today() {
@@ -173,11 +197,6 @@ int run_bench(const BenchArgs& a) {
     for (int t : a.threads) rep.peaks.push_back(bench::measure_peak(t, 0.3));
     bench::print_peaks(rep);
   }
-  auto peak_for = [&](int t) {
-    for (const auto& p : rep.peaks)
-      if (p.threads == t) return p.gflops;
-    return kNone;
-  };
 
   Progress prog;
   prog.total = int(a.sizes.size() * a.threads.size() * (a.modes.size() + 4));
@@ -222,29 +241,48 @@ int run_bench(const BenchArgs& a) {
       });
       cref = cd;  // the accuracy reference of every row
       prog.step(label("host dgemm"));
+      // The raw BF16 GEMM of the engine (BF16 operands as given, packing included) is also run before every timed
+      // run of a mode, and a short VDPBF16PS peak probe before every raw-BF16 run (--peak), for per-run ratios.
+      const pack::MatrixView<bf16_t> av{ah.data(), n, false}, bv{bh.data(), n, false};
+      std::vector<float> craw(nn);
+      auto raw_once = [&]() {
+        const double t0 = now();
+        return engine::raw_gemm(eng, n, n, n, av, bv, craw.data(), n) ? now() - t0 : -1.0;
+      };
+      std::unique_ptr<bench::PeakProbe> probe;
+      if (a.peak) probe = std::make_unique<bench::PeakProbe>(t, 0.03);
+      const std::function<double()> peak_pair =
+          probe ? std::function<double()>([&] { return probe->gflops(); }) : std::function<double()>();
       {
         bench::OnednnMatmul mm(n, n, n);
-        if (mm.ok()) dn = time_it(a, [&](double*, double*) { return mm.run(ah.data(), bh.data(), cf.data()); });
+        if (mm.ok())
+          dn = time_it(
+              a, [&](double*, double*) { return mm.run(ah.data(), bh.data(), cf.data()); }, peak_pair);
       }
       prog.step(label("onednn bf16"));
       {
-        const pack::MatrixView<bf16_t> av{ah.data(), n, false}, bv{bh.data(), n, false};
-        raw = time_it(a, [&](double* sp, double* co) {
-          engine::RawTimes rt;
-          const double t0 = now();
-          if (!engine::raw_gemm(eng, n, n, n, av, bv, cf.data(), n, &rt)) return -1.0;
-          const double el = now() - t0;
-          *sp = rt.pack;
-          *co = rt.compute;
-          return el;
-        });
+        raw = time_it(
+            a,
+            [&](double* sp, double* co) {
+              engine::RawTimes rt;
+              const double t0 = now();
+              if (!engine::raw_gemm(eng, n, n, n, av, bv, cf.data(), n, &rt)) return -1.0;
+              const double el = now() - t0;
+              *sp = rt.pack;
+              *co = rt.compute;
+              return el;
+            },
+            peak_pair);
         engine::RawPacked packed;
         engine::raw_pack(av, bv, n, n, n, packed);
-        rawp = time_it(a, [&](double*, double*) {
-          const double t0 = now();
-          if (!engine::raw_gemm_packed(eng, packed, cf.data(), n)) return -1.0;
-          return now() - t0;
-        });
+        rawp = time_it(
+            a,
+            [&](double*, double*) {
+              const double t0 = now();
+              if (!engine::raw_gemm_packed(eng, packed, cf.data(), n)) return -1.0;
+              return now() - t0;
+            },
+            peak_pair);
       }
       prog.step(label("raw bf16"));
       auto base_row = [&](const std::string& what, const std::string& routine, const Timing& tm) {
@@ -269,7 +307,17 @@ int run_bench(const BenchArgs& a) {
       rows.push_back(base_row("raw-packed", "bf16", rawp));
       for (Row& r : rows) {
         if (r.what == "native") r.speedup_host = 1.0;
-        if (r.routine == "bf16") r.peak_fraction = r.gflops / peak_for(t);
+        // BF16 rows against the peak probe run just before each of their runs.
+        const Timing* tm = r.what == "raw"           ? &raw
+                           : r.what == "raw-packed"  ? &rawp
+                           : r.what == "onednn-bf16" ? &dn
+                                                     : nullptr;
+        if (tm && probe) {
+          std::vector<double> q;
+          for (std::size_t i = 0; i < tm->samples.size() && i < tm->paired.size(); ++i)
+            q.push_back(flops * 1e-9 / tm->samples[i] / tm->paired[i]);
+          r.peak_fraction = median(q);
+        }
       }
       // Modes.
       for (const std::string& m : a.modes) {
@@ -282,22 +330,27 @@ int run_bench(const BenchArgs& a) {
         o.engine = engine_id;
         bf16x_stats st;
         o.stats = &st;
-        const Timing tm = time_it(a, [&](double* sp, double* co) {
-          const double t0 = now();
-          const int s = fp32 ? bf16x_sgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.f, af.data(),
-                                              n, bf.data(), n, 0.f, cf.data(), n, &o)
-                             : bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.0, ad.data(),
-                                              n, bd.data(), n, 0.0, cd.data(), n, &o);
-          const double el = now() - t0;
-          if (s != BF16X_OK || st.mode != mode) return -1.0;
-          *sp = st.seconds_split;
-          *co = st.seconds_compute;
-          return el;
-        });
+        const Timing tm = time_it(
+            a,
+            [&](double* sp, double* co) {
+              const double t0 = now();
+              const int s = fp32 ? bf16x_sgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.f,
+                                                  af.data(), n, bf.data(), n, 0.f, cf.data(), n, &o)
+                                 : bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.0,
+                                                  ad.data(), n, bd.data(), n, 0.0, cd.data(), n, &o);
+              const double el = now() - t0;
+              if (s != BF16X_OK || st.mode != mode) return -1.0;
+              *sp = st.seconds_split;
+              *co = st.seconds_compute;
+              return el;
+            },
+            raw_once);
         Row r = base_row(m, fp32 ? "sgemm" : "dgemm", tm);
         r.products = products_of(m);
         r.speedup_host = (fp32 ? hs.seconds : hd.seconds) / tm.seconds;
-        r.overhead = tm.seconds / (r.products * raw.seconds);
+        // Per run against the raw GEMM run just before it: T(mode) / (products x T(raw)).
+        r.speedup_raw = 1.0 / paired_ratio(tm, 1.0);
+        r.overhead = paired_ratio(tm, r.products);
         r.overhead_packed = tm.seconds / (r.products * rawp.seconds);
         r.rel_err = fp32 ? rel_err(cref, cf.data()) : rel_err(cref, cd.data());
         rows.push_back(r);
@@ -311,6 +364,8 @@ int run_bench(const BenchArgs& a) {
     }
   }
   prog.finish();
+  rep.header.push_back({"load average end", loadavg()});
+  fmt::print("\n  load average at the end: {}\n", loadavg());
   int rc = 0;
   if (!a.csv.empty() && !bench::write_csv(rep, a.csv)) {
     std::fprintf(stderr, "bf16x bench: cannot write %s\n", a.csv.c_str());

@@ -37,4 +37,15 @@ struct Peak {
 };
 Peak measure_peak(int threads, double seconds);
 
+// A short peak measurement to pair with each timed run of a raw GEMM (the machine may be shared: a ratio of two
+// measurements taken back to back is steadier than a ratio of two medians taken minutes apart).
+class PeakProbe {
+ public:
+  PeakProbe(int threads, double seconds);  // calibrates the iteration count for about `seconds`
+  double gflops() const;                   // one measurement, all threads together
+ private:
+  int threads_;
+  std::uint64_t iters_ = 0;
+};
+
 }  // namespace bf16x::cli::bench

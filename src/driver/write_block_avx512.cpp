@@ -1,0 +1,148 @@
+// write_block's exact-scale path with AVX-512: the row-major block accumulator is read in 16 x 16 (FP32) or
+// 8 x 8 (FP64) sub-blocks, transposed in registers and written down the columns of C, with the same IEEE
+// operations per element as the element loop (widen, times 2^(ea + eb), times alpha, plus beta * C, round once),
+// so the results are equal bit for bit. Compiled for AVX-512 by the target pragma; called only where usable.
+#include "driver/write_block_avx512.hpp"
+
+#include <immintrin.h>
+
+#include <algorithm>
+
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512bw,avx512vl,avx512dq")
+// No FMA contraction of alpha * x + beta * c: the separate multiply and add define the result.
+#pragma GCC optimize("fp-contract=off")
+// GCC 12 reports its own _mm*_undefined_* placeholders as uninitialised under a target pragma (GCC PR 105593).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+namespace bf16x::driver {
+namespace {
+
+inline __mmask8 lanes8(int n) { return n >= 8 ? __mmask8(0xff) : __mmask8((1u << (n > 0 ? n : 0)) - 1); }
+inline __mmask16 lanes16(int n) { return n >= 16 ? __mmask16(0xffff) : __mmask16((1u << (n > 0 ? n : 0)) - 1); }
+
+// 16 x 16 dword transpose in place (as in pack/split_panel_avx512.cpp).
+void transpose16(__m512i* r) {
+  __m512i t[16], v[16];
+  for (int i = 0; i < 8; ++i) {
+    t[2 * i] = _mm512_unpacklo_epi32(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_epi32(r[2 * i], r[2 * i + 1]);
+  }
+  for (int i = 0; i < 4; ++i) {
+    v[4 * i + 0] = _mm512_unpacklo_epi64(t[4 * i], t[4 * i + 2]);
+    v[4 * i + 1] = _mm512_unpackhi_epi64(t[4 * i], t[4 * i + 2]);
+    v[4 * i + 2] = _mm512_unpacklo_epi64(t[4 * i + 1], t[4 * i + 3]);
+    v[4 * i + 3] = _mm512_unpackhi_epi64(t[4 * i + 1], t[4 * i + 3]);
+  }
+  for (int c = 0; c < 4; ++c) {
+    const __m512i x0 = _mm512_shuffle_i32x4(v[c], v[4 + c], 0x88), x1 = _mm512_shuffle_i32x4(v[c], v[4 + c], 0xdd);
+    const __m512i x2 = _mm512_shuffle_i32x4(v[8 + c], v[12 + c], 0x88);
+    const __m512i x3 = _mm512_shuffle_i32x4(v[8 + c], v[12 + c], 0xdd);
+    r[c] = _mm512_shuffle_i32x4(x0, x2, 0x88);
+    r[4 + c] = _mm512_shuffle_i32x4(x1, x3, 0x88);
+    r[8 + c] = _mm512_shuffle_i32x4(x0, x2, 0xdd);
+    r[12 + c] = _mm512_shuffle_i32x4(x1, x3, 0xdd);
+  }
+}
+
+// 8 x 8 double transpose in place: pairs within 128-bit lanes, then lanes.
+void transpose8(__m512d* r) {
+  __m512d t[8], u[8];
+  for (int i = 0; i < 4; ++i) {
+    t[2 * i] = _mm512_unpacklo_pd(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_pd(r[2 * i], r[2 * i + 1]);
+  }
+  for (int h = 0; h < 2; ++h) {  // rows 0-3 and 4-7
+    u[4 * h + 0] = _mm512_shuffle_f64x2(t[4 * h], t[4 * h + 2], 0x88);
+    u[4 * h + 2] = _mm512_shuffle_f64x2(t[4 * h], t[4 * h + 2], 0xdd);
+    u[4 * h + 1] = _mm512_shuffle_f64x2(t[4 * h + 1], t[4 * h + 3], 0x88);
+    u[4 * h + 3] = _mm512_shuffle_f64x2(t[4 * h + 1], t[4 * h + 3], 0xdd);
+  }
+  for (int c = 0; c < 4; ++c) {
+    r[c] = _mm512_shuffle_f64x2(u[c], u[4 + c], 0x88);
+    r[4 + c] = _mm512_shuffle_f64x2(u[c], u[4 + c], 0xdd);
+  }
+}
+
+// 8 results of one column: alpha * (acc * s) [+ beta * c], in FP64.
+inline __m512d finish(__m512d acc, __m512d s, __m512d alpha, __m512d beta, __m512d c, bool use_beta) {
+  const __m512d v = _mm512_mul_pd(alpha, _mm512_mul_pd(acc, s));
+  return use_beta ? _mm512_add_pd(v, _mm512_mul_pd(beta, c)) : v;
+}
+
+}  // namespace
+
+bool write_block_avx512_usable() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+}
+
+void write_block_avx512(float* c, std::int64_t ldc, const float* acc, int ld, int rows, int cols, double alpha,
+                        double beta, const double* sa, const double* sb) {
+  const __m512d va = _mm512_set1_pd(alpha), vb = _mm512_set1_pd(beta);
+  const bool use_beta = beta != 0.0;
+  __m512i blk[16];
+  // Down each strip of 16 columns: the 16 columns of C being written stay in the TLB and in L1.
+  for (int c0 = 0; c0 < cols; c0 += 16) {
+    const int nc = std::min(16, cols - c0);
+    const __mmask16 mc = lanes16(nc);
+    for (int r0 = 0; r0 < rows; r0 += 16) {
+      const int nr = std::min(16, rows - r0);
+      const __mmask16 mr = lanes16(nr);
+      const __m512d s_lo = _mm512_maskz_loadu_pd(__mmask8(mr), sa + r0);
+      const __m512d s_hi = _mm512_maskz_loadu_pd(__mmask8(mr >> 8), sa + r0 + 8);
+      for (int i = 0; i < 16; ++i)
+        blk[i] = i < nr ? _mm512_maskz_loadu_epi32(mc, acc + std::int64_t(r0 + i) * ld + c0) : _mm512_setzero_si512();
+      transpose16(blk);  // blk[j]: column c0 + j, rows r0 .. r0+15
+      for (int j = 0; j < nc; ++j) {
+        float* col = c + std::int64_t(c0 + j) * ldc + r0;
+        const __m512 a = _mm512_castsi512_ps(blk[j]);
+        const __m512d sc = _mm512_set1_pd(sb[c0 + j]);
+        const __m512d s0 = _mm512_mul_pd(s_lo, sc), s1 = _mm512_mul_pd(s_hi, sc);
+        __m512d c_lo = _mm512_setzero_pd(), c_hi = _mm512_setzero_pd();
+        if (use_beta) {
+          c_lo = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(__mmask8(mr), col));
+          c_hi = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(__mmask8(mr >> 8), col + 8));
+        }
+        const __m512d lo = finish(_mm512_cvtps_pd(_mm512_castps512_ps256(a)), s0, va, vb, c_lo, use_beta);
+        const __m512d hi = finish(_mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(a), 1))), s1,
+                                  va, vb, c_hi, use_beta);
+        _mm256_mask_storeu_ps(col, __mmask8(mr), _mm512_cvtpd_ps(lo));
+        _mm256_mask_storeu_ps(col + 8, __mmask8(mr >> 8), _mm512_cvtpd_ps(hi));
+      }
+    }
+  }
+}
+
+void write_block_avx512(double* c, std::int64_t ldc, const double* acc, int ld, int rows, int cols, double alpha,
+                        double beta, const double* sa, const double* sb) {
+  const __m512d va = _mm512_set1_pd(alpha), vb = _mm512_set1_pd(beta);
+  const bool use_beta = beta != 0.0;
+  __m512d blk[8];
+  for (int c0 = 0; c0 < cols; c0 += 8) {
+    const int nc = std::min(8, cols - c0);
+    const __mmask8 mc = lanes8(nc);
+    for (int r0 = 0; r0 < rows; r0 += 8) {
+      const int nr = std::min(8, rows - r0);
+      const __mmask8 mr = lanes8(nr);
+      const __m512d s_r = _mm512_maskz_loadu_pd(mr, sa + r0);
+      for (int i = 0; i < 8; ++i)
+        blk[i] = i < nr ? _mm512_maskz_loadu_pd(mc, acc + std::int64_t(r0 + i) * ld + c0) : _mm512_setzero_pd();
+      transpose8(blk);  // blk[j]: column c0 + j, rows r0 .. r0+7
+      for (int j = 0; j < nc; ++j) {
+        double* col = c + std::int64_t(c0 + j) * ldc + r0;
+        const __m512d s = _mm512_mul_pd(s_r, _mm512_set1_pd(sb[c0 + j]));
+        const __m512d cv = use_beta ? _mm512_maskz_loadu_pd(mr, col) : _mm512_setzero_pd();
+        _mm512_mask_storeu_pd(col, mr, finish(blk[j], s, va, vb, cv, use_beta));
+      }
+    }
+  }
+}
+
+}  // namespace bf16x::driver
+
+#pragma GCC diagnostic pop
+#pragma GCC pop_options
