@@ -35,8 +35,12 @@ inline void write_column(T* col, const Acc* acc, int ld, int rows, double alpha,
   if (beta == 0.0) {
     for (int r = 0; r < rows; ++r) col[r] = T(alpha * (double(acc[std::int64_t(r) * ld]) * s[r]));
   } else {
-    for (int r = 0; r < rows; ++r)
-      col[r] = T(alpha * (double(acc[std::int64_t(r) * ld]) * s[r]) + beta * double(col[r]));
+    for (int r = 0; r < rows; ++r) {
+      // Separate statements: compilers that contract only within one expression (clang) keep two roundings too.
+      const double v = alpha * (double(acc[std::int64_t(r) * ld]) * s[r]);
+      const double w = beta * double(col[r]);
+      col[r] = T(v + w);
+    }
   }
 }
 
@@ -101,7 +105,8 @@ void write_block(T* c, std::int64_t ldc, const Acc* acc, int ld, int rows, int c
         const int e = ea[r] + eb[j];
         const double a = double(acc[std::int64_t(r) * ld + j]);
         const double v = alpha * (e == 0 ? a : std::ldexp(a, e));
-        col[r] = T(beta == 0.0 ? v : v + beta * double(col[r]));
+        const double w = beta == 0.0 ? 0.0 : beta * double(col[r]);
+        col[r] = T(beta == 0.0 ? v : v + w);
       }
     }
   }
