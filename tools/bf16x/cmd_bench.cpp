@@ -47,6 +47,7 @@ struct BenchArgs {
   int warmup = 1;
   std::string csv, json, plots;
   bool peak = false;
+  int wait_idle = 0;  // seconds to wait at most, before each (size, threads) group, for the CPUs to be idle
 };
 
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
@@ -137,6 +138,35 @@ std::string cpu_model() {
   return "unknown";
 }
 
+// Busy and total jiffies of all CPUs (/proc/stat).
+std::pair<double, double> cpu_jiffies() {
+  std::ifstream f("/proc/stat");
+  std::string cpu;
+  double v[10] = {};
+  f >> cpu;
+  for (double& x : v) f >> x;
+  const double idle = v[3] + v[4], total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+  return {total - idle, total};
+}
+
+// Waits up to `limit` seconds until the CPUs were at least 90% idle over 3 seconds (other processes share them).
+void wait_for_idle(int limit) {
+  const double start = now();
+  for (bool told = false;;) {
+    const auto [b0, t0] = cpu_jiffies();
+    usleep(3000000);
+    const auto [b1, t1] = cpu_jiffies();
+    const double busy = (t1 > t0) ? (b1 - b0) / (t1 - t0) : 0;
+    if (busy <= 0.10) return;
+    if (now() - start > limit) {
+      std::fprintf(stderr, "bf16x bench: CPUs still %.0f%% busy after %d s, measuring anyway\n", busy * 100, limit);
+      return;
+    }
+    if (!told) std::fprintf(stderr, "bf16x bench: waiting for idle CPUs (%.0f%% busy)\n", busy * 100);
+    told = true;
+  }
+}
+
 std::string loadavg() {
   std::ifstream f("/proc/loadavg");
   std::string a, b, c;
@@ -194,6 +224,7 @@ int run_bench(const BenchArgs& a) {
   }
   bench::print_header(rep);
   if (a.peak) {
+    if (a.wait_idle > 0) wait_for_idle(a.wait_idle);
     for (int t : a.threads) rep.peaks.push_back(bench::measure_peak(t, 0.3));
     bench::print_peaks(rep);
   }
@@ -219,6 +250,7 @@ int run_bench(const BenchArgs& a) {
     }
     const double flops = 2.0 * double(n) * double(n) * double(n);
     for (int t : a.threads) {
+      if (a.wait_idle > 0) wait_for_idle(a.wait_idle);
       omp_set_num_threads(t);
       bench::set_host_threads(t);
       const auto label = [&](const std::string& w) { return fmt::format("n={} t={} {}", n, t, w); };
