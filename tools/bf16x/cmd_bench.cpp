@@ -425,6 +425,9 @@ const RegisterCommand reg(
       app.add_option("--json", args->json, "write header, peaks and rows as JSON");
       app.add_option("--plots", args->plots, "write PNG figures (gnuplot) into this directory");
       app.add_flag("--peak", args->peak, "measure the VDPBF16PS peak per thread count");
+      app.add_option("--wait-idle", args->wait_idle,
+                     "before each (size, threads) group, wait up to this many seconds for idle CPUs (shared machines)")
+          ->check(CLI::Range(0, 3600));
       app.callback([args] { std::exit(run_bench(*args)); });
     });
 
