@@ -13,15 +13,19 @@
 #define BF16X_API
 #endif
 
+/* In C++ the enums get a fixed underlying type, so that any int a C caller passes is a valid value to check. */
 #ifdef __cplusplus
+#define BF16X_ENUM enum : int
 extern "C" {
+#else
+#define BF16X_ENUM enum
 #endif
 
-typedef enum { BF16X_ROW_MAJOR = 101, BF16X_COL_MAJOR = 102 } bf16x_layout;
-typedef enum { BF16X_NO_TRANS = 111, BF16X_TRANS = 112, BF16X_CONJ_TRANS = 113 } bf16x_transpose;
+typedef BF16X_ENUM { BF16X_ROW_MAJOR = 101, BF16X_COL_MAJOR = 102 } bf16x_layout;
+typedef BF16X_ENUM { BF16X_NO_TRANS = 111, BF16X_TRANS = 112, BF16X_CONJ_TRANS = 113 } bf16x_transpose;
 
 /* Computation modes. DEFAULT resolves to the process default (BF16X_SGEMM_MODE / BF16X_DGEMM_MODE, else auto). */
-typedef enum {
+typedef BF16X_ENUM {
   BF16X_MODE_DEFAULT = 0,
   BF16X_MODE_NATIVE = 1,  /* host BLAS */
   BF16X_MODE_FP32X6 = 2,  /* sgemm: 3 slices, 6 products, FP32 accumulation */
@@ -32,7 +36,7 @@ typedef enum {
   BF16X_MODE_AUTO = 7     /* fewest products meeting the accuracy target, native when faster */
 } bf16x_mode;
 
-typedef enum {
+typedef BF16X_ENUM {
   BF16X_ENGINE_AUTO = 0,      /* best available: amx -> avx512bf16 -> reference (BF16X_ENGINE overrides) */
   BF16X_ENGINE_REFERENCE = 1, /* scalar oracle */
   BF16X_ENGINE_AVX512BF16 = 2,
@@ -40,12 +44,12 @@ typedef enum {
   BF16X_ENGINE_AMX_MODEL = 4  /* the AMX kernel on the software tile model */
 } bf16x_engine;
 
-typedef enum {
+typedef BF16X_ENUM {
   BF16X_SPLIT_SCALED = 0, /* power-of-two scale per row of A / column of B: any finite input */
   BF16X_SPLIT_PAPER = 1   /* unscaled slices, as in the paper: inputs must stay in the BF16 exponent range */
 } bf16x_split;
 
-typedef enum {
+typedef BF16X_ENUM {
   BF16X_OK = 0,
   BF16X_ERR_LAYOUT = 1,
   BF16X_ERR_TRANS_A = 2,

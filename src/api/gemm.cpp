@@ -1,6 +1,7 @@
 // bf16x_sgemm / bf16x_dgemm: checks, layout normalisation (row-major C = A B is column-major C^T = B^T A^T),
 // BLAS quick returns, mode and engine resolution, then the host BLAS or the emulation driver.
 #include <chrono>
+#include <new>
 #include <cstdio>
 #include <type_traits>
 
@@ -163,13 +164,23 @@ void bf16x_options_init(bf16x_options* opt) {
 int bf16x_sgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n,
                    int64_t k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
                    float* c, int64_t ldc, const bf16x_options* opt) {
-  return bf16x::api::gemm<float>(layout, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, opt);
+  // Workspace and scale vectors are allocated before C is written: an allocation failure leaves C untouched.
+  try {
+    return bf16x::api::gemm<float>(layout, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, opt);
+  } catch (const std::bad_alloc&) {
+    return BF16X_ERR_NOMEM;
+  }
 }
 
 int bf16x_dgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n,
                    int64_t k, double alpha, const double* a, int64_t lda, const double* b, int64_t ldb, double beta,
                    double* c, int64_t ldc, const bf16x_options* opt) {
-  return bf16x::api::gemm<double>(layout, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, opt);
+  // Workspace and scale vectors are allocated before C is written: an allocation failure leaves C untouched.
+  try {
+    return bf16x::api::gemm<double>(layout, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, opt);
+  } catch (const std::bad_alloc&) {
+    return BF16X_ERR_NOMEM;
+  }
 }
 
 int bf16x_sgemm(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n, int64_t k,

@@ -124,13 +124,15 @@ DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg) {
   unsigned char* base = nullptr;
   double t1 = t0;
   const BlockCompute comp{&pa, &pb, plan.groups.data(), ngroups, acc, cfg.engine, cfg.counters};
-  const BlockOutput<T> out{args.m, args.n,   double(args.alpha),  double(args.beta),
-                           args.c, args.ldc, pa.scale_exp.data(), pb.scale_exp.data()};
+  // The split always needs the row/column exponents; the paper's unscaled slices already carry them, so its
+  // write applies none (null: no scaling).
+  const BlockOutput<T> out{args.m,   args.n,   double(args.alpha), double(args.beta), args.c, args.ldc,
+                           cfg.scaled ? pa.scale_exp.data() : nullptr, cfg.scaled ? pb.scale_exp.data() : nullptr};
 
 #pragma omp parallel num_threads(threads)
   {
-    pack::scan_scales_a_team(args.a, args.m, args.k, cfg.scaled, pa.scale_exp.data(), nonfinite);
-    pack::scan_scales_b_team(args.b, args.k, args.n, cfg.scaled, pb.scale_exp.data(), nonfinite);
+    pack::scan_scales_a_team(args.a, args.m, args.k, true, pa.scale_exp.data(), nonfinite);
+    pack::scan_scales_b_team(args.b, args.k, args.n, true, pb.scale_exp.data(), nonfinite);
 #pragma omp barrier
 #pragma omp single
     if (!nonfinite) {
