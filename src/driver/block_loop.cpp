@@ -29,7 +29,7 @@ void run_block(const BlockOutput<T>& out, const BlockCompute& comp, const BlockP
   const engine::MicroKernel kernel = comp.engine->kernel;
   const bf16_t* ap[pack::kMaxSlices];
   const bf16_t* bp[pack::kMaxSlices];
-  float* outs[64];  // group outputs (FP64 path); at most 21 groups
+  float* outs[pack::kMaxSlices * pack::kMaxSlices];  // group outputs (FP64 path): at most one per slice product
 
   auto tile_operands = [&](std::int64_t kb, int mt, int nt) {
     for (int s = 0; s < pa.slices; ++s) ap[s] = pa.panel(kb, p0 + mt, s);

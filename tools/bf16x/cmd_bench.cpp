@@ -47,7 +47,9 @@ struct BenchArgs {
   int warmup = 1;
   std::string csv, json, plots;
   bool peak = false;
-  int wait_idle = 0;  // seconds to wait at most, before each (size, threads) group, for the CPUs to be idle
+  int wait_idle = 0;              // seconds to wait at most, before each (size, threads) group, for the CPUs to be idle
+  std::vector<std::string> load;  // earlier --json outputs to merge (no measurement unless --sizes is given)
+  bool measure = true;
 };
 
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
@@ -186,6 +188,8 @@ int products_of(const std::string& mode) {
   return s ? int(s->products.size()) : 0;
 }
 
+int finish_outputs(const BenchArgs& a, const bench::Report& rep);
+
 int run_bench(const BenchArgs& a) {
   int engine_id = bf16x_engine_from_name(a.engine.c_str());
   if (engine_id == BF16X_ENGINE_AUTO) engine_id = bf16x_engine_selected();
@@ -205,24 +209,41 @@ int run_bench(const BenchArgs& a) {
 
   bench::Report rep;
   const char* coretype = std::getenv("OPENBLAS_CORETYPE");
-  rep.header = {
-      {"cpu", cpu_model()},
-      {"date", today()},
-      {"engine", bf16x_engine_name(engine_id)},
-      {"avx512bf16", cpu::has_avx512bf16() ? "yes" : "no"},
-      {"amx", cpu::amx_available() ? "yes" : std::string("no (") + cpu::amx_unavailable_reason() + ")"},
-      {"host blas", host::library_name()},
-      {"host kernel", *host::core_name() ? host::core_name() : "(not OpenBLAS)"},
-      {"OPENBLAS_CORETYPE", coretype ? coretype : "(unset)"},
-      {"host threads via", bench::set_host_threads(1).empty() ? "(none: library default)" : bench::set_host_threads(1)},
-      {"onednn", bench::OnednnMatmul::version()},
-      {"reps", std::to_string(a.reps) + " timed (median), " + std::to_string(a.warmup) + " warm-up"},
-      {"inputs", "uniform [-1, 1], square, column-major, no transpose, alpha 1, beta 0"}};
-  {
+  if (a.measure)
+    rep.header = {{"cpu", cpu_model()},
+                  {"date", today()},
+                  {"engine", bf16x_engine_name(engine_id)},
+                  {"avx512bf16", cpu::has_avx512bf16() ? "yes" : "no"},
+                  {"amx", cpu::amx_available() ? "yes" : std::string("no (") + cpu::amx_unavailable_reason() + ")"},
+                  {"host blas", host::library_name()},
+                  {"host kernel", *host::core_name() ? host::core_name() : "(not OpenBLAS)"},
+                  {"OPENBLAS_CORETYPE", coretype ? coretype : "(unset)"},
+                  {"host threads via",
+                   bench::set_host_threads(1).empty() ? "(none: library default)" : bench::set_host_threads(1)},
+                  {"onednn", bench::OnednnMatmul::version()},
+                  {"reps", std::to_string(a.reps) + " timed (median), " + std::to_string(a.warmup) + " warm-up"},
+                  {"inputs", "uniform [-1, 1], square, column-major, no transpose, alpha 1, beta 0"}};
+  if (a.measure) {
     bench::OnednnMatmul probe(256, 256, 256);
     rep.header.push_back({"onednn matmul impl", probe.impl()});
+    rep.header.push_back({"load average", loadavg() + " (at the start; other processes may share the CPUs)"});
+    if (a.wait_idle > 0)
+      rep.header.push_back({"wait for idle CPUs", "up to " + std::to_string(a.wait_idle) + " s per group"});
   }
+  for (const auto& f : a.load)
+    if (!bench::read_json(rep, f)) {
+      std::fprintf(stderr, "bf16x bench: cannot read %s\n", f.c_str());
+      return 2;
+    }
+  std::stable_sort(rep.rows.begin(), rep.rows.end(),
+                   [](const Row& x, const Row& y) { return x.n != y.n ? x.n < y.n : x.threads < y.threads; });
   bench::print_header(rep);
+  if (!a.measure) {
+    bench::print_peaks(rep);
+    bench::print_table_head();
+    for (const Row& r : rep.rows) bench::print_row(r);
+    return finish_outputs(a, rep);
+  }
   if (a.peak) {
     if (a.wait_idle > 0) wait_for_idle(a.wait_idle);
     for (int t : a.threads) rep.peaks.push_back(bench::measure_peak(t, 0.3));
@@ -398,6 +419,10 @@ int run_bench(const BenchArgs& a) {
   prog.finish();
   rep.header.push_back({"load average end", loadavg()});
   fmt::print("\n  load average at the end: {}\n", loadavg());
+  return finish_outputs(a, rep);
+}
+
+int finish_outputs(const BenchArgs& a, const bench::Report& rep) {
   int rc = 0;
   if (!a.csv.empty() && !bench::write_csv(rep, a.csv)) {
     std::fprintf(stderr, "bf16x bench: cannot write %s\n", a.csv.c_str());
@@ -425,10 +450,16 @@ const RegisterCommand reg(
       app.add_option("--json", args->json, "write header, peaks and rows as JSON");
       app.add_option("--plots", args->plots, "write PNG figures (gnuplot) into this directory");
       app.add_flag("--peak", args->peak, "measure the VDPBF16PS peak per thread count");
+      auto* sizes_opt = app.get_option("--sizes");
+      app.add_option("--load", args->load,
+                     "merge the rows of an earlier --json output (repeatable); measures only if --sizes is given too");
       app.add_option("--wait-idle", args->wait_idle,
                      "before each (size, threads) group, wait up to this many seconds for idle CPUs (shared machines)")
           ->check(CLI::Range(0, 3600));
-      app.callback([args] { std::exit(run_bench(*args)); });
+      app.callback([args, sizes_opt] {
+        args->measure = args->load.empty() || sizes_opt->count() > 0;
+        std::exit(run_bench(*args));
+      });
     });
 
 }  // namespace

@@ -108,6 +108,43 @@ bool write_json(const Report& r, const std::string& path) {
   return bool(f);
 }
 
+bool read_json(Report& r, const std::string& path) {
+  std::ifstream f(path);
+  if (!f) return false;
+  nlohmann::json j;
+  try {
+    f >> j;
+    auto num_of = [](const nlohmann::json& v) { return v.is_null() ? kNone : v.get<double>(); };
+    for (const auto& [k, v] : j["machine"].items()) r.header.push_back({path + ": " + k, v.get<std::string>()});
+    for (const auto& p : j["peaks"])
+      r.peaks.push_back({p["threads"].get<int>(), p["gflops"].get<double>(), p["gflops_per_thread"].get<double>(),
+                         p["latency_ns"].get<double>()});
+    for (const auto& x : j["rows"]) {
+      Row row;
+      row.n = x["n"].get<std::int64_t>();
+      row.threads = x["threads"].get<int>();
+      row.what = x["mode"].get<std::string>();
+      row.routine = x["routine"].get<std::string>();
+      row.products = x["products"].get<int>();
+      row.seconds = num_of(x["seconds"]);
+      row.gflops = num_of(x["gflops"]);
+      row.speedup_host = num_of(x["speedup_host"]);
+      row.speedup_onednn = num_of(x["speedup_onednn"]);
+      row.speedup_raw = num_of(x["speedup_raw"]);
+      row.overhead = num_of(x["overhead"]);
+      row.overhead_packed = num_of(x["overhead_packed"]);
+      row.split = num_of(x["seconds_split"]);
+      row.compute = num_of(x["seconds_compute"]);
+      row.peak_fraction = num_of(x["peak_fraction"]);
+      row.rel_err = num_of(x["rel_err"]);
+      r.rows.push_back(row);
+    }
+  } catch (const nlohmann::json::exception&) {
+    return false;
+  }
+  return true;
+}
+
 bool write_plots(const Report& r, const std::string& dir) {
   namespace fs = std::filesystem;
   std::error_code ec;

@@ -45,6 +45,8 @@ void print_table_head();
 void print_row(const Row& row);
 bool write_csv(const Report& r, const std::string& path);
 bool write_json(const Report& r, const std::string& path);
+// Appends the peaks and rows of a file written by write_json (and its header, prefixed "<file>: ").
+bool read_json(Report& r, const std::string& path);
 // PNG figures (and their data and gnuplot scripts) under dir; false if gnuplot failed or is missing.
 bool write_plots(const Report& r, const std::string& dir);
 
