@@ -48,15 +48,33 @@ TEST(Api, InvalidArgumentsReturnStatusAndLeaveCUntouched) {
       {"n", [](Call& x) { x.n = -1; }, BF16X_ERR_N},
       {"k", [](Call& x) { x.k = -1; }, BF16X_ERR_K},
       {"lda", [](Call& x) { x.lda = 3; }, BF16X_ERR_LDA},
-      {"lda transposed", [](Call& x) { x.ta = BF16X_TRANS; x.lda = 4; }, BF16X_ERR_LDA},
+      {"lda transposed",
+       [](Call& x) {
+         x.ta = BF16X_TRANS;
+         x.lda = 4;
+       },
+       BF16X_ERR_LDA},
       {"ldb", [](Call& x) { x.ldb = 4; }, BF16X_ERR_LDB},
       {"ldc", [](Call& x) { x.ldc = 3; }, BF16X_ERR_LDC},
-      {"ldc row-major", [](Call& x) { x.layout = BF16X_ROW_MAJOR; x.lda = 5; x.ldb = 3; x.ldc = 2; }, BF16X_ERR_LDC},
+      {"ldc row-major",
+       [](Call& x) {
+         x.layout = BF16X_ROW_MAJOR;
+         x.lda = 5;
+         x.ldb = 3;
+         x.ldc = 2;
+       },
+       BF16X_ERR_LDC},
       {"null C", [](Call& x) { x.c = nullptr; }, BF16X_ERR_NULL},
       {"null A", [](Call& x) { x.a = nullptr; }, BF16X_ERR_NULL},
       {"mode for sgemm", [](Call& x) { x.mode = BF16X_MODE_FP32X6; }, BF16X_ERR_MODE},
       {"mode out of range", [](Call& x) { x.mode = 99; }, BF16X_ERR_MODE},
-      {"size overflow", [](Call& x) { x.m = std::int64_t(1) << 40; x.n = std::int64_t(1) << 40; x.lda = x.ldc = x.m; }, BF16X_ERR_SIZE},
+      {"size overflow",
+       [](Call& x) {
+         x.m = std::int64_t(1) << 40;
+         x.n = std::int64_t(1) << 40;
+         x.lda = x.ldc = x.m;
+       },
+       BF16X_ERR_SIZE},
   };
   for (const Case& cs : cases) {
     Call x = base;
@@ -84,6 +102,37 @@ TEST(Api, QuickReturnsFollowBlas) {
   EXPECT_EQ(bf16x_sgemm(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 0, 4, 4, 1.f, nullptr, 1, nullptr, 4, 0.f,
                         nullptr, 1, BF16X_MODE_FP32X6),
             BF16X_OK);
+}
+
+// alpha = 0 or k = 0 with beta = 1: the reference BLAS returns before touching C, so C keeps its bits exactly;
+// a signalling NaN stays signalling (1 * sNaN would quieten it) and -0 stays -0.
+template <typename T, typename Bits>
+void expect_untouched_with_beta_one(int mode) {
+  std::vector<T> a(16, T(NAN)), b(16, T(NAN)), c(16);
+  const Bits snan = sizeof(T) == 8 ? Bits(0x7ff0000000000001ull) : Bits(0x7f800001u);
+  for (std::size_t i = 0; i < c.size(); ++i) c[i] = T(0.25) * T(i) - T(1);
+  std::memcpy(&c[3], &snan, sizeof snan);
+  c[5] = T(-0.0);
+  const std::vector<T> before = c;
+  for (int k : {4, 0}) {
+    const T alpha = k == 0 ? T(1) : T(0);
+    int st;
+    if constexpr (sizeof(T) == 8)
+      st = bf16x_dgemm(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 4, 4, k, alpha, a.data(), 4, b.data(), 4, 1.0,
+                       c.data(), 4, bf16x_mode(mode));
+    else
+      st = bf16x_sgemm(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 4, 4, k, alpha, a.data(), 4, b.data(), 4, 1.0f,
+                       c.data(), 4, bf16x_mode(mode));
+    ASSERT_EQ(st, BF16X_OK);
+    EXPECT_EQ(std::memcmp(c.data(), before.data(), c.size() * sizeof(T)), 0) << "k = " << k;
+  }
+}
+
+TEST(Api, QuickReturnWithBetaOneLeavesCBitForBit) {
+  for (int mode : {BF16X_MODE_NATIVE, BF16X_MODE_AUTO, BF16X_MODE_FP64X6, BF16X_MODE_FP64X21})
+    expect_untouched_with_beta_one<double, std::uint64_t>(mode);
+  for (int mode : {BF16X_MODE_NATIVE, BF16X_MODE_AUTO, BF16X_MODE_FP32X6})
+    expect_untouched_with_beta_one<float, std::uint32_t>(mode);
 }
 
 TEST(Api, NonFiniteInputsTakeTheHostPathAndKeepIeeeClasses) {
@@ -119,16 +168,16 @@ TEST(Api, StatsReportTheModeAndEngineThatRan) {
   o.mode = BF16X_MODE_FP64X10;
   o.engine = BF16X_ENGINE_REFERENCE;
   o.stats = &st;
-  ASSERT_EQ(bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 64, 64, 64, 1.0, a.data(), 64, b.data(),
-                           64, 0.0, c.data(), 64, &o),
+  ASSERT_EQ(bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 64, 64, 64, 1.0, a.data(), 64, b.data(), 64,
+                           0.0, c.data(), 64, &o),
             BF16X_OK);
   EXPECT_EQ(st.mode, BF16X_MODE_FP64X10);
   EXPECT_EQ(st.engine, BF16X_ENGINE_REFERENCE);
-  EXPECT_EQ(st.micro_tiles, 4u);                   // (64/32)^2 micro-tiles, one k-block
-  EXPECT_EQ(st.dot_products, 4u * 10 * 2 * 4);     // micro-tiles x products x k-chunks x 4 quadrants
+  EXPECT_EQ(st.micro_tiles, 4u);                // (64/32)^2 micro-tiles, one k-block
+  EXPECT_EQ(st.dot_products, 4u * 10 * 2 * 4);  // micro-tiles x products x k-chunks x 4 quadrants
   o.mode = BF16X_MODE_NATIVE;
-  ASSERT_EQ(bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 64, 64, 64, 1.0, a.data(), 64, b.data(),
-                           64, 0.0, c.data(), 64, &o),
+  ASSERT_EQ(bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 64, 64, 64, 1.0, a.data(), 64, b.data(), 64,
+                           0.0, c.data(), 64, &o),
             BF16X_OK);
   EXPECT_EQ(st.mode, BF16X_MODE_NATIVE);
   EXPECT_EQ(st.engine, -1);
@@ -136,8 +185,8 @@ TEST(Api, StatsReportTheModeAndEngineThatRan) {
 
 TEST(Api, CppWrapperThrowsOnErrorAndComputes) {
   std::vector<double> a(9, 1.0), b(9, 2.0), c(9, 0.0);
-  bf16x::dgemm(bf16x::Layout::col_major, bf16x::Op::none, bf16x::Op::none, 3, 3, 3, 1.0, a.data(), 3, b.data(), 3,
-               0.0, c.data(), 3, bf16x::Mode::fp64x21);
+  bf16x::dgemm(bf16x::Layout::col_major, bf16x::Op::none, bf16x::Op::none, 3, 3, 3, 1.0, a.data(), 3, b.data(), 3, 0.0,
+               c.data(), 3, bf16x::Mode::fp64x21);
   for (double v : c) EXPECT_EQ(v, 6.0);
   EXPECT_THROW(bf16x::dgemm(bf16x::Layout::col_major, bf16x::Op::none, bf16x::Op::none, 3, 3, 3, 1.0, a.data(), 2,
                             b.data(), 3, 0.0, c.data(), 3, bf16x::Mode::fp64x21),

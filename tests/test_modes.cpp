@@ -134,8 +134,8 @@ TEST(Modes, PaperTable4Uniform256) {
   const double native_eF = check::errors(nat, ex, ab).eF;
   for (int d = 3; d <= 6; ++d) {
     check::Mat<double> c(n, n);
-    ASSERT_EQ(bf16x_dgemm(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.0, a.data(), n, b.data(), n,
-                          0.0, c.data(), n, bf16x_mode(BF16X_MODE_FP64X6 + d - 3)),
+    ASSERT_EQ(bf16x_dgemm(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.0, a.data(), n, b.data(), n, 0.0,
+                          c.data(), n, bf16x_mode(BF16X_MODE_FP64X6 + d - 3)),
               BF16X_OK);
     const double eF = check::errors(c, ex, ab).eF;
     if (d < 6) {
@@ -153,4 +153,52 @@ TEST(Modes, PaperTable4Uniform256) {
                         0.f, c32.data(), n, BF16X_MODE_FP32X6),
             BF16X_OK);
   EXPECT_LE(check::errors(c32, ex32, ab32).eF, 2.0 * check::errors(s, ex32, ab32).eF);
+}
+
+// alpha's exponent joins the row/column scale exponents (docs/numerics.md, "alpha"): with A = 2^ea U, B = 2^eb V
+// and alpha = 1.7 * 2^e, the result is 2^(ea + eb + e) times that of U, V and alpha = 1.7, bit for bit, wherever
+// the result is a normal number, however far 2^(ea + eb) alone lies outside the range (it once gave -Inf for
+// A, B x 2^1000, alpha = 2^-1000 and -0 for 2^-1000, 2^1000). The unscaled call is checked against the exact
+// reference with the mode's bound, so the scaled one is too. A subnormal A (2^-1050) keeps fewer bits, and the
+// unscaled problem is built from those bits.
+template <typename T>
+void check_alpha_folded(int mode, int d, int ea, int eb, int e_alpha, int layout) {
+  Problem<T> p(37, 29, 300, layout, BF16X_NO_TRANS, BF16X_TRANS, 100 + std::uint64_t(d), 3);
+  Problem<T> u = p;
+  auto scale = [](T x, int e) { return std::isnan(x) ? x : T(std::ldexp(x, e)); };
+  for (T& x : p.a) x = scale(x, ea);
+  for (T& x : p.opa.v) x = scale(x, ea);
+  for (T& x : p.b) x = scale(x, eb);
+  for (T& x : p.opb.v) x = scale(x, eb);
+  for (std::size_t i = 0; i < p.a.size(); ++i) u.a[i] = scale(p.a[i], -ea);  // the bits that survived, unscaled
+  for (std::size_t i = 0; i < p.opa.v.size(); ++i) u.opa.v[i] = scale(p.opa.v[i], -ea);
+  u.alpha = T(1.7);
+  p.alpha = T(std::ldexp(1.7, e_alpha));
+  if constexpr (sizeof(T) == 8)
+    check_fp64(u, mode, d);
+  else
+    check_fp32(u);
+  ASSERT_EQ(p.run(mode), BF16X_OK);
+  for (std::int64_t j = 0; j < p.n; ++j)
+    for (std::int64_t i = 0; i < p.m; ++i) {
+      const T want = T(std::ldexp(u.cval(i, j), ea + eb + e_alpha));
+      ASSERT_TRUE(std::isnormal(want)) << i << "," << j;
+      ASSERT_EQ(p.cval(i, j), want) << bf16x_mode_name(mode) << " ea,eb,e_alpha=" << ea << "," << eb << "," << e_alpha
+                                    << " at (" << i << "," << j << ")";
+    }
+}
+
+TEST(Modes, AlphaJoinsTheScaleExponentsFp64) {
+  const int cases[][3] = {{1000, 1000, -1000}, {-1000, -1000, 1000}, {-1050, -20, 1023}, {900, -900, 0}};
+  for (int d = 3; d <= 6; ++d)
+    for (const auto& c : cases)
+      for (int layout : {BF16X_COL_MAJOR, BF16X_ROW_MAJOR})
+        check_alpha_folded<double>(BF16X_MODE_FP64X6 + (d - 3), d, c[0], c[1], c[2], layout);
+}
+
+TEST(Modes, AlphaJoinsTheScaleExponentsFp32) {
+  const int cases[][3] = {{90, 90, -100}, {-90, -90, 100}, {-140, -20, 126}};
+  for (const auto& c : cases)
+    for (int layout : {BF16X_COL_MAJOR, BF16X_ROW_MAJOR})
+      check_alpha_folded<float>(BF16X_MODE_FP32X6, 0, c[0], c[1], c[2], layout);
 }

@@ -1,58 +1,53 @@
 #include "api/env.hpp"
 
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-
+#include "api/mode_policy.hpp"
+#include "api/names.hpp"
 #include "bf16x/bf16x.h"
 
 namespace bf16x::api {
 namespace {
 
-int mode_from_env(const char* var, int fallback) {
-  const char* v = std::getenv(var);
-  if (!v || !*v) return fallback;
-  const int m = bf16x_mode_from_name(v);
-  if (m < 0) {
-    std::fprintf(stderr, "bf16x: %s=%s not recognised, using %s\n", var, v, bf16x_mode_name(fallback));
-    return fallback;
-  }
-  return m;
-}
-
-// A positive number, or 0 (unset, or not a positive number: said once on stderr).
-double target_from_env(const char* var) {
-  const char* v = std::getenv(var);
-  if (!v || !*v) return 0;
-  char* end = nullptr;
-  const double t = std::strtod(v, &end);
-  if (*end != '\0' || !(t > 0) || !(t < HUGE_VAL)) {
-    std::fprintf(stderr, "bf16x: %s=%s is not a positive number, using the native GEMM's bound\n", var, v);
-    return 0;
-  }
-  return t;
+// A mode of this routine's precision, native or auto; a mode of the other precision is refused here, so that no
+// later step can hand an FP32 scheme FP64 data or the reverse.
+int mode_from_env(const envvar::Source& src, const char* var, bool is_double) {
+  const int fallback = BF16X_MODE_AUTO;
+  const auto v = envvar::text(src, var);
+  if (!v) return fallback;
+  const int m = bf16x_mode_from_name(v->c_str());
+  if (m >= 0 && m != BF16X_MODE_DEFAULT && mode_fits(m, is_double)) return m;
+  src.warn(std::string(var) + "=" + *v + " is not " + (is_double ? "a DGEMM" : "an SGEMM") +
+           " mode (see README, Environment); using " + bf16x_mode_name(fallback));
+  return fallback;
 }
 
 }  // namespace
 
+Env parse_env(const envvar::Source& src) {
+  Env r;
+  r.sgemm_mode = mode_from_env(src, "BF16X_SGEMM_MODE", false);
+  r.dgemm_mode = mode_from_env(src, "BF16X_DGEMM_MODE", true);
+  r.min_size = envvar::integer(src, "BF16X_MIN_SIZE", INT64_MAX, "0").value_or(0);
+  r.engine = BF16X_ENGINE_AUTO;
+  if (const auto e = envvar::text(src, "BF16X_ENGINE")) {
+    const int id = bf16x_engine_from_name(e->c_str());
+    if (id >= 0) {
+      r.engine = id;
+      r.engine_set = id != BF16X_ENGINE_AUTO;
+    } else {
+      src.warn("BF16X_ENGINE=" + *e + " is not an engine name (auto, " + engine_names() + "); using auto");
+    }
+  }
+  r.verbose = envvar::boolean(src, "BF16X_VERBOSE", "0").value_or(false);
+  r.split = envvar::choice(src, "BF16X_SPLIT", {"scaled", "paper"}, "scaled").value_or("scaled") == "paper"
+                ? BF16X_SPLIT_PAPER
+                : BF16X_SPLIT_SCALED;
+  r.auto_target = envvar::positive(src, "BF16X_AUTO_TARGET", "the native GEMM's bound").value_or(0);
+  r.auto_cost = envvar::boolean(src, "BF16X_AUTO_COST", "on").value_or(true);
+  return r;
+}
+
 const Env& env() {
-  static const Env e = [] {
-    Env r{};
-    r.sgemm_mode = mode_from_env("BF16X_SGEMM_MODE", BF16X_MODE_AUTO);
-    r.dgemm_mode = mode_from_env("BF16X_DGEMM_MODE", BF16X_MODE_AUTO);
-    const char* ms = std::getenv("BF16X_MIN_SIZE");
-    r.min_size = ms ? std::strtoll(ms, nullptr, 10) : 0;
-    r.engine = std::getenv("BF16X_ENGINE");
-    const char* vb = std::getenv("BF16X_VERBOSE");
-    r.verbose = vb && *vb && std::strcmp(vb, "0") != 0;
-    const char* sp = std::getenv("BF16X_SPLIT");
-    r.split = (sp && std::strcmp(sp, "paper") == 0) ? BF16X_SPLIT_PAPER : BF16X_SPLIT_SCALED;
-    r.auto_target = target_from_env("BF16X_AUTO_TARGET");
-    const char* ac = std::getenv("BF16X_AUTO_COST");
-    r.auto_cost = !(ac && (std::strcmp(ac, "off") == 0 || std::strcmp(ac, "0") == 0));
-    return r;
-  }();
+  static const Env e = parse_env(envvar::process_source());
   return e;
 }
 

@@ -1,20 +1,28 @@
-// Process-wide settings from the environment, read once on first use (documented in README "Environment").
+// Process-wide settings from the environment, read once on first use (documented in README "Environment"). Every
+// variable is parsed by the strict rules of env/env_vars.hpp; a refused value keeps the default and says so.
 #pragma once
 #include <cstdint>
+
+#include "env/env_vars.hpp"
 
 namespace bf16x::api {
 
 struct Env {
-  int sgemm_mode;         // BF16X_SGEMM_MODE (default auto)
-  int dgemm_mode;         // BF16X_DGEMM_MODE (default auto)
-  std::int64_t min_size;  // BF16X_MIN_SIZE: calls with min(m,n,k) below it run native (default 0)
-  const char* engine;     // BF16X_ENGINE (nullptr if unset)
-  bool verbose;           // BF16X_VERBOSE=1: one line per call on stderr
-  int split;              // BF16X_SPLIT=scaled|paper
-  double auto_target;     // BF16X_AUTO_TARGET: auto's target e_scaled (0 if unset: the native GEMM's bound)
-  bool auto_cost;         // BF16X_AUTO_COST=off: auto decides on accuracy alone, ignoring the cost model
+  int sgemm_mode = 0;         // BF16X_SGEMM_MODE: an SGEMM mode, native or auto (default auto)
+  int dgemm_mode = 0;         // BF16X_DGEMM_MODE: a DGEMM mode, native or auto (default auto)
+  std::int64_t min_size = 0;  // BF16X_MIN_SIZE: calls with min(m,n,k) below it run native (default 0)
+  int engine = 0;             // BF16X_ENGINE as a BF16X_ENGINE_* id (default BF16X_ENGINE_AUTO)
+  bool engine_set = false;    // BF16X_ENGINE named an engine explicitly
+  bool verbose = false;       // BF16X_VERBOSE: one line per call on stderr
+  int split = 0;              // BF16X_SPLIT=scaled|paper (default scaled)
+  double auto_target = 0;     // BF16X_AUTO_TARGET: auto's target e_scaled (0 if unset: the native GEMM's bound)
+  bool auto_cost = true;      // BF16X_AUTO_COST=off: auto decides on accuracy alone, ignoring the cost model
 };
 
+// The settings `src` describes (refusals reported through src.warn).
+Env parse_env(const envvar::Source& src);
+
+// parse_env of this process's environment, once.
 const Env& env();
 
 }  // namespace bf16x::api

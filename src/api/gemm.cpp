@@ -1,8 +1,10 @@
 // bf16x_sgemm / bf16x_dgemm: checks, layout normalisation (row-major C = A B is column-major C^T = B^T A^T),
 // BLAS quick returns, mode and engine resolution, then the host BLAS or the emulation driver.
 #include <chrono>
-#include <new>
 #include <cstdio>
+#include <mutex>
+#include <new>
+#include <string>
 #include <type_traits>
 
 #include "api/checks.hpp"
@@ -11,6 +13,7 @@
 #include "bf16x/bf16x.h"
 #include "driver/gemm_driver.hpp"
 #include "engine/registry.hpp"
+#include "env/env_vars.hpp"
 #include "host/host_blas.hpp"
 
 namespace bf16x::api {
@@ -25,16 +28,13 @@ bool host_gemm(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, T
     return host::dgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
-// C = beta * C, with beta == 0 setting C to zero without reading it (BLAS semantics for alpha == 0 or k == 0).
+// C = beta * C, with beta == 0 setting C to zero without reading it (BLAS semantics for alpha == 0 or k == 0);
+// beta == 1 leaves C untouched, as the reference BLAS does (a signalling NaN stays signalling).
 template <typename T>
 void scale_c(std::int64_t m, std::int64_t n, T beta, T* c, std::int64_t ldc) {
+  if (beta == T(1)) return;
   for (std::int64_t j = 0; j < n; ++j)
     for (std::int64_t i = 0; i < m; ++i) c[i + j * ldc] = beta == T(0) ? T(0) : beta * c[i + j * ldc];
-}
-
-bool mode_fits(int mode, bool is_double) {
-  if (mode == BF16X_MODE_DEFAULT || mode == BF16X_MODE_NATIVE || mode == BF16X_MODE_AUTO) return true;
-  return is_double ? (mode >= BF16X_MODE_FP64X6 && mode <= BF16X_MODE_FP64X21) : mode == BF16X_MODE_FP32X6;
 }
 
 int check_options(const bf16x_options& o, bool is_double) {
@@ -45,6 +45,19 @@ int check_options(const bf16x_options& o, bool is_double) {
   if (o.block_k < 0 || o.block_k > 256 || o.block_k % 32 != 0) return BF16X_ERR_OPTIONS;
   if (!(o.auto_target >= 0.0)) return BF16X_ERR_OPTIONS;
   return BF16X_OK;
+}
+
+// An emulation mode the caller asked for by name that lands on the scalar reference engine (no vector BF16 engine
+// here, and none requested): said once per process, since it runs 40-1000x slower than the host BLAS.
+void warn_if_reference(int requested, int mode, int engine_id, int engine_option) {
+  if (requested == BF16X_MODE_AUTO || mode == BF16X_MODE_NATIVE || engine_id != BF16X_ENGINE_REFERENCE) return;
+  if (engine_option == BF16X_ENGINE_REFERENCE || env().engine == BF16X_ENGINE_REFERENCE) return;
+  static std::once_flag once;
+  std::call_once(once, [mode] {
+    envvar::warn(std::string("mode ") + bf16x_mode_name(mode) +
+                 " runs on the scalar reference engine: this CPU has no vector BF16 engine, expect it to be 40-1000x "
+                 "slower than the host BLAS");
+  });
 }
 
 const char* trans_char(int t) { return t == BF16X_NO_TRANS ? "N" : (t == BF16X_TRANS ? "T" : "C"); }
@@ -94,6 +107,9 @@ int gemm(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std
     autoc = choose_auto<T>(req, {a, lda, ta}, {b, ldb, tb});
     mode = autoc.mode;
   }
+  // Every source of a mode (argument, environment, auto) is checked against the routine before the driver runs.
+  if (!mode_fits(mode, is_double) || mode == BF16X_MODE_AUTO || mode == BF16X_MODE_DEFAULT) return BF16X_ERR_MODE;
+  warn_if_reference(requested, mode, engine_id, opt.engine);
   const char* ran = "native";
   driver::DriverConfig cfg{};
   engine::EngineCounters counters;
@@ -112,8 +128,12 @@ int gemm(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std
         done = true;
         ran = bf16x_mode_name(mode);
         break;
-      case driver::DriverStatus::no_memory: return BF16X_ERR_NOMEM;
-      case driver::DriverStatus::nonfinite_input: break;  // NaN/Inf: the host GEMM classifies them exactly
+      case driver::DriverStatus::no_memory:
+        return BF16X_ERR_NOMEM;
+      case driver::DriverStatus::wrong_precision:
+        return BF16X_ERR_MODE;
+      case driver::DriverStatus::nonfinite_input:
+        break;  // NaN/Inf: the host GEMM classifies them exactly
     }
   }
   if (!done) {
@@ -161,9 +181,9 @@ void bf16x_options_init(bf16x_options* opt) {
   opt->split = BF16X_SPLIT_SCALED;
 }
 
-int bf16x_sgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n,
-                   int64_t k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
-                   float* c, int64_t ldc, const bf16x_options* opt) {
+int bf16x_sgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n, int64_t k,
+                   float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
+                   int64_t ldc, const bf16x_options* opt) {
   // Workspace and scale vectors are allocated before C is written: an allocation failure leaves C untouched.
   try {
     return bf16x::api::gemm<float>(layout, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, opt);
@@ -172,9 +192,9 @@ int bf16x_sgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose 
   }
 }
 
-int bf16x_dgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n,
-                   int64_t k, double alpha, const double* a, int64_t lda, const double* b, int64_t ldb, double beta,
-                   double* c, int64_t ldc, const bf16x_options* opt) {
+int bf16x_dgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n, int64_t k,
+                   double alpha, const double* a, int64_t lda, const double* b, int64_t ldb, double beta, double* c,
+                   int64_t ldc, const bf16x_options* opt) {
   // Workspace and scale vectors are allocated before C is written: an allocation failure leaves C untouched.
   try {
     return bf16x::api::gemm<double>(layout, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, opt);

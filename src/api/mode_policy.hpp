@@ -18,6 +18,9 @@ struct ModeRequest {
   bool scaled = true;  // the scaled split: the error model's bounds do not hold for the paper's unscaled slices
 };
 
+// Whether `mode` may run this routine: DEFAULT, NATIVE and AUTO fit both, an emulation mode only its precision.
+bool mode_fits(int mode, bool is_double);
+
 // A concrete mode (NATIVE, FP32X6, FP64X*), or AUTO where emulation may be faster and the choice needs the
 // operands (choose_auto). Reads nothing but the request.
 int resolve_mode(const ModeRequest& r);

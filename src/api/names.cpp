@@ -1,4 +1,6 @@
 // Names of modes, engines and statuses for the C API, the CLI and verbose output.
+#include "api/names.hpp"
+
 #include <cstring>
 
 #include "bf16x/bf16x.h"
@@ -37,6 +39,23 @@ int id_of(const Named (&t)[N], const char* name) {
 
 }  // namespace
 
+namespace bf16x::api {
+
+std::vector<std::string> engine_name_list() {
+  std::vector<std::string> v;
+  for (const Named& e : kEngines)
+    if (e.id != BF16X_ENGINE_AUTO) v.emplace_back(e.name);
+  return v;
+}
+
+std::string engine_names() {
+  std::string s;
+  for (const std::string& n : engine_name_list()) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+}  // namespace bf16x::api
+
 extern "C" {
 
 const char* bf16x_mode_name(int mode) { return name_of(kModes, mode); }
@@ -48,23 +67,40 @@ int bf16x_engine_selected(void) { return bf16x::engine::resolve_engine(BF16X_ENG
 
 const char* bf16x_status_string(int status) {
   switch (status) {
-    case BF16X_OK: return "ok";
-    case BF16X_ERR_LAYOUT: return "invalid layout (argument 1)";
-    case BF16X_ERR_TRANS_A: return "invalid transa (argument 2)";
-    case BF16X_ERR_TRANS_B: return "invalid transb (argument 3)";
-    case BF16X_ERR_M: return "m < 0 (argument 4)";
-    case BF16X_ERR_N: return "n < 0 (argument 5)";
-    case BF16X_ERR_K: return "k < 0 (argument 6)";
-    case BF16X_ERR_LDA: return "lda too small (argument 9)";
-    case BF16X_ERR_LDB: return "ldb too small (argument 11)";
-    case BF16X_ERR_LDC: return "ldc too small (argument 14)";
-    case BF16X_ERR_NULL: return "NULL matrix pointer";
-    case BF16X_ERR_MODE: return "mode not valid for this routine";
-    case BF16X_ERR_ENGINE: return "requested engine not available on this CPU";
-    case BF16X_ERR_SIZE: return "matrix size overflows 64-bit indexing";
-    case BF16X_ERR_NOMEM: return "workspace allocation failed";
-    case BF16X_ERR_OPTIONS: return "invalid option value";
-    default: return "unknown status";
+    case BF16X_OK:
+      return "ok";
+    case BF16X_ERR_LAYOUT:
+      return "invalid layout (argument 1)";
+    case BF16X_ERR_TRANS_A:
+      return "invalid transa (argument 2)";
+    case BF16X_ERR_TRANS_B:
+      return "invalid transb (argument 3)";
+    case BF16X_ERR_M:
+      return "m < 0 (argument 4)";
+    case BF16X_ERR_N:
+      return "n < 0 (argument 5)";
+    case BF16X_ERR_K:
+      return "k < 0 (argument 6)";
+    case BF16X_ERR_LDA:
+      return "lda too small (argument 9)";
+    case BF16X_ERR_LDB:
+      return "ldb too small (argument 11)";
+    case BF16X_ERR_LDC:
+      return "ldc too small (argument 14)";
+    case BF16X_ERR_NULL:
+      return "NULL matrix pointer";
+    case BF16X_ERR_MODE:
+      return "mode not valid for this routine";
+    case BF16X_ERR_ENGINE:
+      return "requested engine not available on this CPU";
+    case BF16X_ERR_SIZE:
+      return "matrix size overflows 64-bit indexing";
+    case BF16X_ERR_NOMEM:
+      return "workspace allocation failed";
+    case BF16X_ERR_OPTIONS:
+      return "invalid option value";
+    default:
+      return "unknown status";
   }
 }
 

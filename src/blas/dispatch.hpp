@@ -47,6 +47,12 @@ void dispatch(const GemmCall<T>& g, Forward&& forward) {
   const GemmShape& s = g.s;
   if (s.m == 0 || s.n == 0 || ((g.alpha == T(0) || s.k == 0) && g.beta == T(1))) return;
   const ShimScope scope;
+  if (g.alpha == T(0) || s.k == 0) {
+    // C = beta * C by the library itself: some host kernels (OpenBLAS 0.3.21's SkylakeX/Cooperlake small-matrix
+    // path) read A and B even when alpha is zero, so a NaN there would reach C.
+    native_via_library(g);
+    return;
+  }
   const int mode = emulation_mode(s, is_double);
   int declined = 0;
   if (mode != BF16X_MODE_NATIVE && emulate(g, mode, &declined)) return;

@@ -29,15 +29,15 @@ inline double pow2(int e) {
 
 constexpr int kMinExp = -1022, kMaxExp = 1023;
 
-// Element loop of write_block for one column; `s` holds 2^(ea[r] + eb[col]) exactly.
+// Element loop of write_block for one column: (alpha * acc) * s, where `s` holds the exact power of two of each row.
 template <typename T, typename Acc>
 inline void write_column(T* col, const Acc* acc, int ld, int rows, double alpha, double beta, const double* s) {
   if (beta == 0.0) {
-    for (int r = 0; r < rows; ++r) col[r] = T(alpha * (double(acc[std::int64_t(r) * ld]) * s[r]));
+    for (int r = 0; r < rows; ++r) col[r] = T((alpha * double(acc[std::int64_t(r) * ld])) * s[r]);
   } else {
     for (int r = 0; r < rows; ++r) {
       // Separate statements: compilers that contract only within one expression (clang) keep two roundings too.
-      const double v = alpha * (double(acc[std::int64_t(r) * ld]) * s[r]);
+      const double v = (alpha * double(acc[std::int64_t(r) * ld])) * s[r];
       const double w = beta * double(col[r]);
       col[r] = T(v + w);
     }
@@ -76,22 +76,25 @@ BF16X_CLONES void add_groups_fp64(double* dst, int ld, const float* const* src, 
 template <typename T, typename Acc>
 void write_block(T* c, std::int64_t ldc, const Acc* acc, int ld, int rows, int cols, double alpha, double beta,
                  const int* ea, const int* eb) {
-  // Exact power-of-two factors when every 2^ea, 2^eb and 2^(ea + eb) of the block is a normal double.
-  int amin = 0, amax = 0, bmin = 0, bmax = 0;
-  if (ea) {
-    amin = *std::min_element(ea, ea + rows);
-    amax = *std::max_element(ea, ea + rows);
-    bmin = *std::min_element(eb, eb + cols);
-    bmax = *std::max_element(eb, eb + cols);
-  }
+  // alpha = m * 2^e_alpha with m in [0.5, 1): the power of two joins the row/column exponents, so that
+  // m * acc * 2^(ea + eb + e_alpha) rounds once in m * acc and once more only if the result itself leaves the
+  // normal range (no intermediate 2^(ea + eb) * acc that overflows or underflows before alpha brings it back).
+  int e_alpha = 0;
+  const double m_alpha = std::isfinite(alpha) ? std::frexp(alpha, &e_alpha) : alpha;
+  int ra[pack::kBlockM], rb[pack::kBlockN];
+  for (int r = 0; r < rows; ++r) ra[r] = (ea ? ea[r] : 0) + e_alpha;
+  for (int j = 0; j < cols; ++j) rb[j] = eb ? eb[j] : 0;
+  // Exact power-of-two factors when every 2^ra, 2^rb and 2^(ra + rb) of the block is a normal double.
+  const int amin = *std::min_element(ra, ra + rows), amax = *std::max_element(ra, ra + rows);
+  const int bmin = *std::min_element(rb, rb + cols), bmax = *std::max_element(rb, rb + cols);
   const bool exact = std::max({amax, bmax, amax + bmax}) <= kMaxExp && std::min({amin, bmin, amin + bmin}) >= kMinExp;
   double sa[pack::kBlockM], sb[pack::kBlockN], s[pack::kBlockM];
   if (exact) {
-    for (int r = 0; r < rows; ++r) sa[r] = ea ? pow2(ea[r]) : 1.0;
-    for (int j = 0; j < cols; ++j) sb[j] = ea ? pow2(eb[j]) : 1.0;
+    for (int r = 0; r < rows; ++r) sa[r] = pow2(ra[r]);
+    for (int j = 0; j < cols; ++j) sb[j] = pow2(rb[j]);
     static const bool vector = write_block_avx512_usable();
     if (vector) {
-      write_block_avx512(c, ldc, acc, ld, rows, cols, alpha, beta, sa, sb);
+      write_block_avx512(c, ldc, acc, ld, rows, cols, m_alpha, beta, sa, sb);
       return;
     }
   }
@@ -99,12 +102,11 @@ void write_block(T* c, std::int64_t ldc, const Acc* acc, int ld, int rows, int c
     T* col = c + std::int64_t(j) * ldc;
     if (exact) {
       for (int r = 0; r < rows; ++r) s[r] = sa[r] * sb[j];
-      write_column_clone(col, acc + j, ld, rows, alpha, beta, s);
+      write_column_clone(col, acc + j, ld, rows, m_alpha, beta, s);
     } else {
+      // ldexp rounds once, correctly, where 2^(ra + rb) is not a normal double.
       for (int r = 0; r < rows; ++r) {
-        const int e = ea[r] + eb[j];
-        const double a = double(acc[std::int64_t(r) * ld + j]);
-        const double v = alpha * (e == 0 ? a : std::ldexp(a, e));
+        const double v = std::ldexp(m_alpha * double(acc[std::int64_t(r) * ld + j]), ra[r] + rb[j]);
         const double w = beta == 0.0 ? 0.0 : beta * double(col[r]);
         col[r] = T(beta == 0.0 ? v : v + w);
       }

@@ -13,9 +13,11 @@ void add_tile_fp32(float* dst, int ld, const float* part);
 void add_groups_fp64(double* dst, int ld, const float* const* src, int n, bool first);
 
 // C(i0 + r, j0 + c) = alpha * 2^(ea[r] + eb[c]) * acc(r, c) + beta * C(...) for r < rows, c < cols, in FP64 and
-// rounded once to T; acc is row-major with row stride ld, C column-major; beta == 0 does not read C. ea / eb
-// (null: no scaling) are the exponents of the block's rows and columns. The power of two multiplies exactly
-// where 2^(ea + eb) is a normal double (the same rounding as ldexp), else ldexp does it.
+// rounded to T; acc is row-major with row stride ld, C column-major; beta == 0 does not read C. ea / eb (null: no
+// scaling) are the exponents of the block's rows and columns. alpha's exponent joins them: the value is
+// (m_alpha * acc) * 2^(ea + eb + e_alpha), alpha = m_alpha * 2^e_alpha, so scaled sums whose 2^(ea + eb) * acc alone
+// would overflow or underflow come back exactly when alpha brings the result into range. The power of two
+// multiplies exactly where it is a normal double (the same rounding as ldexp), else ldexp does it.
 template <typename T, typename Acc>
 void write_block(T* c, std::int64_t ldc, const Acc* acc, int ld, int rows, int cols, double alpha, double beta,
                  const int* ea, const int* eb);

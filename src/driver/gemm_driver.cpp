@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <type_traits>
 
 #include "driver/block_loop.hpp"
 #include "driver/workspace.hpp"
@@ -97,6 +98,8 @@ template <typename T>
 DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg) {
   const split::Scheme& scheme = *cfg.scheme;
   const bool fp64 = scheme.reconstruction == split::Reconstruction::fp64;
+  // An FP32 scheme on FP64 data (or the reverse) would size panels and scratch for the wrong element type.
+  if (fp64 != std::is_same_v<T, double>) return DriverStatus::wrong_precision;
   const int bk = cfg.block_k > 0 ? cfg.block_k : default_block_k(fp64);
   const split::GroupPlan& plan = cached_plan(scheme, cfg.fuse_diagonals, bk);
   const int ngroups = int(plan.groups.size());
@@ -126,8 +129,14 @@ DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg) {
   const BlockCompute comp{&pa, &pb, plan.groups.data(), ngroups, acc, cfg.engine, cfg.counters};
   // The split always needs the row/column exponents; the paper's unscaled slices already carry them, so its
   // write applies none (null: no scaling).
-  const BlockOutput<T> out{args.m,   args.n,   double(args.alpha), double(args.beta), args.c, args.ldc,
-                           cfg.scaled ? pa.scale_exp.data() : nullptr, cfg.scaled ? pb.scale_exp.data() : nullptr};
+  const BlockOutput<T> out{args.m,
+                           args.n,
+                           double(args.alpha),
+                           double(args.beta),
+                           args.c,
+                           args.ldc,
+                           cfg.scaled ? pa.scale_exp.data() : nullptr,
+                           cfg.scaled ? pb.scale_exp.data() : nullptr};
 
 #pragma omp parallel num_threads(threads)
   {

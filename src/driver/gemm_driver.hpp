@@ -29,7 +29,8 @@ struct DriverConfig {
   double seconds_split = 0, seconds_compute = 0;  // filled by the call
 };
 
-enum class DriverStatus { ok, nonfinite_input, no_memory };
+// wrong_precision: the scheme reconstructs in the other precision than T (a caller's bug; nothing is touched).
+enum class DriverStatus { ok, nonfinite_input, no_memory, wrong_precision };
 
 // Never writes C unless it returns ok (nonfinite_input: the caller routes the call to its exact fallback).
 template <typename T>

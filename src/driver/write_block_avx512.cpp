@@ -1,7 +1,8 @@
 // write_block's exact-scale path with AVX-512: the row-major block accumulator is read in 16 x 16 (FP32) or
 // 8 x 8 (FP64) sub-blocks, transposed in registers and written down the columns of C, with the same IEEE
-// operations per element as the element loop (widen, times 2^(ea + eb), times alpha, plus beta * C, round once),
-// so the results are equal bit for bit. Compiled for AVX-512 by the target pragma; called only where usable.
+// operations per element as the element loop (widen, times alpha's significand, times 2^(ea + eb + e_alpha), plus beta
+// * C, round once), so the results are equal bit for bit. Compiled for AVX-512 by the target pragma; called only where
+// usable.
 #include "driver/write_block_avx512.hpp"
 
 #include <immintrin.h>
@@ -66,9 +67,9 @@ void transpose8(__m512d* r) {
   }
 }
 
-// 8 results of one column: alpha * (acc * s) [+ beta * c], in FP64.
+// 8 results of one column: (alpha * acc) * s [+ beta * c], in FP64.
 inline __m512d finish(__m512d acc, __m512d s, __m512d alpha, __m512d beta, __m512d c, bool use_beta) {
-  const __m512d v = _mm512_mul_pd(alpha, _mm512_mul_pd(acc, s));
+  const __m512d v = _mm512_mul_pd(_mm512_mul_pd(alpha, acc), s);
   return use_beta ? _mm512_add_pd(v, _mm512_mul_pd(beta, c)) : v;
 }
 

@@ -1,10 +1,10 @@
 #include "engine/registry.hpp"
 
-#include <cstdio>
-#include <cstdlib>
+#include <string>
 
 #include "api/env.hpp"
 #include "bf16x/bf16x.h"
+#include "env/env_vars.hpp"
 
 namespace bf16x::engine {
 namespace {
@@ -12,31 +12,29 @@ namespace {
 // Each engine's next step down when it cannot run.
 int fallback_of(int id) {
   switch (id) {
-    case BF16X_ENGINE_AMX: return BF16X_ENGINE_AVX512BF16;
-    case BF16X_ENGINE_AMX_MODEL: return BF16X_ENGINE_REFERENCE;
-    case BF16X_ENGINE_AVX512BF16: return BF16X_ENGINE_REFERENCE;
-    default: return -1;
+    case BF16X_ENGINE_AMX:
+      return BF16X_ENGINE_AVX512BF16;
+    case BF16X_ENGINE_AMX_MODEL:
+      return BF16X_ENGINE_REFERENCE;
+    case BF16X_ENGINE_AVX512BF16:
+      return BF16X_ENGINE_REFERENCE;
+    default:
+      return -1;
   }
 }
 
 int auto_engine() {
   static const int chosen = [] {
-    int want = BF16X_ENGINE_AMX;
-    const char* env = api::env().engine;
-    if (env && *env) {
-      const int e = bf16x_engine_from_name(env);
-      if (e > 0) want = e;
-      else if (api::env().verbose) std::fprintf(stderr, "bf16x: BF16X_ENGINE=%s not recognised, using auto\n", env);
-    }
+    const api::Env& e = api::env();
+    const int want = e.engine_set ? e.engine : int(BF16X_ENGINE_AMX);
     int id = want;
-    while (id > 0 && !engine_usable(id)) {
-      const int next = fallback_of(id);
-      if (api::env().verbose && env && *env)
-        std::fprintf(stderr, "bf16x: engine %s unavailable here, falling back to %s\n", bf16x_engine_name(id),
-                     bf16x_engine_name(next));
-      id = next;
-    }
-    return id > 0 ? id : int(BF16X_ENGINE_REFERENCE);
+    while (id > 0 && !engine_usable(id)) id = fallback_of(id);
+    if (id <= 0) id = BF16X_ENGINE_REFERENCE;
+    // An engine the user named but this CPU cannot run: said once per process, whatever the verbosity.
+    if (e.engine_set && id != want)
+      envvar::warn(std::string("BF16X_ENGINE=") + bf16x_engine_name(want) + " is not available on this CPU; using " +
+                   bf16x_engine_name(id));
+    return id;
   }();
   return chosen;
 }
@@ -45,11 +43,16 @@ int auto_engine() {
 
 const EngineInfo* engine_info(int id) {
   switch (id) {
-    case BF16X_ENGINE_REFERENCE: return &reference_engine();
-    case BF16X_ENGINE_AVX512BF16: return &avx512bf16_engine();
-    case BF16X_ENGINE_AMX: return &amx_engine();
-    case BF16X_ENGINE_AMX_MODEL: return &amx_model_engine();
-    default: return nullptr;
+    case BF16X_ENGINE_REFERENCE:
+      return &reference_engine();
+    case BF16X_ENGINE_AVX512BF16:
+      return &avx512bf16_engine();
+    case BF16X_ENGINE_AMX:
+      return &amx_engine();
+    case BF16X_ENGINE_AMX_MODEL:
+      return &amx_model_engine();
+    default:
+      return nullptr;
   }
 }
 

@@ -2,8 +2,9 @@
 
 #include <dlfcn.h>
 
-#include <cstdlib>
 #include <string>
+
+#include "env/env_vars.hpp"
 
 namespace bf16x::host {
 namespace {
@@ -24,11 +25,16 @@ struct Host {
 const Host& host() {
   static const Host h = [] {
     Host r;
-    const char* env = std::getenv("BF16X_HOST_BLAS");
-    const char* candidates[] = {env, "libopenblas.so.0", "libblas.so.3", "libcblas.so.3"};
+    const auto env = envvar::text(envvar::process_source(), "BF16X_HOST_BLAS");
+    const char* candidates[] = {env ? env->c_str() : nullptr, "libopenblas.so.0", "libblas.so.3", "libcblas.so.3"};
     for (const char* lib : candidates) {
       if (!lib || !*lib) continue;
       void* handle = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+      if (!handle && lib == candidates[0]) {
+        const char* why = dlerror();
+        envvar::warn(std::string("BF16X_HOST_BLAS=") + lib + " cannot be loaded (" + (why ? why : "dlopen failed") +
+                     "); trying libopenblas.so.0, libblas.so.3, libcblas.so.3");
+      }
       if (!handle) continue;
       r.sgemm = reinterpret_cast<CblasSgemm>(dlsym(handle, "cblas_sgemm"));
       r.dgemm = reinterpret_cast<CblasDgemm>(dlsym(handle, "cblas_dgemm"));
@@ -37,6 +43,9 @@ const Host& host() {
         r.name = lib;
         break;
       }
+      if (lib == candidates[0])
+        envvar::warn(std::string("BF16X_HOST_BLAS=") + lib +
+                     " has no cblas_sgemm/cblas_dgemm; trying libopenblas.so.0, libblas.so.3, libcblas.so.3");
       r = Host{};
     }
     return r;

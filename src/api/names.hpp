@@ -1,0 +1,11 @@
+// The name tables behind bf16x_mode_name / bf16x_engine_name, for messages that list what is accepted.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace bf16x::api {
+
+std::vector<std::string> engine_name_list();  // every engine except auto, in id order
+std::string engine_names();                   // the same, comma separated
+
+}  // namespace bf16x::api

@@ -1,0 +1,53 @@
+// A process whose environment a test sets: DGEMM and SGEMM with BF16X_MODE_DEFAULT (the environment's mode) on
+// uniform [-1, 1] operands, each checked against the double-double reference. Prints one line per call:
+//   <routine> m n k status=<s> mode=<mode that ran> eF=<error vs exact>
+// The environment is read once per process, which is why this is a process of its own.
+#include <cmath>
+#include <cstdio>
+#include <random>
+
+#include "bf16x/bf16x.h"
+#include "check/exact_gemm.hpp"
+
+namespace {
+
+template <typename T>
+void run(std::int64_t m, std::int64_t n, std::int64_t k) {
+  using namespace bf16x;
+  std::mt19937_64 rng(42);
+  std::uniform_real_distribution<double> u(-1, 1);
+  check::Mat<T> a(m, k), b(k, n), c(m, n);
+  for (T& x : a.v) x = T(u(rng));
+  for (T& x : b.v) x = T(u(rng));
+  bf16x_stats st{};
+  bf16x_options o;
+  bf16x_options_init(&o);
+  o.stats = &st;
+  int s;
+  if constexpr (sizeof(T) == 8)
+    s = bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, 1.0, a.data(), m, b.data(), k, 0.0,
+                       c.data(), m, &o);
+  else
+    s = bf16x_sgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, 1.0f, a.data(), m, b.data(), k, 0.0f,
+                       c.data(), m, &o);
+  const check::Mat<double> r = check::exact_gemm(a, b);
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < r.v.size(); ++i) {
+    const double d = double(c.v[i]) - r.v[i];
+    num += d * d;
+    den += r.v[i] * r.v[i];
+  }
+  const char* mode = bf16x_mode_name(st.mode);
+  std::printf("%s %lld %lld %lld status=%d mode=%s eF=%.3e\n", sizeof(T) == 8 ? "dgemm" : "sgemm", (long long)m,
+              (long long)n, (long long)k, s, mode ? mode : "?", std::sqrt(num / den));
+}
+
+}  // namespace
+
+int main() {
+  run<double>(128, 128, 128);
+  run<double>(100, 90, 300);
+  run<float>(128, 128, 128);
+  run<float>(100, 90, 300);
+  return 0;
+}

@@ -1,0 +1,199 @@
+// The environment: one strict parser for every BF16X_* variable, one stderr line per refused value, and no way for
+// a mode of the wrong precision to reach the driver (BF16X_DGEMM_MODE=fp32x6 once ran the FP32 scheme on FP64
+// data: eF 110 and heap corruption).
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "api/env.hpp"
+#include "bf16x/bf16x.h"
+#include "cpu/features.hpp"
+#include "env/env_vars.hpp"
+
+using namespace bf16x;
+
+namespace {
+
+struct FakeEnv {
+  std::map<std::string, std::string> vars;
+  std::vector<std::string> warnings;
+  envvar::Source source() {
+    return {[this](const char* n) {
+              auto it = vars.find(n);
+              return it == vars.end() ? static_cast<const char*>(nullptr) : it->second.c_str();
+            },
+            [this](const std::string& w) { warnings.push_back(w); }};
+  }
+  api::Env parse() { return api::parse_env(source()); }
+};
+
+TEST(EnvParse, IntegersAreDecimalDigitsOnly) {
+  EXPECT_EQ(envvar::parse_integer("0", INT64_MAX), 0);
+  EXPECT_EQ(envvar::parse_integer("65", INT64_MAX), 65);
+  EXPECT_EQ(envvar::parse_integer("9223372036854775807", INT64_MAX), INT64_MAX);
+  for (const char* bad : {"-3", "1e3", "65x", "+5", " 5", "5 ", "", "0x10", "9223372036854775808", "1.0"})
+    EXPECT_FALSE(envvar::parse_integer(bad, INT64_MAX).has_value()) << bad;
+}
+
+TEST(EnvParse, BooleansAcceptTheDocumentedSpellingsOnly) {
+  for (const char* t : {"1", "on", "true", "yes"}) EXPECT_EQ(envvar::parse_boolean(t), true) << t;
+  for (const char* f : {"0", "off", "false", "no"}) EXPECT_EQ(envvar::parse_boolean(f), false) << f;
+  for (const char* bad : {"2", "ON", "True", "y", "enable", ""}) EXPECT_FALSE(envvar::parse_boolean(bad)) << bad;
+}
+
+TEST(EnvParse, DefaultsWhenUnset) {
+  FakeEnv f;
+  const api::Env e = f.parse();
+  EXPECT_EQ(e.sgemm_mode, BF16X_MODE_AUTO);
+  EXPECT_EQ(e.dgemm_mode, BF16X_MODE_AUTO);
+  EXPECT_EQ(e.min_size, 0);
+  EXPECT_EQ(e.engine, BF16X_ENGINE_AUTO);
+  EXPECT_FALSE(e.engine_set);
+  EXPECT_FALSE(e.verbose);
+  EXPECT_EQ(e.split, BF16X_SPLIT_SCALED);
+  EXPECT_EQ(e.auto_target, 0.0);
+  EXPECT_TRUE(e.auto_cost);
+  EXPECT_TRUE(f.warnings.empty());
+}
+
+TEST(EnvParse, ModesOfTheWrongPrecisionAreRefused) {
+  FakeEnv f;
+  f.vars = {{"BF16X_DGEMM_MODE", "fp32x6"}, {"BF16X_SGEMM_MODE", "fp64x21"}};
+  const api::Env e = f.parse();
+  EXPECT_EQ(e.dgemm_mode, BF16X_MODE_AUTO);
+  EXPECT_EQ(e.sgemm_mode, BF16X_MODE_AUTO);
+  ASSERT_EQ(f.warnings.size(), 2u);
+  EXPECT_NE(f.warnings[0].find("BF16X_SGEMM_MODE=fp64x21"), std::string::npos) << f.warnings[0];
+  EXPECT_NE(f.warnings[1].find("BF16X_DGEMM_MODE=fp32x6"), std::string::npos) << f.warnings[1];
+  EXPECT_NE(f.warnings[1].find("using auto"), std::string::npos) << f.warnings[1];
+}
+
+TEST(EnvParse, ValidValuesAreTaken) {
+  FakeEnv f;
+  f.vars = {{"BF16X_DGEMM_MODE", "fp64x15"}, {"BF16X_SGEMM_MODE", "native"}, {"BF16X_MIN_SIZE", "65"},
+            {"BF16X_ENGINE", "reference"},   {"BF16X_VERBOSE", "on"},        {"BF16X_SPLIT", "paper"},
+            {"BF16X_AUTO_TARGET", "1e-10"},  {"BF16X_AUTO_COST", "off"}};
+  const api::Env e = f.parse();
+  EXPECT_EQ(e.dgemm_mode, BF16X_MODE_FP64X15);
+  EXPECT_EQ(e.sgemm_mode, BF16X_MODE_NATIVE);
+  EXPECT_EQ(e.min_size, 65);
+  EXPECT_EQ(e.engine, BF16X_ENGINE_REFERENCE);
+  EXPECT_TRUE(e.engine_set);
+  EXPECT_TRUE(e.verbose);
+  EXPECT_EQ(e.split, BF16X_SPLIT_PAPER);
+  EXPECT_EQ(e.auto_target, 1e-10);
+  EXPECT_FALSE(e.auto_cost);
+  EXPECT_TRUE(f.warnings.empty());
+}
+
+TEST(EnvParse, EveryBadValueGivesOneLineNamingTheVariableAndWhatIsKept) {
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"BF16X_MIN_SIZE", "-3"},     {"BF16X_MIN_SIZE", "1e3"},       {"BF16X_MIN_SIZE", "65x"},
+      {"BF16X_VERBOSE", "maybe"},   {"BF16X_AUTO_COST", "disabled"}, {"BF16X_SPLIT", "Paper"},
+      {"BF16X_ENGINE", "avx1024"},  {"BF16X_AUTO_TARGET", "-1"},     {"BF16X_AUTO_TARGET", "1e-10x"},
+      {"BF16X_DGEMM_MODE", "fast"}, {"BF16X_SGEMM_MODE", "default"}};
+  for (const auto& [var, value] : bad) {
+    FakeEnv f;
+    f.vars = {{var, value}};
+    const api::Env e = f.parse();
+    ASSERT_EQ(f.warnings.size(), 1u) << var << "=" << value;
+    EXPECT_NE(f.warnings[0].find(var + "=" + value), std::string::npos) << f.warnings[0];
+    EXPECT_NE(f.warnings[0].find("using "), std::string::npos) << f.warnings[0];
+    // The default is kept.
+    FakeEnv unset;
+    const api::Env d = unset.parse();
+    EXPECT_EQ(e.min_size, d.min_size);
+    EXPECT_EQ(e.verbose, d.verbose);
+    EXPECT_EQ(e.auto_cost, d.auto_cost);
+    EXPECT_EQ(e.split, d.split);
+    EXPECT_EQ(e.engine, d.engine);
+    EXPECT_EQ(e.auto_target, d.auto_target);
+    EXPECT_EQ(e.dgemm_mode, d.dgemm_mode);
+    EXPECT_EQ(e.sgemm_mode, d.sgemm_mode);
+  }
+}
+
+// The probe process (tests/env_probe) under a given environment: its stdout and stderr lines.
+struct ProbeRun {
+  std::vector<std::string> out, err;
+};
+ProbeRun run_probe(const std::string& env) {
+  // One file per test: CTest runs the tests of this suite in parallel processes.
+  const std::string err_file = ::testing::TempDir() + "bf16x_env_probe_" +
+                               ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".err";
+  const std::string cmd = "env " + env + " " BF16X_ENV_PROBE " 2>" + err_file;
+  ProbeRun r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 512> buf;
+  while (std::fgets(buf.data(), int(buf.size()), p)) r.out.emplace_back(buf.data());
+  EXPECT_EQ(pclose(p), 0) << cmd;
+  if (FILE* e = std::fopen(err_file.c_str(), "r")) {
+    while (std::fgets(buf.data(), int(buf.size()), e)) r.err.emplace_back(buf.data());
+    std::fclose(e);
+  }
+  return r;
+}
+
+int count_containing(const std::vector<std::string>& lines, const std::string& s) {
+  int n = 0;
+  for (const auto& l : lines) n += l.find(s) != std::string::npos;
+  return n;
+}
+
+// Error bounds of the probe's calls (k <= 300, uniform [-1, 1], vs exact): any correct SGEMM path stays below
+// 2 k u32 relative to |A||B| ~ the result's norm (3.6e-5 at k = 300); DGEMM below 2 k u64 (6.7e-14) unless an
+// emulation mode runs, and the default here (auto) is either native or a mode meeting native's own bound.
+void expect_accurate(const ProbeRun& r) {
+  ASSERT_EQ(r.out.size(), 4u);
+  for (const auto& l : r.out) {
+    std::istringstream in(l);
+    std::string routine, status, mode, ef;
+    long long m, n, k;
+    in >> routine >> m >> n >> k >> status >> mode >> ef;
+    EXPECT_EQ(status, "status=0") << l;
+    const double e = std::stod(ef.substr(3));
+    const double u = routine == "dgemm" ? 0x1p-53 : 0x1p-24;
+    EXPECT_LT(e, 2 * double(k) * u) << l;
+    if (routine == "dgemm") {
+      EXPECT_EQ(mode.find("fp32"), std::string::npos) << l;
+    } else {
+      EXPECT_EQ(mode.find("fp64"), std::string::npos) << l;
+    }
+  }
+}
+
+TEST(EnvProcess, DgemmModeOfTheWrongPrecisionIsRefusedAndResultsStayAccurate) {
+  const ProbeRun r = run_probe("BF16X_DGEMM_MODE=fp32x6 BF16X_SGEMM_MODE=fp64x21");
+  expect_accurate(r);
+  EXPECT_EQ(count_containing(r.err, "BF16X_DGEMM_MODE=fp32x6"), 1);
+  EXPECT_EQ(count_containing(r.err, "BF16X_SGEMM_MODE=fp64x21"), 1);
+}
+
+TEST(EnvProcess, BadValuesAreReportedOncePerProcess) {
+  const ProbeRun r = run_probe("BF16X_MIN_SIZE=65x BF16X_VERBOSE=maybe BF16X_ENGINE=avx1024");
+  expect_accurate(r);
+  EXPECT_EQ(count_containing(r.err, "BF16X_MIN_SIZE=65x"), 1);
+  EXPECT_EQ(count_containing(r.err, "BF16X_VERBOSE=maybe"), 1);
+  EXPECT_EQ(count_containing(r.err, "BF16X_ENGINE=avx1024"), 1);
+}
+
+TEST(EnvProcess, UnloadableHostBlasIsReportedAndTheDefaultHostUsed) {
+  const ProbeRun r = run_probe("BF16X_HOST_BLAS=/nonexistent/libnothing.so BF16X_DGEMM_MODE=native");
+  expect_accurate(r);
+  EXPECT_EQ(count_containing(r.err, "BF16X_HOST_BLAS=/nonexistent/libnothing.so cannot be loaded"), 1);
+}
+
+TEST(EnvProcess, UnavailableEngineIsReportedOnce) {
+  if (cpu::amx_available()) GTEST_SKIP() << "AMX is available here: BF16X_ENGINE=amx is not a fallback case";
+  const ProbeRun r = run_probe("BF16X_ENGINE=amx BF16X_DGEMM_MODE=fp64x21 BF16X_SGEMM_MODE=fp32x6");
+  expect_accurate(r);
+  EXPECT_EQ(count_containing(r.err, "BF16X_ENGINE=amx is not available on this CPU"), 1);
+}
+
+}  // namespace
