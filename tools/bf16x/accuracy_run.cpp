@@ -45,12 +45,10 @@ AccuracyReport run_accuracy(const AccuracyConfig& cfg) {
 
   check::Mat<double> nat64(n, n);
   check::Mat<float> nat32(n, n);
-  const double t_d = timed(cfg.reps, [&] {
-    host::dgemm(111, 111, n, n, n, 1.0, a64.data(), n, b64.data(), n, 0.0, nat64.data(), n);
-  });
-  const double t_s = timed(cfg.reps, [&] {
-    host::sgemm(111, 111, n, n, n, 1.0f, a32.data(), n, b32.data(), n, 0.0f, nat32.data(), n);
-  });
+  const double t_d =
+      timed(cfg.reps, [&] { host::dgemm(111, 111, n, n, n, 1.0, a64.data(), n, b64.data(), n, 0.0, nat64.data(), n); });
+  const double t_s = timed(
+      cfg.reps, [&] { host::sgemm(111, 111, n, n, n, 1.0f, a32.data(), n, b32.data(), n, 0.0f, nat32.data(), n); });
   rep.native_dgemm_vs_exact = check::errors(nat64, ex64, ab64);
   rep.native_sgemm_vs_exact = check::errors(nat32, ex32, ab32);
   // Host results widened to double serve as the "native" reference.

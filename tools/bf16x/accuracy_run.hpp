@@ -25,11 +25,11 @@ struct AccuracyConfig {
   check::Dist dist = check::Dist::uniform;
   std::uint64_t seed = 1;
   std::vector<std::string> modes = {"fp32x6", "fp64x6", "fp64x10", "fp64x15", "fp64x21"};
-  int engine = 0;  // BF16X_ENGINE_AUTO
-  int split = 0;   // BF16X_SPLIT_SCALED
-  int emax = 60;   // loguniform range 2^-emax .. 2^emax
-  int reps = 1;    // timing repetitions (median)
-  int block_k = 0; // 0: the mode's default BK
+  int engine = 0;   // BF16X_ENGINE_AUTO
+  int split = 0;    // BF16X_SPLIT_SCALED
+  int emax = 60;    // loguniform range 2^-emax .. 2^emax
+  int reps = 1;     // timing repetitions (median)
+  int block_k = 0;  // 0: the mode's default BK
 };
 
 struct AccuracyReport {
@@ -39,7 +39,7 @@ struct AccuracyReport {
 };
 
 AccuracyReport run_accuracy(const AccuracyConfig& cfg);
-std::string report_json(const AccuracyReport& r);   // {"n":..,"dist":..,"modes":{...}}
+std::string report_json(const AccuracyReport& r);  // {"n":..,"dist":..,"modes":{...}}
 void print_report_table(const AccuracyReport& r);  // readable table like the paper's Table 4
 
 }  // namespace bf16x::cli

@@ -17,10 +17,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <memory>
 #include <random>
+#include <tuple>
 
 #include "bf16x/bf16x.h"
 #include "cmd_bench_baselines.hpp"
@@ -190,17 +192,35 @@ int products_of(const std::string& mode) {
 
 int finish_outputs(const BenchArgs& a, const bench::Report& rep);
 
+// Whether `path` can be written (an existing writable file, or a new name in a writable directory), so that a bad
+// --csv/--json/--plots is a usage error before minutes of measuring, not a failure after them.
+bool writable(const std::string& path, bool directory) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path p(path);
+  if (fs::exists(p, ec)) return fs::is_directory(p, ec) == directory && access(path.c_str(), W_OK) == 0;
+  const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  if (directory) return fs::create_directories(p, ec) && access(path.c_str(), W_OK) == 0;
+  return fs::is_directory(parent, ec) && access(parent.c_str(), W_OK | X_OK) == 0;
+}
+
 int run_bench(const BenchArgs& a) {
+  for (const auto& [path, dir, flag] :
+       {std::tuple{a.csv, false, "--csv"}, std::tuple{a.json, false, "--json"}, std::tuple{a.plots, true, "--plots"}})
+    if (!path.empty() && !writable(path, dir)) {
+      std::fprintf(stderr, "bf16x bench: %s %s is not writable\n", flag, path.c_str());
+      return kExitUsage;
+    }
   int engine_id = bf16x_engine_from_name(a.engine.c_str());
   if (engine_id == BF16X_ENGINE_AUTO) engine_id = bf16x_engine_selected();
   if (engine_id <= 0 || !bf16x_engine_available(engine_id)) {
     std::fprintf(stderr, "bf16x bench: engine %s is not available on this CPU\n", a.engine.c_str());
-    return 2;
+    return kExitUsage;
   }
   for (const auto& m : a.modes)
     if (m != "native" && products_of(m) == 0) {
       std::fprintf(stderr, "bf16x bench: unknown mode %s\n", m.c_str());
-      return 2;
+      return kExitUsage;
     }
   const engine::EngineInfo& eng = *engine::engine_info(engine_id);
   const bool want_s =
@@ -233,7 +253,7 @@ int run_bench(const BenchArgs& a) {
   for (const auto& f : a.load)
     if (!bench::read_json(rep, f)) {
       std::fprintf(stderr, "bf16x bench: cannot read %s\n", f.c_str());
-      return 2;
+      return kExitUsage;
     }
   std::stable_sort(rep.rows.begin(), rep.rows.end(),
                    [](const Row& x, const Row& y) { return x.n != y.n ? x.n < y.n : x.threads < y.threads; });
@@ -244,14 +264,21 @@ int run_bench(const BenchArgs& a) {
     for (const Row& r : rep.rows) bench::print_row(r);
     return finish_outputs(a, rep);
   }
-  if (a.peak) {
+  // The peak probe times VDPBF16PS: without AVX512-BF16 there is nothing to measure (and no peak% column).
+  const bool peak = a.peak && cpu::has_avx512bf16();
+  if (a.peak && !peak) fmt::print("  VDPBF16PS peak: not measured (this CPU has no AVX512-BF16)\n\n");
+  if (peak) {
     if (a.wait_idle > 0) wait_for_idle(a.wait_idle);
     for (int t : a.threads) rep.peaks.push_back(bench::measure_peak(t, 0.3));
     bench::print_peaks(rep);
   }
 
   Progress prog;
-  prog.total = int(a.sizes.size() * a.threads.size() * (a.modes.size() + 4));
+  // Per (size, threads): host SGEMM, host DGEMM, oneDNN, raw BF16, then each emulation mode ("native" is the host
+  // rows).
+  const auto emulated =
+      std::count_if(a.modes.begin(), a.modes.end(), [](const std::string& m) { return m != "native"; });
+  prog.total = int(a.sizes.size() * a.threads.size() * (std::size_t(emulated) + 4));
   bench::print_table_head();
   for (std::int64_t n : a.sizes) {
     // Inputs: FP32 values, the same values in FP64 (exact), and their BF16 roundings for the raw baselines.
@@ -303,7 +330,7 @@ int run_bench(const BenchArgs& a) {
         return engine::raw_gemm(eng, n, n, n, av, bv, craw.data(), n) ? now() - t0 : -1.0;
       };
       std::unique_ptr<bench::PeakProbe> probe;
-      if (a.peak) probe = std::make_unique<bench::PeakProbe>(t, 0.03);
+      if (peak) probe = std::make_unique<bench::PeakProbe>(t, 0.03);
       const std::function<double()> peak_pair =
           probe ? std::function<double()>([&] { return probe->gflops(); }) : std::function<double()>();
       {
@@ -426,21 +453,23 @@ int finish_outputs(const BenchArgs& a, const bench::Report& rep) {
   int rc = 0;
   if (!a.csv.empty() && !bench::write_csv(rep, a.csv)) {
     std::fprintf(stderr, "bf16x bench: cannot write %s\n", a.csv.c_str());
-    rc = 1;
+    rc = kExitRunFailure;
   }
   if (!a.json.empty() && !bench::write_json(rep, a.json)) {
     std::fprintf(stderr, "bf16x bench: cannot write %s\n", a.json.c_str());
-    rc = 1;
+    rc = kExitRunFailure;
   }
-  if (!a.plots.empty() && !bench::write_plots(rep, a.plots)) rc = 1;
+  if (!a.plots.empty() && !bench::write_plots(rep, a.plots)) rc = kExitRunFailure;
   return rc;
 }
 
 const RegisterCommand reg(
     "bench", "speed of every mode vs host BLAS, oneDNN BF16 and the raw BF16 GEMM; overhead ratio", [](CLI::App& app) {
       auto args = std::make_shared<BenchArgs>();
-      app.add_option("--sizes", args->sizes, "square sizes n (m = n = k)")->delimiter(',');
-      app.add_option("--threads", args->threads, "thread counts")->delimiter(',');
+      app.add_option("--sizes", args->sizes, "square sizes n (m = n = k), 1..65536")
+          ->delimiter(',')
+          ->check(CLI::Range(1, 1 << 16));
+      app.add_option("--threads", args->threads, "thread counts, 1..4096")->delimiter(',')->check(CLI::Range(1, 4096));
       app.add_option("--modes", args->modes, "modes (fp32x6, fp64x6..21, native)")->delimiter(',');
       app.add_option("--engine", args->engine, "engine")
           ->check(CLI::IsMember({"auto", "reference", "avx512bf16", "amx", "amx-model"}));
@@ -458,7 +487,7 @@ const RegisterCommand reg(
           ->check(CLI::Range(0, 3600));
       app.callback([args, sizes_opt] {
         args->measure = args->load.empty() || sizes_opt->count() > 0;
-        std::exit(run_bench(*args));
+        exit_code() = run_bench(*args);
       });
     });
 

@@ -1,10 +1,15 @@
 #include "cmd_bench_report.hpp"
 
+#include <fcntl.h>
 #include <fmt/core.h>
 #include <fmt/os.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -156,10 +161,11 @@ bool write_plots(const Report& r, const std::string& dir) {
     if (is_mode(x) && std::find(modes.begin(), modes.end(), x.what) == modes.end()) modes.push_back(x.what);
   }
   // Data: one file per (mode, threads): n speedup_host overhead split_fraction compute_fraction
-  auto data_file = [&](const std::string& mode, int t) { return fmt::format("{}/{}_t{}.dat", dir, mode, t); };
+  // gnuplot runs in `dir` and the script names its files relative to it: no path is ever quoted in the script.
+  auto data_file = [](const std::string& mode, int t) { return fmt::format("{}_t{}.dat", mode, t); };
   for (const auto& mode : modes)
     for (int t : threads) {
-      std::ofstream f(data_file(mode, t));
+      std::ofstream f(dir + "/" + data_file(mode, t));
       f << "# n speedup_host overhead split_fraction compute_fraction seconds\n";
       for (const Row* x : select(r, mode, t)) {
         const double tot = x->split + x->compute;
@@ -204,42 +210,50 @@ bool write_plots(const Report& r, const std::string& dir) {
   std::string gp = common;
   if (!fp32.empty())
     gp += fmt::format(
-        "set output '{}/fig6_speedup_fp32.png'\nset title 'fp32x6 speedup over host SGEMM (Fig. 6)'\n"
+        "set output 'fig6_speedup_fp32.png'\nset title 'fp32x6 speedup over host SGEMM (Fig. 6)'\n"
         "set ylabel 'speedup (host SGEMM time / bf16x time)'\nplot {}\n",
-        dir, lines(fp32, 2, ""));
+        lines(fp32, 2, ""));
   if (!fp64.empty())
     gp += fmt::format(
-        "set output '{}/fig7_speedup_fp64.png'\nset title 'fp64 modes: speedup over host DGEMM (Fig. 7)'\n"
+        "set output 'fig7_speedup_fp64.png'\nset title 'fp64 modes: speedup over host DGEMM (Fig. 7)'\n"
         "set ylabel 'speedup (host DGEMM time / bf16x time)'\nplot {}\n",
-        dir, lines(fp64, 2, ""));
+        lines(fp64, 2, ""));
   if (!modes.empty()) {
     gp += fmt::format(
-        "set output '{}/fig9_overhead.png'\nset title 'Overhead ratio T(mode) / (products x T(raw BF16 "
+        "set output 'fig9_overhead.png'\nset title 'Overhead ratio T(mode) / (products x T(raw BF16 "
         "GEMM)) (Fig. 9)'\nset ylabel 'overhead ratio'\nplot {}, 1 with lines lc 'black' dt 3 title "
         "'ideal'\n",
-        dir, lines(modes, 3, ""));
+        lines(modes, 3, ""));
     gp += fmt::format(
-        "unset logscale x\nset output '{}/fig10_breakdown.png'\nset terminal pngcairo size 1200,600 font 'Sans,10'\n"
+        "unset logscale x\nset output 'fig10_breakdown.png'\nset terminal pngcairo size 1200,600 font 'Sans,10'\n"
         "set title 'Split+pack vs compute share of bf16x time (Fig. 10)'\nset ylabel 'fraction of time'\n"
         "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n"
         "set boxwidth 0.75\nset yrange [0:1]\nset xtics rotate by -60 font ',8'\nunset xlabel\n"
-        "plot '{}/breakdown.dat' using 2:xtic(1) title 'split + pack', '' using 3 title 'compute'\n",
-        dir, dir);
+        "plot 'breakdown.dat' using 2:xtic(1) title 'split + pack', '' using 3 title 'compute'\n");
   }
-  const std::string script = dir + "/figures.gp";
   {
-    std::ofstream f(script);
+    std::ofstream f(dir + "/figures.gp");
     f << gp;
   }
-  const std::string cmd = "gnuplot '" + script + "' 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return false;
-  char buf[512];
-  std::string out;
-  while (std::fgets(buf, sizeof buf, p)) out += buf;
-  const int rc = pclose(p);
-  if (rc != 0) std::fprintf(stderr, "bf16x bench: gnuplot failed:\n%s", out.c_str());
-  return rc == 0;
+  // gnuplot figures.gp in `dir`, spawned without a shell (any character in the path is safe), output to a log.
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addchdir_np(&fa, dir.c_str());
+  posix_spawn_file_actions_addopen(&fa, 1, "gnuplot.log", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  char prog[] = "gnuplot", arg[] = "figures.gp";
+  char* argv[] = {prog, arg, nullptr};
+  pid_t pid = 0;
+  int status = -1;
+  const int err = posix_spawnp(&pid, "gnuplot", &fa, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (err == 0) waitpid(pid, &status, 0);
+  const bool ok = err == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (!ok) {
+    std::fprintf(stderr, "bf16x bench: gnuplot failed (%s); its output is in %s/gnuplot.log\n",
+                 err ? std::strerror(err) : "non-zero exit", dir.c_str());
+  }
+  return ok;
 }
 
 }  // namespace bf16x::cli::bench

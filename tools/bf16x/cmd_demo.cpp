@@ -20,40 +20,46 @@ struct DemoArgs {
 void print_machine() {
   fmt::print("bf16x demo\n");
   const bool amx = cpu::amx_available();
-  fmt::print("  AMX tiles        : {}\n", amx ? "available" : fmt::format("unavailable ({} check failed)",
-                                                                          cpu::amx_unavailable_reason()));
+  fmt::print("  AMX tiles        : {}\n",
+             amx ? "available" : fmt::format("unavailable ({} check failed)", cpu::amx_unavailable_reason()));
   fmt::print("  AVX512-BF16      : {}\n", cpu::has_avx512bf16() ? "available" : "unavailable");
   for (int e : {BF16X_ENGINE_AMX, BF16X_ENGINE_AMX_MODEL, BF16X_ENGINE_AVX512BF16, BF16X_ENGINE_REFERENCE})
-    fmt::print("  engine {:<10}: {}\n", bf16x_engine_name(e), bf16x_engine_available(e) ? "selectable" : "not available");
+    fmt::print("  engine {:<10}: {}\n", bf16x_engine_name(e),
+               bf16x_engine_available(e) ? "selectable" : "not available");
   fmt::print("  auto engine      : {}\n", bf16x_engine_name(bf16x_engine_selected()));
   fmt::print("  host BLAS        : {} (kernel {})\n", host::library_name(), host::core_name());
-  fmt::print("  errors: eF = ||C-R||_F/||R||_F, eS = max |C-R|/(|A||B|); R = host GEMM (/native) or double-double "
-             "(/exact); speedup = host time / bf16x time (median of reps)\n\n");
+  fmt::print(
+      "  errors: eF = ||C-R||_F/||R||_F, eS = max |C-R|/(|A||B|); R = host GEMM (/native) or double-double "
+      "(/exact); speedup = host time / bf16x time (median of reps)\n\n");
 }
 
-const RegisterCommand reg("demo", "machine summary and every mode's accuracy and speed vs the host BLAS",
-                          [](CLI::App& app) {
-  auto args = std::make_shared<DemoArgs>();
-  app.add_option("--sizes", args->sizes, "square sizes")->delimiter(',');
-  app.add_option("--engine", args->engine, "engine")
-      ->check(CLI::IsMember({"auto", "reference", "avx512bf16", "amx", "amx-model"}));
-  app.add_option("--reps", args->reps, "timing repetitions (median)")->check(CLI::Range(1, 100));
-  app.callback([args] {
-    print_machine();
-    for (std::int64_t n : args->sizes) {
-      AccuracyConfig cfg;
-      cfg.n = n;
-      cfg.reps = args->reps;
-      cfg.engine = bf16x_engine_from_name(args->engine.c_str());
-      cfg.modes = {"fp32x6", "fp64x6", "fp64x10", "fp64x15", "fp64x21", "auto"};
-      print_report_table(run_accuracy(cfg));
-      fmt::print("\n");
-    }
-    if (!cpu::amx_available())
-      fmt::print("Without AMX the BF16 engines here run at most ~2x the FP32 FMA rate, so 6-21 BF16 products cannot\n"
-                 "beat the host GEMM: 'auto' keeps the host BLAS on this machine (see docs/performance.md).\n");
-  });
-});
+const RegisterCommand reg(
+    "demo", "machine summary and every mode's accuracy and speed vs the host BLAS", [](CLI::App& app) {
+      auto args = std::make_shared<DemoArgs>();
+      app.add_option("--sizes", args->sizes, "square sizes")->delimiter(',')->check(CLI::Range(1, 1 << 16));
+      app.add_option("--engine", args->engine, "engine")
+          ->check(CLI::IsMember({"auto", "reference", "avx512bf16", "amx", "amx-model"}));
+      app.add_option("--reps", args->reps, "timing repetitions (median)")->check(CLI::Range(1, 100));
+      app.callback([args] {
+        print_machine();
+        for (std::int64_t n : args->sizes) {
+          AccuracyConfig cfg;
+          cfg.n = n;
+          cfg.reps = args->reps;
+          cfg.engine = bf16x_engine_from_name(args->engine.c_str());
+          cfg.modes = {"fp32x6", "fp64x6", "fp64x10", "fp64x15", "fp64x21", "auto"};
+          const AccuracyReport r = run_accuracy(cfg);
+          print_report_table(r);
+          for (const ModeResult& m : r.modes)
+            if (m.status != 0) exit_code() = kExitRunFailure;
+          fmt::print("\n");
+        }
+        if (!cpu::amx_available())
+          fmt::print(
+              "Without AMX the BF16 engines here run at most ~2x the FP32 FMA rate, so 6-21 BF16 products cannot\n"
+              "beat the host GEMM: 'auto' keeps the host BLAS on this machine (see docs/performance.md).\n");
+      });
+    });
 
 }  // namespace
 }  // namespace bf16x::cli

@@ -14,6 +14,12 @@ struct Command {
 
 std::vector<Command>& commands();
 
+// Exit codes of every subcommand: 0 success, 1 the run failed (a call returned an error, an output could not be
+// written), 2 usage error (bad option or value, found before anything runs). Callbacks set run_failed().
+constexpr int kExitRunFailure = 1;
+constexpr int kExitUsage = 2;
+int& exit_code();
+
 struct RegisterCommand {
   RegisterCommand(const char* name, const char* help, std::function<void(CLI::App&)> setup) {
     commands().push_back({name, help, std::move(setup)});
