@@ -1,5 +1,6 @@
 #include "blas/dispatch.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -58,9 +59,16 @@ void native_via_library(const GemmCall<double>& g) { native_with(g, "dgemm"); }
 bool verbose() { return api::env().verbose; }
 
 void verbose_forwarded(const GemmShape& s, bool is_double, const void* fn, int declined_status, double seconds) {
+  // Why the call ran native, in the library's words: the library declined it, BF16X_MIN_SIZE, or auto's cost model.
   char declined[96] = "";
+  const api::Env& e = api::env();
+  const int requested = is_double ? e.dgemm_mode : e.sgemm_mode;
   if (declined_status != BF16X_OK)
     std::snprintf(declined, sizeof declined, ",fallback=%s", bf16x_status_string(declined_status));
+  else if (requested != BF16X_MODE_NATIVE && std::min({s.m, s.n, s.k}) < e.min_size)
+    std::snprintf(declined, sizeof declined, ",min_size=%lld", (long long)e.min_size);
+  else if (requested == BF16X_MODE_AUTO)
+    std::snprintf(declined, sizeof declined, ",auto=cost_model");
   std::fprintf(stderr, "BF16X_VERBOSE,%cgemm,%c,%c,%d,%d,%d,mode=native,engine=%s%s,time_ms=%.3f\n",
                is_double ? 'd' : 's', s.transa, s.transb, s.m, s.n, s.k, library_of(fn), declined, seconds * 1e3);
 }
