@@ -56,8 +56,8 @@ const RegisterCommand reg(
         }
         if (!cpu::amx_available())
           fmt::print(
-              "Without AMX the BF16 engines here run at most ~2x the FP32 FMA rate, so 6-21 BF16 products cannot\n"
-              "beat the host GEMM: 'auto' keeps the host BLAS on this machine (see docs/performance.md).\n");
+              "Without AMX a vector BF16 engine runs one BF16 product at about the host SGEMM's rate (measured in\n"
+              "docs/performance.md), so 6-21 products cannot beat the host GEMM: 'auto' keeps the host BLAS here.\n");
       });
     });
 
