@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -149,9 +150,11 @@ int count_containing(const std::vector<std::string>& lines, const std::string& s
 // Error bounds of the probe's calls (k <= 300, uniform [-1, 1], vs exact): any correct SGEMM path stays below
 // 2 k u32 relative to |A||B| ~ the result's norm (3.6e-5 at k = 300); DGEMM below 2 k u64 (6.7e-14) unless an
 // emulation mode runs, and the default here (auto) is either native or a mode meeting native's own bound.
-void expect_accurate(const ProbeRun& r) {
-  ASSERT_EQ(r.out.size(), 4u);
-  for (const auto& l : r.out) {
+void expect_accurate(const ProbeRun& r, bool check_errors = true) {
+  ASSERT_EQ(r.out.size(), 5u);
+  EXPECT_EQ(r.out[0], "rejected status=" + std::to_string(BF16X_ERR_LDA) + "\n");
+  for (std::size_t i = 1; i < r.out.size(); ++i) {
+    const std::string& l = r.out[i];
     std::istringstream in(l);
     std::string routine, status, mode, ef;
     long long m, n, k;
@@ -159,7 +162,7 @@ void expect_accurate(const ProbeRun& r) {
     EXPECT_EQ(status, "status=0") << l;
     const double e = std::stod(ef.substr(3));
     const double u = routine == "dgemm" ? 0x1p-53 : 0x1p-24;
-    EXPECT_LT(e, 2 * double(k) * u) << l;
+    if (check_errors) EXPECT_LT(e, 2 * double(k) * u) << l;
     if (routine == "dgemm") {
       EXPECT_EQ(mode.find("fp32"), std::string::npos) << l;
     } else {
@@ -197,3 +200,73 @@ TEST(EnvProcess, UnavailableEngineIsReportedOnce) {
 }
 
 }  // namespace
+
+namespace {
+
+// key=value fields of a verbose line after its fixed prefix (routine, transposes, m, n, k).
+std::map<std::string, std::string> fields(const std::string& line, std::vector<std::string>* fixed) {
+  std::map<std::string, std::string> kv;
+  std::stringstream in(line.substr(0, line.find_last_not_of('\n') + 1));
+  std::string f;
+  while (std::getline(in, f, ',')) {
+    const auto eq = f.find('=');
+    if (eq == std::string::npos)
+      fixed->push_back(f);
+    else
+      kv[f.substr(0, eq)] = f.substr(eq + 1);
+  }
+  return kv;
+}
+
+}  // namespace
+
+// docs/verbose.md: one header line per process, then one line per call (rejected calls too), each with the full
+// argument list, the mode and engine that ran, the threads, the status and the time; BF16X_VERBOSE_OUTPUT_FILE.
+TEST(EnvProcess, VerboseLinesFollowTheDocumentedFormat) {
+  const std::string log = ::testing::TempDir() + "bf16x_verbose_format.log";
+  std::remove(log.c_str());
+  const ProbeRun r = run_probe(
+      "BF16X_VERBOSE=1 BF16X_DGEMM_MODE=fp64x6 BF16X_SGEMM_MODE=native "
+      "BF16X_VERBOSE_OUTPUT_FILE=" +
+      log);
+  expect_accurate(r, false);  // fp64x6 has its own bound (test_modes.cpp); this test is about the log
+  EXPECT_EQ(count_containing(r.err, "BF16X_VERBOSE"), 0) << "verbose lines belong in the output file";
+  std::ifstream f(log);
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(f, l);) lines.push_back(l);
+  ASSERT_EQ(lines.size(), 6u);  // header + rejected + 4 calls
+  std::vector<std::string> fixed;
+  auto h = fields(lines[0], &fixed);
+  EXPECT_EQ(fixed, (std::vector<std::string>{"BF16X_VERBOSE", "header"}));
+  EXPECT_EQ(h["version"], bf16x_version());
+  for (const char* key : {"engine", "isa", "host", "kernel", "threads", "cpu"}) EXPECT_TRUE(h.count(key)) << key;
+  const std::vector<std::string> call_keys = {"mode", "engine", "layout",  "alpha",  "lda",    "ldb",
+                                              "beta", "ldc",    "threads", "status", "time_ms"};
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    fixed.clear();
+    auto kv = fields(lines[i], &fixed);
+    ASSERT_EQ(fixed.size(), 7u) << lines[i];
+    EXPECT_EQ(fixed[0], "BF16X_VERBOSE");
+    for (const auto& key : call_keys) EXPECT_TRUE(kv.count(key)) << key << " missing in " << lines[i];
+    EXPECT_GE(std::stod(kv["time_ms"]), 0.0);
+  }
+  fixed.clear();
+  auto rejected = fields(lines[1], &fixed);
+  EXPECT_EQ(fixed, (std::vector<std::string>{"BF16X_VERBOSE", "dgemm", "N", "N", "2", "2", "2"}));
+  EXPECT_EQ(rejected["status"], bf16x_status_string(BF16X_ERR_LDA));
+  EXPECT_EQ(rejected["lda"], "1");
+  EXPECT_EQ(rejected["mode"], "-");
+  fixed.clear();
+  auto d = fields(lines[2], &fixed);
+  EXPECT_EQ(fixed, (std::vector<std::string>{"BF16X_VERBOSE", "dgemm", "N", "N", "128", "128", "128"}));
+  EXPECT_EQ(d["mode"], "fp64x6");
+  EXPECT_EQ(d["status"], "ok");
+  EXPECT_EQ(d["alpha"], "1");
+  EXPECT_EQ(d["beta"], "0");
+  EXPECT_EQ(d["layout"], "col");
+  EXPECT_NE(d["threads"], "host");
+  fixed.clear();
+  auto s = fields(lines[4], &fixed);
+  EXPECT_EQ(s["mode"], "native");
+  EXPECT_EQ(s["threads"], "host");
+}

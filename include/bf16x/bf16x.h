@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "bf16x/version.h"
+
 #if defined(BF16X_BUILDING)
 #define BF16X_API __attribute__((visibility("default")))
 #else
@@ -117,4 +119,6 @@ BF16X_API int bf16x_engine_selected(void);            /* what ENGINE_AUTO resolv
 #ifdef __cplusplus
 }
 #endif
+
+#include "bf16x/bf16x_runtime.h"
 #endif

@@ -38,8 +38,7 @@ int check_gemm_args(const GemmShape& s, const void* a, const void* b, const void
   if (s.lda < std::max<std::int64_t>(1, a_rows)) return BF16X_ERR_LDA;
   if (s.ldb < std::max<std::int64_t>(1, b_rows)) return BF16X_ERR_LDB;
   if (s.ldc < std::max<std::int64_t>(1, c_rows)) return BF16X_ERR_LDC;
-  if (!extent_fits(a_rows, a_cols, s.lda) || !extent_fits(b_rows, b_cols, s.ldb) ||
-      !extent_fits(c_rows, c_cols, s.ldc))
+  if (!extent_fits(a_rows, a_cols, s.lda) || !extent_fits(b_rows, b_cols, s.ldb) || !extent_fits(c_rows, c_cols, s.ldc))
     return BF16X_ERR_SIZE;
   // m*n, m*k, k*n products used by packing and workspace sizing.
   std::int64_t t;

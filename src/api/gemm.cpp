@@ -1,5 +1,6 @@
 // bf16x_sgemm / bf16x_dgemm: checks, layout normalisation (row-major C = A B is column-major C^T = B^T A^T),
-// BLAS quick returns, mode and engine resolution, then the host BLAS or the emulation driver.
+// BLAS quick returns, mode and engine resolution, then the host BLAS or the emulation driver; stats and the
+// verbose line for every call, rejected ones included.
 #include <chrono>
 #include <cstdio>
 #include <mutex>
@@ -10,6 +11,8 @@
 #include "api/checks.hpp"
 #include "api/env.hpp"
 #include "api/mode_policy.hpp"
+#include "api/runtime.hpp"
+#include "api/verbose.hpp"
 #include "bf16x/bf16x.h"
 #include "driver/gemm_driver.hpp"
 #include "engine/registry.hpp"
@@ -51,7 +54,9 @@ int check_options(const bf16x_options& o, bool is_double) {
 // here, and none requested): said once per process, since it runs 40-1000x slower than the host BLAS.
 void warn_if_reference(int requested, int mode, int engine_id, int engine_option) {
   if (requested == BF16X_MODE_AUTO || mode == BF16X_MODE_NATIVE || engine_id != BF16X_ENGINE_REFERENCE) return;
-  if (engine_option == BF16X_ENGINE_REFERENCE || env().engine == BF16X_ENGINE_REFERENCE) return;
+  if (engine_option == BF16X_ENGINE_REFERENCE || env().engine == BF16X_ENGINE_REFERENCE ||
+      runtime_engine() == BF16X_ENGINE_REFERENCE)
+    return;
   static std::once_flag once;
   std::call_once(once, [mode] {
     envvar::warn(std::string("mode ") + bf16x_mode_name(mode) +
@@ -60,36 +65,29 @@ void warn_if_reference(int requested, int mode, int engine_id, int engine_option
   });
 }
 
-const char* trans_char(int t) { return t == BF16X_NO_TRANS ? "N" : (t == BF16X_TRANS ? "T" : "C"); }
+char trans_char(int t) { return t == BF16X_NO_TRANS ? 'N' : (t == BF16X_TRANS ? 'T' : 'C'); }
 
+// What a call did, for the stats and the verbose line.
+struct Outcome {
+  int mode = BF16X_MODE_NATIVE;  // mode that ran
+  int engine = -1;               // engine that ran, -1: the host BLAS
+  std::string why;               // ",key=value..." for the verbose line
+  engine::EngineCounters counters;
+  double seconds_split = 0, seconds_compute = 0;
+};
+
+// A checked, column-major call (row-major already swapped into C^T = B^T A^T): quick return, engine and mode,
+// then the driver or the host GEMM. Returns the status; C is written only when it returns BF16X_OK.
 template <typename T>
-int gemm(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std::int64_t k, T alpha, const T* a,
-         std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc, const bf16x_options* user) {
+int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_t k, T alpha, const T* a,
+             std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc, const bf16x_options& opt,
+             Outcome& out) {
   constexpr bool is_double = std::is_same_v<T, double>;
-  bf16x_options opt;
-  bf16x_options_init(&opt);
-  if (user) opt = *user;
-  if (opt.stats) *opt.stats = bf16x_stats{};
-  if (opt.stats) opt.stats->engine = -1;
-  const int st = check_gemm_args({layout, transa, transb, m, n, k, lda, ldb, ldc}, a, b, c, alpha == T(0));
-  if (st != BF16X_OK) return st;
-  if (const int so = check_options(opt, is_double); so != BF16X_OK) return so;
-  if (m == 0 || n == 0) return BF16X_OK;
-
-  // Row-major: swap the roles of A and B.
-  if (layout == BF16X_ROW_MAJOR) {
-    std::swap(m, n);
-    std::swap(a, b);
-    std::swap(lda, ldb);
-    std::swap(transa, transb);
-  }
   if (alpha == T(0) || k == 0) {
     scale_c(m, n, beta, c, ldc);
-    if (opt.stats) opt.stats->mode = BF16X_MODE_NATIVE;
+    out.why = ",quick_return";
     return BF16X_OK;
   }
-
-  const auto t0 = std::chrono::steady_clock::now();
   int engine_id = engine::resolve_engine(opt.engine);
   if (engine_id < 0 && opt.engine != BF16X_ENGINE_AUTO) {
     // An explicitly requested engine that cannot run here is an error only if emulation is asked for.
@@ -100,33 +98,31 @@ int gemm(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std
   const bool scaled = opt.split == BF16X_SPLIT_SCALED && env().split == BF16X_SPLIT_SCALED;
   const ModeRequest req{opt.mode, is_double, m, n, k, engine_id, opt.auto_target, opt.block_k, scaled};
   int mode = resolve_mode(req);
-  const int requested = opt.mode == BF16X_MODE_DEFAULT ? (is_double ? env().dgemm_mode : env().sgemm_mode) : opt.mode;
+  const int requested = opt.mode == BF16X_MODE_DEFAULT ? effective_mode(is_double) : opt.mode;
   AutoChoice autoc;
   if (mode == BF16X_MODE_AUTO) {
     // Only where the cost model lets emulation win: one pass over A and B decides the number of products.
     autoc = choose_auto<T>(req, {a, lda, ta}, {b, ldb, tb});
     mode = autoc.mode;
   }
-  // Every source of a mode (argument, environment, auto) is checked against the routine before the driver runs.
+  // Every source of a mode (argument, environment, runtime setting, auto) is checked against the routine here.
   if (!mode_fits(mode, is_double) || mode == BF16X_MODE_AUTO || mode == BF16X_MODE_DEFAULT) return BF16X_ERR_MODE;
   warn_if_reference(requested, mode, engine_id, opt.engine);
-  const char* ran = "native";
-  driver::DriverConfig cfg{};
-  engine::EngineCounters counters;
 
   bool done = false;
   if (mode != BF16X_MODE_NATIVE) {
+    driver::DriverConfig cfg{};
     cfg.scheme = split::scheme_for_mode(mode);
     cfg.engine = engine::engine_info(engine_id);
     cfg.scaled = scaled;
     cfg.fuse_diagonals = opt.fuse_diagonals != 0;
     cfg.block_k = opt.block_k;
-    cfg.counters = opt.stats ? &counters : nullptr;
+    cfg.counters = opt.stats ? &out.counters : nullptr;
     const driver::GemmArgs<T> args{m, n, k, alpha, {a, lda, ta}, {b, ldb, tb}, beta, c, ldc};
+    const ThreadScope threads;  // bf16x_set_num_threads, for this call's parallel region only
     switch (driver::gemm_emulated(args, cfg)) {
       case driver::DriverStatus::ok:
         done = true;
-        ran = bf16x_mode_name(mode);
         break;
       case driver::DriverStatus::no_memory:
         return BF16X_ERR_NOMEM;
@@ -135,37 +131,80 @@ int gemm(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std
       case driver::DriverStatus::nonfinite_input:
         break;  // NaN/Inf: the host GEMM classifies them exactly
     }
+    out.seconds_split = cfg.seconds_split;
+    out.seconds_compute = cfg.seconds_compute;
   }
-  if (!done) {
-    if (!host_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)) return BF16X_ERR_ENGINE;
-    engine_id = -1;
+  char why[128] = "";
+  if (!done && (mode != BF16X_MODE_NATIVE || autoc.nonfinite))
+    std::snprintf(why, sizeof why, ",fallback=nonfinite");
+  else if (autoc.measured)
+    std::snprintf(why, sizeof why, ",auto_fill=%.3g,auto_predicted=%.3g,auto_target=%.3g", autoc.fill_ratio,
+                  autoc.predicted, autoc.target);
+  else if (requested == BF16X_MODE_AUTO)
+    std::snprintf(why, sizeof why, ",auto=cost_model");
+  out.why = why;
+  if (done) {
+    out.mode = mode;
+    out.engine = engine_id;
+    return BF16X_OK;
+  }
+  if (!host_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)) return BF16X_ERR_ENGINE;
+  return BF16X_OK;
+}
+
+template <typename T>
+int gemm(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std::int64_t k, T alpha, const T* a,
+         std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc, const bf16x_options* user) {
+  constexpr bool is_double = std::is_same_v<T, double>;
+  const auto t0 = std::chrono::steady_clock::now();
+  bf16x_options opt;
+  bf16x_options_init(&opt);
+  if (user) opt = *user;
+  if (opt.stats) *opt.stats = bf16x_stats{};
+  if (opt.stats) opt.stats->engine = -1;
+  Outcome out;
+  int st = check_gemm_args({layout, transa, transb, m, n, k, lda, ldb, ldc}, a, b, c, alpha == T(0));
+  if (st == BF16X_OK) st = check_options(opt, is_double);
+  if (st == BF16X_OK && m != 0 && n != 0) {
+    if (layout == BF16X_ROW_MAJOR)  // C^T = B^T A^T, column-major
+      st = run_gemm<T>(transb, transa, n, m, k, alpha, b, ldb, a, lda, beta, c, ldc, opt, out);
+    else
+      st = run_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, opt, out);
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
-  if (opt.stats) {
-    opt.stats->mode = done ? mode : BF16X_MODE_NATIVE;
-    opt.stats->engine = engine_id;
-    opt.stats->tile_loads = counters.tile_loads;
-    opt.stats->tile_stores = counters.tile_stores;
-    opt.stats->dot_products = counters.dot_products;
-    opt.stats->micro_tiles = counters.micro_tiles;
-    opt.stats->seconds_split = cfg.seconds_split;
-    opt.stats->seconds_compute = done ? cfg.seconds_compute : secs;
+  if (opt.stats && st == BF16X_OK) {
+    opt.stats->mode = out.mode;
+    opt.stats->engine = out.engine;
+    opt.stats->tile_loads = out.counters.tile_loads;
+    opt.stats->tile_stores = out.counters.tile_stores;
+    opt.stats->dot_products = out.counters.dot_products;
+    opt.stats->micro_tiles = out.counters.micro_tiles;
+    opt.stats->seconds_split = out.seconds_split;
+    opt.stats->seconds_compute = out.engine >= 0 ? out.seconds_compute : secs;
   }
-  if (env().verbose) {
-    char why[128] = "";
-    if (!done && (mode != BF16X_MODE_NATIVE || autoc.nonfinite))
-      std::snprintf(why, sizeof why, ",fallback=nonfinite");
-    else if (autoc.measured)
-      std::snprintf(why, sizeof why, ",auto_fill=%.3g,auto_predicted=%.3g,auto_target=%.3g", autoc.fill_ratio,
-                    autoc.predicted, autoc.target);
-    else if (requested == BF16X_MODE_AUTO)
-      std::snprintf(why, sizeof why, ",auto=cost_model");
-    std::fprintf(stderr, "BF16X_VERBOSE,%cgemm,%s,%s,%lld,%lld,%lld,mode=%s,engine=%s%s,time_ms=%.3f\n",
-                 is_double ? 'd' : 's', trans_char(transa), trans_char(transb), (long long)m, (long long)n,
-                 (long long)k, ran, done ? bf16x_engine_name(engine_id) : host::library_name(), why, secs * 1e3);
+  if (effective_verbose()) {
+    // The call as the caller made it (layout, transposes and leading dimensions before normalisation).
+    VerboseCall v{is_double,
+                  layout == BF16X_ROW_MAJOR,
+                  trans_char(transa),
+                  trans_char(transb),
+                  m,
+                  n,
+                  k,
+                  lda,
+                  ldb,
+                  ldc,
+                  double(alpha),
+                  double(beta)};
+    v.mode = st == BF16X_OK ? bf16x_mode_name(out.mode) : "-";
+    v.engine = st != BF16X_OK ? "-" : out.engine >= 0 ? bf16x_engine_name(out.engine) : host::library_name();
+    v.why = out.why;
+    v.threads = out.engine >= 0 ? bf16x_get_num_threads() : -1;
+    v.status = st;
+    v.seconds = secs;
+    verbose_line(v);
   }
-  return BF16X_OK;
+  return st;
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "api/cost_model.hpp"
 #include "api/env.hpp"
+#include "api/runtime.hpp"
 #include "bf16x/bf16x.h"
 #include "split/error_model.hpp"
 
@@ -27,7 +28,7 @@ bool mode_fits(int mode, bool is_double) {
 
 int resolve_mode(const ModeRequest& r) {
   int mode = r.mode;
-  if (mode == BF16X_MODE_DEFAULT) mode = r.is_double ? env().dgemm_mode : env().sgemm_mode;
+  if (mode == BF16X_MODE_DEFAULT) mode = effective_mode(r.is_double);
   if (mode != BF16X_MODE_NATIVE && std::min({r.m, r.n, r.k}) < env().min_size) return BF16X_MODE_NATIVE;
   if (mode != BF16X_MODE_AUTO) return mode;
   return may_emulate(r) ? BF16X_MODE_AUTO : BF16X_MODE_NATIVE;
@@ -35,7 +36,7 @@ int resolve_mode(const ModeRequest& r) {
 
 double auto_target(const ModeRequest& r) {
   if (r.target > 0) return r.target;
-  if (env().auto_target > 0) return env().auto_target;
+  if (const double t = effective_auto_target(); t > 0) return t;
   return split::native_escaled(r.is_double, r.k);
 }
 

@@ -8,4 +8,7 @@ namespace bf16x::api {
 std::vector<std::string> engine_name_list();  // every engine except auto, in id order
 std::string engine_names();                   // the same, comma separated
 
+std::string config_text();  // bf16x_get_config (api/config.cpp)
+std::string cpu_model_name();
+
 }  // namespace bf16x::api

@@ -6,6 +6,8 @@
 
 #include "api/env.hpp"
 #include "api/mode_policy.hpp"
+#include "api/runtime.hpp"
+#include "api/verbose.hpp"
 #include "bf16x/bf16x.h"
 #include "blas/next_blas.hpp"
 #include "engine/registry.hpp"
@@ -56,21 +58,25 @@ bool emulate(const GemmCall<double>& g, int mode, int* status) { return emulate_
 void native_via_library(const GemmCall<float>& g) { native_with(g, "sgemm"); }
 void native_via_library(const GemmCall<double>& g) { native_with(g, "dgemm"); }
 
-bool verbose() { return api::env().verbose; }
+bool verbose() { return api::effective_verbose(); }
 
-void verbose_forwarded(const GemmShape& s, bool is_double, const void* fn, int declined_status, double seconds) {
+void verbose_forwarded(const GemmShape& s, bool is_double, double alpha, double beta, const void* fn,
+                       int declined_status, double seconds) {
   // Why the call ran native, in the library's words: the library declined it, BF16X_MIN_SIZE, or auto's cost model.
-  char declined[96] = "";
-  const api::Env& e = api::env();
-  const int requested = is_double ? e.dgemm_mode : e.sgemm_mode;
+  char why[96] = "";
+  const int requested = api::effective_mode(is_double);
   if (declined_status != BF16X_OK)
-    std::snprintf(declined, sizeof declined, ",fallback=%s", bf16x_status_string(declined_status));
-  else if (requested != BF16X_MODE_NATIVE && std::min({s.m, s.n, s.k}) < e.min_size)
-    std::snprintf(declined, sizeof declined, ",min_size=%lld", (long long)e.min_size);
+    std::snprintf(why, sizeof why, ",fallback=%s", bf16x_status_string(declined_status));
+  else if (requested != BF16X_MODE_NATIVE && std::min({s.m, s.n, s.k}) < api::env().min_size)
+    std::snprintf(why, sizeof why, ",min_size=%lld", (long long)api::env().min_size);
   else if (requested == BF16X_MODE_AUTO)
-    std::snprintf(declined, sizeof declined, ",auto=cost_model");
-  std::fprintf(stderr, "BF16X_VERBOSE,%cgemm,%c,%c,%d,%d,%d,mode=native,engine=%s%s,time_ms=%.3f\n",
-               is_double ? 'd' : 's', s.transa, s.transb, s.m, s.n, s.k, library_of(fn), declined, seconds * 1e3);
+    std::snprintf(why, sizeof why, ",auto=cost_model");
+  api::VerboseCall v{is_double, false, s.transa, s.transb, s.m, s.n, s.k, s.lda, s.ldb, s.ldc, alpha, beta};
+  v.mode = "native";
+  v.engine = library_of(fn);
+  v.why = why;
+  v.seconds = seconds;
+  api::verbose_line(v);
 }
 
 void no_next_definition(const char* name) {

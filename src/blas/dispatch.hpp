@@ -33,7 +33,8 @@ bool emulate(const GemmCall<double>& g, int mode, int* status);
 void native_via_library(const GemmCall<float>& g);
 void native_via_library(const GemmCall<double>& g);
 
-void verbose_forwarded(const GemmShape& s, bool is_double, const void* fn, int declined_status, double seconds);
+void verbose_forwarded(const GemmShape& s, bool is_double, double alpha, double beta, const void* fn,
+                       int declined_status, double seconds);
 bool verbose();
 
 // A call that must run on the host (re-entered from a host library, or native) where the process has no host
@@ -63,7 +64,7 @@ void dispatch(const GemmCall<T>& g, Forward&& forward) {
     return;
   }
   if (verbose())
-    verbose_forwarded(s, is_double, fn, declined,
+    verbose_forwarded(s, is_double, double(g.alpha), double(g.beta), fn, declined,
                       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
 }
 

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "api/env.hpp"
+#include "api/runtime.hpp"
 #include "bf16x/bf16x.h"
 #include "env/env_vars.hpp"
 
@@ -62,7 +63,11 @@ bool engine_usable(int id) {
 }
 
 int resolve_engine(int requested) {
-  if (requested == BF16X_ENGINE_AUTO) return auto_engine();
+  if (requested == BF16X_ENGINE_AUTO) {
+    // bf16x_set_engine (checked usable when set) before BF16X_ENGINE and the best available.
+    const int rt = api::runtime_engine();
+    return rt != BF16X_ENGINE_AUTO && engine_usable(rt) ? rt : auto_engine();
+  }
   return engine_usable(requested) ? requested : -1;
 }
 

@@ -1,6 +1,7 @@
 // A process whose environment a test sets: DGEMM and SGEMM with BF16X_MODE_DEFAULT (the environment's mode) on
 // uniform [-1, 1] operands, each checked against the double-double reference. Prints one line per call:
 //   <routine> m n k status=<s> mode=<mode that ran> eF=<error vs exact>
+//   rejected status=<s>      (one call with lda < m first)
 // The environment is read once per process, which is why this is a process of its own.
 #include <cmath>
 #include <cstdio>
@@ -45,6 +46,10 @@ void run(std::int64_t m, std::int64_t n, std::int64_t k) {
 }  // namespace
 
 int main() {
+  // A rejected call (lda < m): status only, C untouched; logged like any other call with BF16X_VERBOSE.
+  double x[4] = {1, 2, 3, 4};
+  std::printf("rejected status=%d\n", bf16x_dgemm(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 2, 2, 2, 1.0, x, 1,
+                                                  x, 2, 0.0, x, 2, BF16X_MODE_DEFAULT));
   run<double>(128, 128, 128);
   run<double>(100, 90, 300);
   run<float>(128, 128, 128);

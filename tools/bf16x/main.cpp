@@ -1,6 +1,7 @@
 // bf16x: demo, accuracy and benchmark front end.
 #include <CLI/CLI.hpp>
 
+#include "bf16x/bf16x.h"
 #include "command.hpp"
 
 namespace bf16x::cli {
@@ -17,6 +18,7 @@ int& exit_code() {
 int main(int argc, char** argv) {
   CLI::App app{"bf16x: FP32/FP64 GEMM from BF16 matrix-engine products"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("bf16x ") + bf16x_version());
   for (auto& c : bf16x::cli::commands()) c.setup(*app.add_subcommand(c.name, c.help));
   try {
     app.parse(argc, argv);

@@ -1,0 +1,62 @@
+// bf16x_version and bf16x_get_config: what a user pastes into a bug report, and what the verbose header prints.
+#include <omp.h>
+
+#include <fstream>
+#include <string>
+
+#include "api/names.hpp"
+#include "api/runtime.hpp"
+#include "bf16x/bf16x.h"
+#include "cpu/features.hpp"
+#include "host/host_blas.hpp"
+
+namespace bf16x::api {
+
+std::string cpu_model_name() {
+  std::ifstream f("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+  return "unknown";
+}
+
+std::string config_text() {
+  std::string s;
+  auto line = [&s](const std::string& k, const std::string& v) { s += k + ": " + v + "\n"; };
+  line("version", bf16x_version());
+  line("cpu", cpu_model_name());
+  std::string isa;
+  __builtin_cpu_init();
+  const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  for (const auto& [has, name] : {std::pair{avx2, "avx2+fma"}, std::pair{cpu::has_avx512bf16(), "avx512bf16"},
+                                  std::pair{cpu::amx_available(), "amx-bf16"}})
+    if (has) isa += (isa.empty() ? "" : " ") + std::string(name);
+  line("isa", isa.empty() ? "x86-64 baseline" : isa);
+  if (!cpu::amx_available())
+    line("amx", std::string("unavailable (") + cpu::amx_unavailable_reason() + " check failed)");
+  std::string engines;
+  for (const std::string& e : engine_name_list())
+    if (bf16x_engine_available(bf16x_engine_from_name(e.c_str()))) engines += (engines.empty() ? "" : " ") + e;
+  line("engines available", engines);
+  line("engine selected", bf16x_engine_name(bf16x_engine_selected()));
+  line("host blas", *host::library_name() ? host::library_name() : "(none found)");
+  line("host kernel", *host::core_name() ? host::core_name() : "(not OpenBLAS)");
+  line("threads", std::to_string(bf16x_get_num_threads()) + (runtime_threads() > 0 ? " (bf16x_set_num_threads)" : ""));
+  line("sgemm mode", bf16x_mode_name(bf16x_get_sgemm_mode()));
+  line("dgemm mode", bf16x_mode_name(bf16x_get_dgemm_mode()));
+  return s;
+}
+
+}  // namespace bf16x::api
+
+extern "C" {
+
+const char* bf16x_version(void) { return BF16X_VERSION_STRING; }
+
+const char* bf16x_get_config(void) {
+  thread_local std::string text;
+  text = bf16x::api::config_text();
+  return text.c_str();
+}
+
+}  // extern "C"

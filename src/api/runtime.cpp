@@ -1,0 +1,106 @@
+#include "api/runtime.hpp"
+
+#include <omp.h>
+
+#include <atomic>
+#include <cmath>
+
+#include "api/env.hpp"
+#include "api/mode_policy.hpp"
+#include "bf16x/bf16x.h"
+#include "engine/registry.hpp"
+
+namespace bf16x::api {
+namespace {
+
+constexpr int kUnset = -1;
+std::atomic<int> g_sgemm_mode{kUnset}, g_dgemm_mode{kUnset}, g_engine{BF16X_ENGINE_AUTO}, g_verbose{kUnset},
+    g_threads{0};
+std::atomic<double> g_target{-1.0};
+
+}  // namespace
+
+int effective_mode(bool is_double) {
+  const int m = (is_double ? g_dgemm_mode : g_sgemm_mode).load(std::memory_order_relaxed);
+  return m != kUnset ? m : (is_double ? env().dgemm_mode : env().sgemm_mode);
+}
+int runtime_engine() { return g_engine.load(std::memory_order_relaxed); }
+double effective_auto_target() {
+  const double t = g_target.load(std::memory_order_relaxed);
+  return t >= 0 ? t : env().auto_target;
+}
+bool effective_verbose() {
+  const int v = g_verbose.load(std::memory_order_relaxed);
+  return v != kUnset ? v != 0 : env().verbose;
+}
+int runtime_threads() { return g_threads.load(std::memory_order_relaxed); }
+
+ThreadScope::ThreadScope() {
+  const int n = runtime_threads();
+  if (n <= 0) return;
+  saved_ = omp_get_max_threads();
+  omp_set_num_threads(n);
+}
+ThreadScope::~ThreadScope() {
+  if (saved_ > 0) omp_set_num_threads(saved_);
+}
+
+}  // namespace bf16x::api
+
+extern "C" {
+
+int bf16x_set_sgemm_mode(int mode) {
+  if (mode == BF16X_MODE_DEFAULT) {
+    bf16x::api::g_sgemm_mode = bf16x::api::kUnset;
+    return BF16X_OK;
+  }
+  if (!bf16x_mode_name(mode) || !bf16x::api::mode_fits(mode, false)) return BF16X_ERR_MODE;
+  bf16x::api::g_sgemm_mode = mode;
+  return BF16X_OK;
+}
+
+int bf16x_set_dgemm_mode(int mode) {
+  if (mode == BF16X_MODE_DEFAULT) {
+    bf16x::api::g_dgemm_mode = bf16x::api::kUnset;
+    return BF16X_OK;
+  }
+  if (!bf16x_mode_name(mode) || !bf16x::api::mode_fits(mode, true)) return BF16X_ERR_MODE;
+  bf16x::api::g_dgemm_mode = mode;
+  return BF16X_OK;
+}
+
+int bf16x_get_sgemm_mode(void) { return bf16x::api::effective_mode(false); }
+int bf16x_get_dgemm_mode(void) { return bf16x::api::effective_mode(true); }
+
+int bf16x_set_engine(int engine) {
+  if (!bf16x_engine_name(engine)) return BF16X_ERR_OPTIONS;
+  if (engine != BF16X_ENGINE_AUTO && !bf16x::engine::engine_usable(engine)) return BF16X_ERR_ENGINE;
+  bf16x::api::g_engine = engine;
+  return BF16X_OK;
+}
+
+int bf16x_get_engine(void) { return bf16x_engine_selected(); }
+
+int bf16x_set_auto_target(double target) {
+  if (!(target >= 0) || target == HUGE_VAL) return BF16X_ERR_OPTIONS;
+  bf16x::api::g_target = target == 0 ? -1.0 : target;
+  return BF16X_OK;
+}
+
+double bf16x_get_auto_target(void) { return bf16x::api::effective_auto_target(); }
+
+void bf16x_set_verbose(int on) { bf16x::api::g_verbose = on < 0 ? bf16x::api::kUnset : (on != 0); }
+int bf16x_get_verbose(void) { return bf16x::api::effective_verbose() ? 1 : 0; }
+
+int bf16x_set_num_threads(int threads) {
+  if (threads < 0) return BF16X_ERR_OPTIONS;
+  bf16x::api::g_threads = threads;
+  return BF16X_OK;
+}
+
+int bf16x_get_num_threads(void) {
+  const int n = bf16x::api::runtime_threads();
+  return n > 0 ? n : omp_get_max_threads();
+}
+
+}  // extern "C"

@@ -1,0 +1,26 @@
+// Runtime settings (bf16x_set_* in bf16x/bf16x_runtime.h), layered over the environment: the effective value of
+// each setting is the runtime one where it was set, else the environment's (api/env.hpp), else the default. The
+// call's own arguments override both. Lock-free: each setting is one atomic, read at the start of a call.
+#pragma once
+
+namespace bf16x::api {
+
+int effective_mode(bool is_double);  // BF16X_MODE_NATIVE / AUTO / an emulation mode of that precision
+int runtime_engine();                // BF16X_ENGINE_AUTO unless bf16x_set_engine chose one
+double effective_auto_target();      // 0: the native GEMM's bound
+bool effective_verbose();
+int runtime_threads();  // 0: OpenMP's default (omp_get_max_threads of the calling thread)
+
+// Sets the calling thread's OpenMP thread count to runtime_threads() for its lifetime (nothing when 0).
+class ThreadScope {
+ public:
+  ThreadScope();
+  ~ThreadScope();
+  ThreadScope(const ThreadScope&) = delete;
+  ThreadScope& operator=(const ThreadScope&) = delete;
+
+ private:
+  int saved_ = 0;
+};
+
+}  // namespace bf16x::api

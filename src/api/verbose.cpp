@@ -1,0 +1,61 @@
+#include "api/verbose.hpp"
+
+#include <cstdio>
+#include <mutex>
+
+#include "api/names.hpp"
+#include "bf16x/bf16x.h"
+#include "env/env_vars.hpp"
+#include "host/host_blas.hpp"
+
+namespace bf16x::api {
+namespace {
+
+// BF16X_VERBOSE_OUTPUT_FILE (appended to), else stderr; a file that cannot be opened is said once and stderr used.
+std::FILE* sink() {
+  static std::FILE* f = [] {
+    const auto path = envvar::text(envvar::process_source(), "BF16X_VERBOSE_OUTPUT_FILE");
+    if (!path) return stderr;
+    std::FILE* out = std::fopen(path->c_str(), "a");
+    if (!out) {
+      envvar::warn("BF16X_VERBOSE_OUTPUT_FILE=" + *path + " cannot be opened for appending; using stderr");
+      return stderr;
+    }
+    std::setvbuf(out, nullptr, _IOLBF, 0);
+    return out;
+  }();
+  return f;
+}
+
+std::string header() {
+  std::string isa;
+  for (const std::string& e : engine_name_list()) {
+    const int id = bf16x_engine_from_name(e.c_str());
+    if (id != BF16X_ENGINE_REFERENCE && id != BF16X_ENGINE_AMX_MODEL && bf16x_engine_available(id))
+      isa += (isa.empty() ? "" : "+") + e;
+  }
+  const char* kernel = host::core_name();
+  return std::string("BF16X_VERBOSE,header,version=") + bf16x_version() +
+         ",engine=" + bf16x_engine_name(bf16x_engine_selected()) + ",isa=" + (isa.empty() ? "scalar" : isa) +
+         ",host=" + host::library_name() + ",kernel=" + (*kernel ? kernel : "-") +
+         ",threads=" + std::to_string(bf16x_get_num_threads()) + ",cpu=\"" + cpu_model_name() + "\"\n";
+}
+
+}  // namespace
+
+void verbose_line(const VerboseCall& c) {
+  static std::once_flag once;
+  std::FILE* out = sink();
+  std::call_once(once, [out] { std::fputs(header().c_str(), out); });
+  char line[768];
+  std::snprintf(line, sizeof line,
+                "BF16X_VERBOSE,%cgemm,%c,%c,%lld,%lld,%lld,mode=%s,engine=%s%s,layout=%s,alpha=%.17g,lda=%lld,"
+                "ldb=%lld,beta=%.17g,ldc=%lld,threads=%s,status=%s,time_ms=%.3f\n",
+                c.is_double ? 'd' : 's', c.ta, c.tb, (long long)c.m, (long long)c.n, (long long)c.k, c.mode.c_str(),
+                c.engine.c_str(), c.why.c_str(), c.row_major ? "row" : "col", c.alpha, (long long)c.lda,
+                (long long)c.ldb, c.beta, (long long)c.ldc, c.threads >= 0 ? std::to_string(c.threads).c_str() : "host",
+                c.status == 0 ? "ok" : bf16x_status_string(c.status), c.seconds * 1e3);
+  std::fputs(line, out);
+}
+
+}  // namespace bf16x::api
