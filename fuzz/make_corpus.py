@@ -11,7 +11,7 @@ ALPHA = {1: 0, 0: 1, -1: 2, 0.5: 3, 2: 4, -0.75: 5, 3: 6, "third": 7,
          "-0": 128, "nan": 129, "inf": 130, "-inf": 131, "denorm": 132, "max": 133, "1e-30": 134, "random": 135}
 MODE = {"default": 0, "native": 1, "fp32x6": 2, "fp64x6": 3, "fp64x10": 4, "fp64x15": 5, "fp64x21": 6,
         "auto": 7, "bad": 234}  # 234 -> 9
-ENGINE = {"auto": 0, "reference": 129, "avx512bf16": 130, "amx": 131, "amx-model": 132, "bad": 232}  # bad: -1
+ENGINE = {"auto": 0, "reference": 129, "avx512bf16": 130, "amx": 131, "amx-model": 132, "avx2": 133, "bad": 232}  # bad: -1
 SPLIT = {"scaled": 0, "paper": 1, "bad": 3}
 EX_STATS = 0x30  # _ex API with stats
 PLAIN = 0x00

@@ -14,7 +14,8 @@ int fallback_of(int id) {
   switch (id) {
     case BF16X_ENGINE_AMX: return BF16X_ENGINE_AVX512BF16;
     case BF16X_ENGINE_AMX_MODEL: return BF16X_ENGINE_REFERENCE;
-    case BF16X_ENGINE_AVX512BF16: return BF16X_ENGINE_REFERENCE;
+    case BF16X_ENGINE_AVX512BF16: return BF16X_ENGINE_AVX2;
+    case BF16X_ENGINE_AVX2: return BF16X_ENGINE_REFERENCE;
     default: return -1;
   }
 }
@@ -47,6 +48,7 @@ const EngineInfo* engine_info(int id) {
   switch (id) {
     case BF16X_ENGINE_REFERENCE: return &reference_engine();
     case BF16X_ENGINE_AVX512BF16: return &avx512bf16_engine();
+    case BF16X_ENGINE_AVX2: return &avx2_engine();
     case BF16X_ENGINE_AMX: return &amx_engine();
     case BF16X_ENGINE_AMX_MODEL: return &amx_model_engine();
     default: return nullptr;
