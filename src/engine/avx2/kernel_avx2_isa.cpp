@@ -6,9 +6,10 @@
 // (engine/dpbf16.hpp: exact product, one rounding, then FTZ; BF16 subnormals read as zero). The order per output
 // element is the reference's: k-chunks of 32 outer, the group's products inner, pairs in order, odd element first.
 //
-// DAZ: MXCSR.DAZ is set for the call (restored on return), so BF16 subnormals (FP32 subnormals after widening) and
-// subnormal accumulator start values read as signed zero, like daz_bf16() and ftz(acc). FTZ and the rounding
-// mode are cleared to the default for the call. FTZ of results: every value in the computation is a multiple of
+// DAZ: MXCSR.DAZ is set for the call (restored on return) where a BF16 subnormal input (an FP32 subnormal after
+// widening) or a subnormal accumulator start value exists, so they read as signed zero, like daz_bf16() and
+// ftz(acc); where none exists DAZ cannot act. FTZ and the rounding mode are cleared to the default for the call if
+// the caller changed them. FTZ of results: every value in the computation is a multiple of
 // G = min over the group's products of lsb(A_i) lsb(B_j) and of the start values' lsbs (rounding to FP32 keeps
 // that: a grid at least G apart keeps multiples of G; a finer one holds them exactly). If G >= 2^-126 no nonzero
 // result is below the normal range, so flushing can never act and the plain FMA loop is exact (fast path: the
@@ -16,11 +17,12 @@
 // unscaled tiny slices, data spanning more than ~100 binades) each FMA is followed by an explicit flush of the
 // rounded result, exactly ftz(). A scan of the exponents, done while the panels are converted, picks the path.
 //
-// Conversion: per call, every used A and B slice panel is widened to FP32 once into per-thread scratch, in the
-// order the loop consumes it (A rows with each pair swapped to odd, even; B pair-rows split into an odd row and an
-// even row of 32 columns). The loop is then an SGEMM micro-kernel over that k sequence: blocks of 6 rows x 16
-// columns (12 ymm accumulators, 2 B loads and 6 broadcasts per 12 FMAs; two FMA pipes of 4 cycles' latency need
-// at least 8 independent chains) for rows 0..29, and 2 rows x 32 columns (8 chains) for rows 30..31.
+// Conversion: per call, every used B slice panel is widened to FP32 once into per-thread scratch (A panels too,
+// unless the previous call of the same GEMM region converted the same panel), in the order the loop consumes it (A rows
+// with each pair swapped to odd, even; B pair-rows split into an odd row and an even row of 32 columns). The loop is
+// then an SGEMM micro-kernel over that k sequence: blocks of 6 rows x 16 columns (12 ymm accumulators, 2 B loads and 6
+// broadcasts per 12 FMAs; two FMA pipes of 4 cycles' latency need at least 8 independent chains) for rows 0..29, and 2
+// rows x 32 columns (8 chains) for rows 30..31.
 #include <immintrin.h>
 
 #include <cstdint>
@@ -45,6 +47,13 @@ constexpr std::size_t kPanelFloats = std::size_t(kTileM) * pack::kBlockK;  // = 
 constexpr unsigned kMxcsrDaz = 1u << 6, kMxcsrFtz = 1u << 15, kMxcsrRc = 3u << 13;
 constexpr unsigned kNoNormal = 512;  // "exponent" of a panel without normal values: never limits G
 
+// What a panel holds: the smallest biased exponent of a nonzero normal value (kNoNormal if none) and whether any
+// value is a BF16 subnormal (then the call needs MXCSR.DAZ).
+struct PanelScan {
+  unsigned exp = kNoNormal;
+  bool subnormal = false;
+};
+
 // FP32 panels of the current call, one per slice and side; 64-byte aligned, allocated on a thread's first call
 // (heap, not static TLS: the library may be dlopen'ed). Between thread_begin and thread_end the packed panels do
 // not change (engine/engine.hpp), so an A panel converted for one call serves the next calls on the same A
@@ -55,7 +64,7 @@ struct Scratch {
   bool in_region = false;                // between thread_begin and thread_end
   const bf16_t* a_src[kMaxSlices] = {};  // panel converted into slice s of `a`, valid while in_region
   int a_kb[kMaxSlices] = {};             //
-  unsigned a_exp[kMaxSlices] = {};       // its scan result
+  PanelScan a_scan[kMaxSlices] = {};     // its scan result
   void forget() {
     for (int s = 0; s < kMaxSlices; ++s) a_src[s] = nullptr;
   }
@@ -77,55 +86,59 @@ Scratch& scratch() {
   return s;
 }
 
-// Running minimum of (exponent field << 7) - 0x80 over 16-bit BF16 lanes: exponent 0 (zero, subnormal: read as
-// zero) wraps to 0xff80 and never wins.
-inline __m256i scan16(__m256i mn, __m256i x) {
-  const __m256i e = _mm256_and_si256(x, _mm256_set1_epi16(0x7f80));
-  return _mm256_min_epu16(mn, _mm256_sub_epi16(e, _mm256_set1_epi16(0x80)));
-}
-
-// Smallest biased exponent of a nonzero normal value, kNoNormal if none.
-inline unsigned finish_scan(__m256i mn) {
-  __m128i m = _mm_min_epu16(_mm256_castsi256_si128(mn), _mm256_extracti128_si256(mn, 1));
-  m = _mm_minpos_epu16(m);
-  return ((unsigned(_mm_cvtsi128_si32(m)) & 0xffffu) + 0x80u) >> 7;
-}
+// Running minima over 16-bit BF16 lanes. exp: (exponent field << 7) - 0x80, where exponent 0 (zero, subnormal:
+// read as zero) wraps to 0xff80 and never wins. mag: |x| - 1, where zero wraps to 0xffff; a subnormal gives less
+// than 0x7f.
+struct Scanner {
+  __m256i exp = _mm256_set1_epi16(-1), mag = _mm256_set1_epi16(-1);
+  void add(__m256i x) {
+    const __m256i e = _mm256_and_si256(x, _mm256_set1_epi16(0x7f80));
+    exp = _mm256_min_epu16(exp, _mm256_sub_epi16(e, _mm256_set1_epi16(0x80)));
+    const __m256i m = _mm256_and_si256(x, _mm256_set1_epi16(0x7fff));
+    mag = _mm256_min_epu16(mag, _mm256_sub_epi16(m, _mm256_set1_epi16(1)));
+  }
+  static unsigned min16(__m256i v) {
+    const __m128i m = _mm_minpos_epu16(_mm_min_epu16(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
+    return unsigned(_mm_cvtsi128_si32(m)) & 0xffffu;
+  }
+  PanelScan result() const { return {(min16(exp) + 0x80u) >> 7, min16(mag) < 0x7fu}; }
+};
 
 // A micro-panel (32 rows x kb BF16, row stride kb) -> FP32, same shape, each pair swapped to (odd, even).
-unsigned convert_a(const bf16_t* src, float* dst, int kb) {
+PanelScan convert_a(const bf16_t* src, float* dst, int kb) {
   // Per 128-bit lane: dword i <- (bf16 element i^1) << 16; lane 0 takes elements 0..3, lane 1 elements 4..7 of
   // the 8 broadcast to both lanes.
   const __m256i ctl = _mm256_setr_epi8(-128, -128, 2, 3, -128, -128, 0, 1, -128, -128, 6, 7, -128, -128, 4, 5,  //
                                        -128, -128, 10, 11, -128, -128, 8, 9, -128, -128, 14, 15, -128, -128, 12, 13);
-  __m256i mn = _mm256_set1_epi16(-1);
+  Scanner sc;
   const std::int64_t n = std::int64_t(kTileM) * kb;
   for (std::int64_t i = 0; i < n; i += 16) {
-    mn = scan16(mn, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i)));
+    sc.add(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i)));
     const __m256i lo = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i)));
     const __m256i hi = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 8)));
     _mm256_store_si256(reinterpret_cast<__m256i*>(dst + i), _mm256_shuffle_epi8(lo, ctl));
     _mm256_store_si256(reinterpret_cast<__m256i*>(dst + i + 8), _mm256_shuffle_epi8(hi, ctl));
   }
-  return finish_scan(mn);
+  return sc.result();
 }
 
 // B micro-panel (kb/2 pair-rows of 32 (even, odd) pairs) -> FP32 rows of 32: row 2q the odd elements of pair-row
 // q, row 2q+1 the even ones.
-unsigned convert_b(const bf16_t* src, float* dst, int kb) {
+PanelScan convert_b(const bf16_t* src, float* dst, int kb) {
   const __m256i hi_mask = _mm256_set1_epi32(int(0xffff0000u));
-  __m256i mn = _mm256_set1_epi16(-1);
+  Scanner sc;
   for (int q = 0; q < kb / kPair; ++q) {
     const bf16_t* s = src + std::int64_t(q) * kBPairStride;
     float* odd = dst + std::int64_t(2 * q) * kTileN;
     float* even = odd + kTileN;
     for (int c = 0; c < kTileN; c += 8) {
       const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + c * kPair));
-      mn = scan16(mn, d);
+      sc.add(d);
       _mm256_store_si256(reinterpret_cast<__m256i*>(odd + c), _mm256_and_si256(d, hi_mask));
       _mm256_store_si256(reinterpret_cast<__m256i*>(even + c), _mm256_slli_epi32(d, 16));
     }
   }
-  return finish_scan(mn);
+  return sc.result();
 }
 
 // ftz() on 8 lanes: |x| < 2^-126 -> signed zero (NaN and Inf compare false and stay).
@@ -176,25 +189,34 @@ inline void block(const Panels& pn, const MicroTileArgs& args, const ProductGrou
     for (int v = 0; v < V; ++v) _mm256_storeu_ps(out + std::int64_t(r0 + r) * ldo + c0 + 8 * v, acc[r][v]);
 }
 
-// True if no value of the accumulation can fall below the normal range (see the header comment).
-bool grid_is_normal(const MicroTileArgs& args, const ProductGroup& grp, const unsigned* ea, const unsigned* eb,
-                    const float* out) {
+struct GroupCheck {
+  bool normal_grid;      // no value of the accumulation can fall below the normal range (header comment)
+  bool start_subnormal;  // a start value is an FP32 subnormal (read as zero: needs MXCSR.DAZ)
+};
+
+GroupCheck check_group(const MicroTileArgs& args, const ProductGroup& grp, const PanelScan* sa, const PanelScan* sb,
+                       const float* out) {
+  GroupCheck r{true, false};
   // lsb(a) = 2^(e_a - 127 - 7) for a normal BF16 of biased exponent e_a: G >= 2^-126 <=> e_a + e_b >= 142.
   for (int p = 0; p < grp.count; ++p)
-    if (ea[grp.products[p].a] + eb[grp.products[p].b] < 142) return false;
-  if (!args.accumulate) return true;
+    if (sa[grp.products[p].a].exp + sb[grp.products[p].b].exp < 142) r.normal_grid = false;
+  if (!args.accumulate) return r;
   // A normal FP32 start value has lsb 2^(e - 150): it must be >= 2^-126, i.e. e >= 24 (e = 0 reads as zero).
-  __m256i bad = _mm256_setzero_si256();
-  const __m256i emask = _mm256_set1_epi32(0x7f800000), zero = _mm256_setzero_si256();
-  const __m256i lim = _mm256_set1_epi32(24 << 23);
-  for (int r = 0; r < kTileM; ++r)
+  __m256i small = _mm256_setzero_si256(), subn = _mm256_setzero_si256();
+  const __m256i emask = _mm256_set1_epi32(0x7f800000), abs = _mm256_set1_epi32(0x7fffffff);
+  const __m256i zero = _mm256_setzero_si256(), lim = _mm256_set1_epi32(24 << 23),
+                min_normal = _mm256_set1_epi32(1 << 23);
+  for (int r0 = 0; r0 < kTileM; ++r0)
     for (int c = 0; c < kTileN; c += 8) {
-      const __m256i e =
-          _mm256_and_si256(_mm256_castps_si256(_mm256_loadu_ps(out + std::int64_t(r) * args.ldo + c)), emask);
-      // 0 < field < 24 (the masked fields are nonnegative as int32)
-      bad = _mm256_or_si256(bad, _mm256_and_si256(_mm256_cmpgt_epi32(e, zero), _mm256_cmpgt_epi32(lim, e)));
+      const __m256i x = _mm256_castps_si256(_mm256_loadu_ps(out + std::int64_t(r0) * args.ldo + c));
+      // The masked values are nonnegative as int32. 0 < field < 24: a small normal; field 0, nonzero: subnormal.
+      const __m256i e = _mm256_and_si256(x, emask), m = _mm256_and_si256(x, abs);
+      small = _mm256_or_si256(small, _mm256_and_si256(_mm256_cmpgt_epi32(e, zero), _mm256_cmpgt_epi32(lim, e)));
+      subn = _mm256_or_si256(subn, _mm256_and_si256(_mm256_cmpgt_epi32(m, zero), _mm256_cmpgt_epi32(min_normal, m)));
     }
-  return _mm256_testz_si256(bad, bad);
+  if (!_mm256_testz_si256(small, small)) r.normal_grid = false;
+  r.start_subnormal = !_mm256_testz_si256(subn, subn);
+  return r;
 }
 
 }  // namespace
@@ -222,30 +244,41 @@ void kernel_avx2_32x32(const MicroTileArgs& args) {
       used_b[args.groups[g].products[p].b] = true;
     }
   Panels pn{};
-  unsigned ea[kMaxSlices], eb[kMaxSlices];
+  PanelScan sa[kMaxSlices], sb[kMaxSlices];
+  bool subnormal_inputs = false;
   for (int i = 0; i < kMaxSlices; ++i) {
     float* da = s.a + std::size_t(i) * kPanelFloats;
     float* db = s.b + std::size_t(i) * kPanelFloats;
     pn.a[i] = da;
     pn.b[i] = db;
-    ea[i] = eb[i] = kNoNormal;
     if (used_a[i]) {
       if (!s.in_region || s.a_src[i] != args.a[i] || s.a_kb[i] != kb) {
-        s.a_exp[i] = convert_a(args.a[i], da, kb);
+        s.a_scan[i] = convert_a(args.a[i], da, kb);
         s.a_src[i] = s.in_region ? args.a[i] : nullptr;
         s.a_kb[i] = kb;
       }
-      ea[i] = s.a_exp[i];
+      sa[i] = s.a_scan[i];
     }
-    if (used_b[i]) eb[i] = convert_b(args.b[i], db, kb);
+    if (used_b[i]) sb[i] = convert_b(args.b[i], db, kb);
+    subnormal_inputs |= sa[i].subnormal || sb[i].subnormal;
   }
 
+  // MXCSR is written only when it must change (LDMXCSR costs about 8% of a one-product call): DAZ where a subnormal
+  // input or start value exists, and the default FTZ = 0 and round-to-nearest where the caller changed them.
   const unsigned mxcsr = _mm_getcsr();
-  _mm_setcsr((mxcsr & ~(kMxcsrFtz | kMxcsrRc)) | kMxcsrDaz);
+  const unsigned want = (mxcsr & ~(kMxcsrFtz | kMxcsrRc)) | kMxcsrDaz;
+  bool csr_set = false;
+  auto set_csr = [&] {
+    if (!csr_set && want != mxcsr) _mm_setcsr(want);
+    csr_set = true;
+  };
+  if (subnormal_inputs || (mxcsr & (kMxcsrFtz | kMxcsrRc))) set_csr();
   for (int g = 0; g < args.ngroups; ++g) {
     const ProductGroup& grp = args.groups[g];
     float* out = args.out[g];
-    if (grid_is_normal(args, grp, ea, eb, out)) {
+    const GroupCheck chk = check_group(args, grp, sa, sb, out);
+    if (chk.start_subnormal) set_csr();
+    if (chk.normal_grid) {
       for (int c0 = 0; c0 < kTileN; c0 += 16)
         for (int r0 = 0; r0 < 30; r0 += 6) block<6, 2, false>(pn, args, grp, r0, c0, out);
       block<2, 4, false>(pn, args, grp, 30, 0, out);
@@ -261,7 +294,7 @@ void kernel_avx2_32x32(const MicroTileArgs& args) {
       args.counters->tile_stores += 4;
     }
   }
-  _mm_setcsr(mxcsr);
+  if (csr_set && want != mxcsr) _mm_setcsr(mxcsr);
   if (args.counters) ++args.counters->micro_tiles;
 }
 
