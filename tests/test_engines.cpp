@@ -11,6 +11,7 @@
 //
 // An engine that cannot run here is skipped with the reason, and the suite prints which engines ran.
 #include <gtest/gtest.h>
+#include <xmmintrin.h>
 
 #include <cmath>
 #include <cstdio>
@@ -207,6 +208,24 @@ TEST_P(Engines, KernelSubnormalSlicesAndScrambledProducts) {
           bitwise_on_fp32_path(id()) || (c.hw_bitwise && !accumulate && id() == BF16X_ENGINE_AVX512BF16);
       compare_kernel(id(), c.t, c.g, accumulate, bitwise);
     }
+}
+
+TEST_P(Engines, KernelLeavesMxcsrAsItFoundIt) {
+  // A caller with FTZ, DAZ and round-down set (as -ffast-math programs run, plus a directed rounding mode): every
+  // engine must hand MXCSR back unchanged. The avx2 engine computes the default environment's bits regardless
+  // (it sets what it needs); the scalar engines follow the caller's environment, as plain C++ arithmetic does.
+  const TilePanels t = pack_tile<double>(64, 6, false, check::Dist::uniform, 8, 0x1p-75);
+  const Groups g = groups_of(split::plan_groups(*split::scheme_for_mode(BF16X_MODE_FP64X21), false, 64));
+  // No accumulate: the random start values would be drawn in the caller's rounding mode.
+  const KernelResult want = run_kernel(*info, t, g, false);
+  const unsigned saved = _mm_getcsr();
+  const unsigned caller = (saved & ~0x6000u) | 0x8040u | 0x2000u;  // FTZ, DAZ, RC = down
+  _mm_setcsr(caller);
+  const KernelResult got = run_kernel(*info, t, g, false);
+  const unsigned after = _mm_getcsr();
+  _mm_setcsr(saved);
+  EXPECT_EQ(after & ~0x3fu, caller & ~0x3fu) << "MXCSR changed (exception flags ignored)";
+  if (id() == BF16X_ENGINE_AVX2) expect_same_bits(want, got);
 }
 
 // ---- raw BF16 GEMM -------------------------------------------------------------------------------------------
