@@ -66,6 +66,9 @@ CASES = {
     "d_amx_model": case(engine="amx-model", mode="fp64x6", m=32, n=40, k=64),
     "s_amx_model": case(prec="s", engine="amx-model", mode="fp32x6", m=20, n=20, k=64),
     "d_amx_hw": case(engine="amx", mode="fp64x21", m=8, n=8, k=8),
+    "d_avx2": case(engine="avx2", mode="fp64x15", m=33, n=17, k=70),
+    "s_avx2": case(prec="s", engine="avx2", mode="fp32x6", layout=ROW, ta=T, m=31, n=40, k=100, fa=fill(1)),
+    "s_avx2_paper": case(prec="s", engine="avx2", mode="fp32x6", split="paper", m=36, n=32, k=20, fa=fill(2)),
     "d_engine_bad": case(engine="bad", mode="fp64x6"),
     # Options.
     "d_fuse_bk64": case(mode="fp64x15", fuse=True, bk=64, m=40, n=40, k=150),
