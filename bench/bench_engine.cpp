@@ -3,24 +3,28 @@
 //   bf16x_microbench --benchmark_filter=Peak            VDPBF16PS issue rate vs independent chains
 //   bf16x_microbench --benchmark_filter=MicroKernel     the 32x32 micro-kernel on one L1-resident k-block
 //   bf16x_microbench --benchmark_filter=RawGemm         the raw BF16 GEMM on packed operands, 1 thread
+// MicroKernel and RawGemm run on the avx512bf16 engine, MicroKernelAvx2 and RawGemmAvx2 on the avx2 engine.
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
 #include <random>
+#include <string>
 #include <vector>
 
+#include "bf16x/bf16x.h"
 #include "cpu/features.hpp"
 #include "engine/avx512bf16/kernel_avx512bf16.hpp"
 #include "engine/engine.hpp"
 #include "engine/raw_gemm.hpp"
+#include "engine/registry.hpp"
 
 namespace {
 
 using namespace bf16x;
 
-bool skip(benchmark::State& st) {
-  if (cpu::has_avx512bf16()) return false;
-  st.SkipWithError("no AVX512-BF16 on this CPU");
+bool skip(benchmark::State& st, int engine = BF16X_ENGINE_AVX512BF16) {
+  if (engine::engine_usable(engine)) return false;
+  st.SkipWithError((std::string(bf16x_engine_name(engine)) + " does not run on this CPU").c_str());
   return true;
 }
 
@@ -33,8 +37,10 @@ void Peak(benchmark::State& st) {
 }
 BENCHMARK(Peak)->Arg(1)->Arg(2)->Arg(4)->Arg(8)->Arg(12)->Arg(16)->Arg(24);
 
-void MicroKernel(benchmark::State& st) {
-  if (skip(st)) return;
+template <int Engine>
+void MicroKernelOf(benchmark::State& st) {
+  if (skip(st, Engine)) return;
+  const engine::EngineInfo& e = *engine::engine_info(Engine);
   const int kb = int(st.range(0)), nprod = int(st.range(1));
   std::vector<bf16_t> a(std::size_t(32 * kb * 3)), b(a.size());
   std::mt19937 rng(1);
@@ -47,17 +53,23 @@ void MicroKernel(benchmark::State& st) {
   std::vector<float> out(32 * 32);
   float* o = out.data();
   const engine::MicroTileArgs args{ap, bp, kb, &g, 1, &o, 32, true, nullptr};
+  if (e.thread_begin) e.thread_begin();
   for (auto _ : st) {
-    engine::avx512bf16_engine().kernel(args);
+    e.kernel(args);
     benchmark::ClobberMemory();
   }
+  if (e.thread_end) e.thread_end();
   st.counters["GFLOPS"] =
       benchmark::Counter(2.0 * 32 * 32 * kb * nprod * double(st.iterations()) * 1e-9, benchmark::Counter::kIsRate);
 }
+void MicroKernel(benchmark::State& st) { MicroKernelOf<BF16X_ENGINE_AVX512BF16>(st); }
+void MicroKernelAvx2(benchmark::State& st) { MicroKernelOf<BF16X_ENGINE_AVX2>(st); }
+BENCHMARK(MicroKernelAvx2)->Args({256, 1})->Args({256, 6})->Args({64, 1})->Args({64, 6})->Args({32, 6});
 BENCHMARK(MicroKernel)->Args({256, 1})->Args({256, 6})->Args({64, 1})->Args({64, 6})->Args({32, 6});
 
-void RawGemm(benchmark::State& st) {
-  if (skip(st)) return;
+template <int Engine>
+void RawGemmOf(benchmark::State& st) {
+  if (skip(st, Engine)) return;
   omp_set_num_threads(1);
   const std::int64_t n = st.range(0);
   std::vector<bf16_t> a(std::size_t(n * n)), b(a.size());
@@ -67,10 +79,13 @@ void RawGemm(benchmark::State& st) {
   engine::RawPacked p;
   engine::raw_pack({a.data(), n, false}, {b.data(), n, false}, n, n, n, p);
   std::vector<float> c(std::size_t(n * n));
-  for (auto _ : st) engine::raw_gemm_packed(engine::avx512bf16_engine(), p, c.data(), n);
+  for (auto _ : st) engine::raw_gemm_packed(*engine::engine_info(Engine), p, c.data(), n);
   st.counters["GFLOPS"] = benchmark::Counter(2.0 * double(n) * double(n) * double(n) * double(st.iterations()) * 1e-9,
                                              benchmark::Counter::kIsRate);
 }
+void RawGemm(benchmark::State& st) { RawGemmOf<BF16X_ENGINE_AVX512BF16>(st); }
+void RawGemmAvx2(benchmark::State& st) { RawGemmOf<BF16X_ENGINE_AVX2>(st); }
+BENCHMARK(RawGemmAvx2)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(RawGemm)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace

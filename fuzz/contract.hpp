@@ -106,7 +106,7 @@ inline Expected expected_status(const Call& c, bool dbl) {
     const bf16x_options& o = c.opt;
     if (o.mode < BF16X_MODE_DEFAULT || o.mode > BF16X_MODE_AUTO || !mode_fits(o.mode, dbl))
       return {BF16X_ERR_MODE, loose};
-    if (o.engine < BF16X_ENGINE_AUTO || o.engine > BF16X_ENGINE_AMX_MODEL) return {BF16X_ERR_OPTIONS, loose};
+    if (o.engine < BF16X_ENGINE_AUTO || o.engine > BF16X_ENGINE_AVX2) return {BF16X_ERR_OPTIONS, loose};
     if (o.split != BF16X_SPLIT_SCALED && o.split != BF16X_SPLIT_PAPER) return {BF16X_ERR_OPTIONS, loose};
     if (o.block_k < 0 || o.block_k > 256 || o.block_k % 32 != 0) return {BF16X_ERR_OPTIONS, loose};
     if (!(o.auto_target >= 0.0)) return {BF16X_ERR_OPTIONS, loose};

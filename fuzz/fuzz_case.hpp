@@ -162,7 +162,7 @@ inline FuzzCase decode(const std::uint8_t* data, std::size_t size) {
   c.opt.mode = pick(in.u8(), 232, {0, 1, 2, 3, 4, 5, 6, 7}, {-1, 8, 9, 99, 1000, INT32_MIN, INT32_MAX, 12});
   // The auto engine is the one users get: half of the inputs use it.
   const std::uint8_t e = in.u8();
-  c.opt.engine = e < 128 ? BF16X_ENGINE_AUTO : pick(e - 128, 104, {0, 1, 2, 3, 4}, {-1, 5, 6, 99, INT32_MIN});
+  c.opt.engine = e < 128 ? BF16X_ENGINE_AUTO : pick(e - 128, 104, {0, 1, 2, 3, 4, 5}, {-1, 6, 7, 99, INT32_MIN});
   const std::uint8_t f = in.u8();
   c.opt.split = (f & 3) == 3 ? ((f & 4) ? 2 : -1) : ((f & 3) == 1 ? BF16X_SPLIT_PAPER : BF16X_SPLIT_SCALED);
   c.opt.fuse_diagonals = (f >> 3) & 1;

@@ -3,7 +3,8 @@
 // Every input decodes to one call (fuzz/fuzz_case.hpp). The status must be the one the contract gives
 // (fuzz/contract.hpp); an error leaves C byte-identical; a valid call returns OK, leaves A, B and C's padding
 // untouched, follows BLAS quick returns exactly, and its C passes the checks of fuzz/check_result.hpp for the
-// mode that ran. Emulated FP64 results of an optimised engine must equal the reference engine's bit for bit.
+// mode that ran. Emulated FP64 results of an optimised engine must equal the reference engine's bit for bit, and
+// those of the engines that compute the reference's pair steps (avx2, amx-model) in every emulated mode.
 // Any violation prints the call and aborts.
 #include <sys/types.h>
 #include <unistd.h>
@@ -35,6 +36,8 @@ constexpr std::int64_t kMaxElems = std::int64_t(1) << 20;
 constexpr double kCostFast = 0x1p23, kCostScalar = 0x1p21;
 
 bool scalar_engine(int e) { return e == BF16X_ENGINE_REFERENCE || e == BF16X_ENGINE_AMX_MODEL; }
+// Engines equal to the reference bit for bit on the FP32 path too (engine/dpbf16.hpp, one FMA per element).
+bool bitwise_engine(int e) { return e == BF16X_ENGINE_AVX2 || e == BF16X_ENGINE_AMX_MODEL; }
 
 int products_of(int mode, bool dbl) {
   switch (mode) {
@@ -136,7 +139,7 @@ void run_case(const FuzzCase& fc) {
   if (small) {
     // Halve the largest dimension until the work fits the cap of the engine that will run.
     const int ran_engine = engine == BF16X_ENGINE_AUTO ? bf16x_engine_selected() : engine;
-    const bool fp64_cross = dbl && ran_engine != BF16X_ENGINE_REFERENCE;
+    const bool fp64_cross = (dbl || bitwise_engine(ran_engine)) && ran_engine != BF16X_ENGINE_REFERENCE;
     const double cap = scalar_engine(ran_engine) || fp64_cross ? kCostScalar : kCostFast;
     const double prods = products_of(c.opt.mode, dbl) * (fp64_cross ? 2 : 1);
     while (pad32(c.m) * pad32(c.n) * pad32(c.k) * prods > cap) {
@@ -311,9 +314,13 @@ void run_case(const FuzzCase& fc) {
   if (!ok) violation(call, why);
 
   // FP64 path: every engine equals the reference engine bit for bit, wherever the panel sums are exact (always
-  // with scaled slices; the paper's unscaled ones only inside their range).
-  if (fc.stats && c.ex_api && dbl && stats.mode >= BF16X_MODE_FP64X6 && stats.mode <= BF16X_MODE_FP64X21 &&
-      stats.engine != BF16X_ENGINE_REFERENCE && (!out.paper || ref.paper_fp64_in_range)) {
+  // with scaled slices; the paper's unscaled ones only inside their range). avx2 and amx-model: every emulated
+  // mode, any split.
+  const bool fp64_cross = dbl && stats.mode >= BF16X_MODE_FP64X6 && stats.mode <= BF16X_MODE_FP64X21 &&
+                          (!out.paper || ref.paper_fp64_in_range);
+  const bool emulated = stats.mode >= BF16X_MODE_FP32X6 && stats.mode <= BF16X_MODE_FP64X21;
+  if (fc.stats && c.ex_api && stats.engine != BF16X_ENGINE_REFERENCE &&
+      (fp64_cross || (emulated && bitwise_engine(stats.engine)))) {
     std::vector<T> r = c0;
     bf16x_options ro = c.opt;
     ro.engine = BF16X_ENGINE_REFERENCE;

@@ -11,7 +11,7 @@ ALPHA = {1: 0, 0: 1, -1: 2, 0.5: 3, 2: 4, -0.75: 5, 3: 6, "third": 7,
          "-0": 128, "nan": 129, "inf": 130, "-inf": 131, "denorm": 132, "max": 133, "1e-30": 134, "random": 135}
 MODE = {"default": 0, "native": 1, "fp32x6": 2, "fp64x6": 3, "fp64x10": 4, "fp64x15": 5, "fp64x21": 6,
         "auto": 7, "bad": 234}  # 234 -> 9
-ENGINE = {"auto": 0, "reference": 129, "avx512bf16": 130, "amx": 131, "amx-model": 132, "bad": 232}  # bad: -1
+ENGINE = {"auto": 0, "reference": 129, "avx512bf16": 130, "amx": 131, "amx-model": 132, "avx2": 133, "bad": 232}  # bad: -1
 SPLIT = {"scaled": 0, "paper": 1, "bad": 3}
 EX_STATS = 0x30  # _ex API with stats
 PLAIN = 0x00
@@ -66,6 +66,9 @@ CASES = {
     "d_amx_model": case(engine="amx-model", mode="fp64x6", m=32, n=40, k=64),
     "s_amx_model": case(prec="s", engine="amx-model", mode="fp32x6", m=20, n=20, k=64),
     "d_amx_hw": case(engine="amx", mode="fp64x21", m=8, n=8, k=8),
+    "d_avx2": case(engine="avx2", mode="fp64x15", m=33, n=17, k=70),
+    "s_avx2": case(prec="s", engine="avx2", mode="fp32x6", layout=ROW, ta=T, m=31, n=40, k=100, fa=fill(1)),
+    "s_avx2_paper": case(prec="s", engine="avx2", mode="fp32x6", split="paper", m=36, n=32, k=20, fa=fill(2)),
     "d_engine_bad": case(engine="bad", mode="fp64x6"),
     # Options.
     "d_fuse_bk64": case(mode="fp64x15", fuse=True, bk=64, m=40, n=40, k=150),

@@ -8,6 +8,7 @@
 
 #include "bf16x/bf16x.h"
 #include "check/exact_gemm.hpp"
+#include "support/bounds.hpp"
 
 namespace bf16x::test {
 
@@ -90,14 +91,6 @@ std::vector<double> row_scales(const check::Mat<T>& x, bool rows) {
     t = t > 0 ? std::ldexp(1.0, e) : 0;
   }
   return s;
-}
-
-// Truncation bound of fp64x(d products) relative to k * 2^(Ea_i + Eb_j): slices obey |A_s| <= 2^(-9s) of the
-// row scale, products with i+j = t number min(t+1, 11-t), and the six-slice tail is below 2^-54 per operand.
-inline double fp64_truncation_bound(int d) {
-  double t = 2 * std::ldexp(1.0, -54);
-  for (int s = d; s <= 10; ++s) t += std::min(s + 1, 11 - s) * std::ldexp(1.0, -9 * s);
-  return t;
 }
 
 }  // namespace bf16x::test

@@ -39,11 +39,12 @@ typedef BF16X_ENUM {
 } bf16x_mode;
 
 typedef BF16X_ENUM {
-  BF16X_ENGINE_AUTO = 0,      /* best available: amx -> avx512bf16 -> reference (BF16X_ENGINE overrides) */
+  BF16X_ENGINE_AUTO = 0,      /* best available: amx -> avx512bf16 -> avx2 -> reference (BF16X_ENGINE overrides) */
   BF16X_ENGINE_REFERENCE = 1, /* scalar oracle */
   BF16X_ENGINE_AVX512BF16 = 2,
   BF16X_ENGINE_AMX = 3,       /* hardware tiles */
-  BF16X_ENGINE_AMX_MODEL = 4  /* the AMX kernel on the software tile model */
+  BF16X_ENGINE_AMX_MODEL = 4, /* the AMX kernel on the software tile model */
+  BF16X_ENGINE_AVX2 = 5       /* AVX2 + FMA: the reference engine's bits on any x86-64 of the last decade */
 } bf16x_engine;
 
 typedef BF16X_ENUM {
@@ -111,7 +112,7 @@ BF16X_API int bf16x_dgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_
 BF16X_API const char* bf16x_status_string(int status);
 BF16X_API const char* bf16x_mode_name(int mode);      /* "native", "fp32x6", "fp64x6", ... ; NULL if invalid */
 BF16X_API int bf16x_mode_from_name(const char* name); /* -1 if unknown */
-BF16X_API const char* bf16x_engine_name(int engine);  /* "reference", "avx512bf16", "amx", "amx-model" */
+BF16X_API const char* bf16x_engine_name(int engine);  /* "reference", "avx512bf16", "amx", "amx-model", "avx2" */
 BF16X_API int bf16x_engine_from_name(const char* name);
 BF16X_API int bf16x_engine_available(int engine);     /* 1 if it can run here */
 BF16X_API int bf16x_engine_selected(void);            /* what ENGINE_AUTO resolves to in this process */

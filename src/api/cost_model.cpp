@@ -30,6 +30,10 @@ EngineCost engine_cost(int engine) {
     // N = 1024, one core) about 21 flop/cycle.
     case BF16X_ENGINE_AVX512BF16:
       return {24, 24};
+    // One FP32 FMA per BF16 product: 32 flop/cycle on two 256-bit FMA pipes; measured in the raw GEMM and with
+    // reconstruction (docs/performance.md) about 24.
+    case BF16X_ENGINE_AVX2:
+      return {24, 24};
     // TDPBF16PS peaks at 2048 flop/cycle (16x16x32 in 16 cycles). Effective: a quarter of that, 16x the host's
     // FP64 rate, on the FP64 path (a tile store and an FP64 widening per product and k-block); half of it on
     // the FP32 path, which stores one accumulator per 64 k for all six products. Estimates until a device run

@@ -21,7 +21,8 @@ constexpr Named kEngines[] = {{BF16X_ENGINE_AUTO, "auto"},
                               {BF16X_ENGINE_REFERENCE, "reference"},
                               {BF16X_ENGINE_AVX512BF16, "avx512bf16"},
                               {BF16X_ENGINE_AMX, "amx"},
-                              {BF16X_ENGINE_AMX_MODEL, "amx-model"}};
+                              {BF16X_ENGINE_AMX_MODEL, "amx-model"},
+                              {BF16X_ENGINE_AVX2, "avx2"}};
 
 template <std::size_t N>
 const char* name_of(const Named (&t)[N], int id) {

@@ -55,8 +55,7 @@ const char* probe_amx() {
   if ((x & (3ull << 17)) != (3ull << 17)) return "xcr0";
   // Ask the kernel for permission to use the large tile-data state; already granted is fine.
   unsigned long bitmask = 0;
-  if (syscall(SYS_arch_prctl, kArchGetXcompPerm, &bitmask) == 0 && (bitmask & (1ul << kXfeatureXtiledata)))
-    return "";
+  if (syscall(SYS_arch_prctl, kArchGetXcompPerm, &bitmask) == 0 && (bitmask & (1ul << kXfeatureXtiledata))) return "";
   if (syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureXtiledata) != 0) return "arch_prctl";
   bitmask = 0;
   if (syscall(SYS_arch_prctl, kArchGetXcompPerm, &bitmask) != 0 || !(bitmask & (1ul << kXfeatureXtiledata)))
@@ -70,6 +69,15 @@ const char* amx_reason() {
 }
 
 }  // namespace
+
+bool has_avx2_fma() {
+  unsigned a, b, c, d;
+  if (!cpuid_count(1, 0, a, b, c, d)) return false;
+  const bool fma = c & (1u << 12), avx = c & (1u << 28);
+  const bool avx2 = leaf7().ebx & (1u << 5);
+  const bool ymm_state = (xcr0() & 0x6) == 0x6;  // SSE, AVX
+  return fma && avx && avx2 && ymm_state;
+}
 
 bool has_avx512bf16() {
   const Leaf7 l = leaf7();

@@ -3,6 +3,10 @@
 
 namespace bf16x::cpu {
 
+// AVX2 and FMA in CPUID (leaf 1 ECX bits 12/28, leaf 7 EBX bit 5) and the YMM state enabled by the OS in XCR0
+// (OSXSAVE, XCR0 bits 1 and 2).
+bool has_avx2_fma();
+
 // AVX512F + AVX512BW + AVX512-BF16 in CPUID and ZMM/opmask state enabled by the OS in XCR0.
 bool has_avx512bf16();
 

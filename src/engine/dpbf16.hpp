@@ -1,8 +1,8 @@
 // Scalar semantics of one BF16 pair step of TDPBF16PS / VDPBF16PS as the Intel SDM states them:
-//   acc += a_odd * b_odd; acc += a_even * b_even
+//   acc = fma(a_odd, b_odd, acc); acc = fma(a_even, b_even, acc)
 // with BF16 subnormal inputs treated as zero (DAZ), exact products (8 x 8 significant bits fit in binary32),
-// round-to-nearest-even sums, and subnormal FP32 results flushed to signed zero (FTZ). The reference engine and
-// the tile model both use this one definition.
+// round-to-nearest-even sums, and subnormal FP32 results flushed to signed zero (FTZ). The reference engine, the
+// tile model and the avx2 engine (one FMA per element) all compute this one definition.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -18,10 +18,13 @@ inline float ftz(float x) {
   return ((u & 0x7f800000u) == 0) ? bits_float(u & 0x80000000u) : x;
 }
 
-// One pair step. The products are exact in binary32; each addition rounds once (the default RNE environment).
+// One pair step. Each element is one fused multiply-add: the exact product (16 significant bits) is added to the
+// accumulator and the sum rounded once (the default RNE environment), then flushed. Where the product is in
+// binary32's normal range this is acc + a*b; a product below it (or above it) is not rounded (or overflowed)
+// first, so FMA hardware reproduces the step exactly (docs/numerics.md, "Engine semantics").
 inline float dpbf16_pair(float acc, bf16_t a_even, bf16_t a_odd, bf16_t b_even, bf16_t b_odd) {
-  acc = ftz(ftz(acc) + daz_bf16(a_odd) * daz_bf16(b_odd));
-  acc = ftz(acc + daz_bf16(a_even) * daz_bf16(b_even));
+  acc = ftz(std::fma(daz_bf16(a_odd), daz_bf16(b_odd), ftz(acc)));
+  acc = ftz(std::fma(daz_bf16(a_even), daz_bf16(b_even), acc));
   return acc;
 }
 

@@ -1,4 +1,4 @@
-// The micro-kernel contract shared by every engine (reference, avx512bf16, amx on hardware tiles or the tile
+// The micro-kernel contract shared by every engine (reference, avx2, avx512bf16, amx on hardware tiles or the tile
 // model). One call computes, for one kTileM x kTileN output micro-tile and one k-block of padded depth kb:
 //
 //   for each group g:   out[g] (+)= sum over products (i,j) in group g of  A_i * B_j        (FP32)
@@ -62,7 +62,8 @@ struct EngineInfo {
   MicroKernel kernel;
   bool (*available)();  // runtime check (CPUID, XCR0, OS permission); never executes the engine's instructions
   // Optional, may be null: run by every thread of a GEMM call's parallel region before its first and after its
-  // last micro-tile (AMX: load the tile palette once per thread per call, release the tiles at the end).
+  // last micro-tile (AMX: load the tile palette once per thread per call, release the tiles at the end). The
+  // packed panels must not change between the two calls (avx2: reuses its FP32 copy of an A panel across calls).
   void (*thread_begin)() = nullptr;
   void (*thread_end)() = nullptr;
 };
@@ -70,6 +71,7 @@ struct EngineInfo {
 // Per-engine entry points, defined in each engine's directory.
 const EngineInfo& reference_engine();
 const EngineInfo& avx512bf16_engine();
+const EngineInfo& avx2_engine();
 const EngineInfo& amx_engine();        // hardware tiles
 const EngineInfo& amx_model_engine();  // the same kernel on the software tile model
 

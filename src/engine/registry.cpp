@@ -13,14 +13,11 @@ namespace {
 // Each engine's next step down when it cannot run.
 int fallback_of(int id) {
   switch (id) {
-    case BF16X_ENGINE_AMX:
-      return BF16X_ENGINE_AVX512BF16;
-    case BF16X_ENGINE_AMX_MODEL:
-      return BF16X_ENGINE_REFERENCE;
-    case BF16X_ENGINE_AVX512BF16:
-      return BF16X_ENGINE_REFERENCE;
-    default:
-      return -1;
+    case BF16X_ENGINE_AMX: return BF16X_ENGINE_AVX512BF16;
+    case BF16X_ENGINE_AMX_MODEL: return BF16X_ENGINE_REFERENCE;
+    case BF16X_ENGINE_AVX512BF16: return BF16X_ENGINE_AVX2;
+    case BF16X_ENGINE_AVX2: return BF16X_ENGINE_REFERENCE;
+    default: return -1;
   }
 }
 
@@ -44,16 +41,12 @@ int auto_engine() {
 
 const EngineInfo* engine_info(int id) {
   switch (id) {
-    case BF16X_ENGINE_REFERENCE:
-      return &reference_engine();
-    case BF16X_ENGINE_AVX512BF16:
-      return &avx512bf16_engine();
-    case BF16X_ENGINE_AMX:
-      return &amx_engine();
-    case BF16X_ENGINE_AMX_MODEL:
-      return &amx_model_engine();
-    default:
-      return nullptr;
+    case BF16X_ENGINE_REFERENCE: return &reference_engine();
+    case BF16X_ENGINE_AVX512BF16: return &avx512bf16_engine();
+    case BF16X_ENGINE_AVX2: return &avx2_engine();
+    case BF16X_ENGINE_AMX: return &amx_engine();
+    case BF16X_ENGINE_AMX_MODEL: return &amx_model_engine();
+    default: return nullptr;
   }
 }
 

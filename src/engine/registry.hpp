@@ -1,5 +1,5 @@
 // Engine selection: explicit request, else BF16X_ENGINE, else the best available, falling back one step at a
-// time (amx -> avx512bf16 -> reference).
+// time (amx -> avx512bf16 -> avx2 -> reference).
 #pragma once
 #include "engine/engine.hpp"
 

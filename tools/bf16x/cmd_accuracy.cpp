@@ -27,7 +27,7 @@ const RegisterCommand reg(
       app.add_option("--seed", args->seed, "random seed");
       app.add_option("--emax", args->emax, "loguniform: magnitudes 2^-emax..2^emax")->check(CLI::Range(0, 1000));
       app.add_option("--engine", args->engine, "engine")
-          ->check(CLI::IsMember({"auto", "reference", "avx512bf16", "amx", "amx-model"}));
+          ->check(CLI::IsMember({"auto", "reference", "avx2", "avx512bf16", "amx", "amx-model"}));
       app.add_option("--split", args->split, "slice extraction")->check(CLI::IsMember({"scaled", "paper"}));
       app.add_option("--modes", args->modes, "modes to run")->delimiter(',');
       app.add_option("--block-k", args->block_k, "k-block depth (0: mode default; multiple of 32, <= 256)")

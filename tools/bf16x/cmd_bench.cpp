@@ -234,6 +234,7 @@ int run_bench(const BenchArgs& a) {
                   {"date", today()},
                   {"engine", bf16x_engine_name(engine_id)},
                   {"avx512bf16", cpu::has_avx512bf16() ? "yes" : "no"},
+                  {"avx2+fma", cpu::has_avx2_fma() ? "yes" : "no"},
                   {"amx", cpu::amx_available() ? "yes" : std::string("no (") + cpu::amx_unavailable_reason() + ")"},
                   {"host blas", host::library_name()},
                   {"host kernel", *host::core_name() ? host::core_name() : "(not OpenBLAS)"},
@@ -472,7 +473,7 @@ const RegisterCommand reg(
       app.add_option("--threads", args->threads, "thread counts, 1..4096")->delimiter(',')->check(CLI::Range(1, 4096));
       app.add_option("--modes", args->modes, "modes (fp32x6, fp64x6..21, native)")->delimiter(',');
       app.add_option("--engine", args->engine, "engine")
-          ->check(CLI::IsMember({"auto", "reference", "avx512bf16", "amx", "amx-model"}));
+          ->check(CLI::IsMember({"auto", "reference", "avx2", "avx512bf16", "amx", "amx-model"}));
       app.add_option("--reps", args->reps, "timed repetitions (median)")->check(CLI::Range(1, 1000));
       app.add_option("--warmup", args->warmup, "untimed runs before the timed ones")->check(CLI::Range(0, 100));
       app.add_option("--csv", args->csv, "write the rows as CSV");

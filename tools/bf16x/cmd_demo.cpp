@@ -23,9 +23,10 @@ void print_machine() {
   fmt::print("  AMX tiles        : {}\n",
              amx ? "available" : fmt::format("unavailable ({} check failed)", cpu::amx_unavailable_reason()));
   fmt::print("  AVX512-BF16      : {}\n", cpu::has_avx512bf16() ? "available" : "unavailable");
-  for (int e : {BF16X_ENGINE_AMX, BF16X_ENGINE_AMX_MODEL, BF16X_ENGINE_AVX512BF16, BF16X_ENGINE_REFERENCE})
-    fmt::print("  engine {:<10}: {}\n", bf16x_engine_name(e),
-               bf16x_engine_available(e) ? "selectable" : "not available");
+  fmt::print("  AVX2 + FMA       : {}\n", cpu::has_avx2_fma() ? "available" : "unavailable");
+  for (int e : {BF16X_ENGINE_AMX, BF16X_ENGINE_AMX_MODEL, BF16X_ENGINE_AVX512BF16, BF16X_ENGINE_AVX2,
+                BF16X_ENGINE_REFERENCE})
+    fmt::print("  engine {:<10}: {}\n", bf16x_engine_name(e), bf16x_engine_available(e) ? "selectable" : "not available");
   fmt::print("  auto engine      : {}\n", bf16x_engine_name(bf16x_engine_selected()));
   fmt::print("  host BLAS        : {} (kernel {})\n", host::library_name(), host::core_name());
   fmt::print(
@@ -38,7 +39,7 @@ const RegisterCommand reg(
       auto args = std::make_shared<DemoArgs>();
       app.add_option("--sizes", args->sizes, "square sizes")->delimiter(',')->check(CLI::Range(1, 1 << 16));
       app.add_option("--engine", args->engine, "engine")
-          ->check(CLI::IsMember({"auto", "reference", "avx512bf16", "amx", "amx-model"}));
+          ->check(CLI::IsMember({"auto", "reference", "avx2", "avx512bf16", "amx", "amx-model"}));
       app.add_option("--reps", args->reps, "timing repetitions (median)")->check(CLI::Range(1, 100));
       app.callback([args] {
         print_machine();

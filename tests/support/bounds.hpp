@@ -1,0 +1,25 @@
+// Error bounds shared by the tests and the fuzzer, derived here from first principles rather than copied from the
+// library's error model (src/split/error_model.cpp), which they check.
+#pragma once
+#include <cmath>
+
+namespace bf16x::test {
+
+// Truncation bound of fp64x(d products) relative to k * 2^(Ea_i + Eb_j). Slice s of an entry scaled below 1 is
+// an integer of at most 2^8 units of 2^(-8-9s), so |slice_s| <= 2^(-9s); the kept products are those with
+// i + j < d, so every dropped pair (i, j) of the 6 x 6 contributes at most 2^(-9i) 2^(-9j) per term, and what six
+// slices leave of each operand is below 2^-54 of its scale.
+inline double fp64_truncation_bound(int d) {
+  double t = 2 * std::ldexp(1.0, -54);
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 6; ++j)
+      if (i + j >= d) t += std::ldexp(1.0, -9 * i) * std::ldexp(1.0, -9 * j);
+  return t;
+}
+
+// Two FP32 sums of the same N exact terms (each engine at most one rounding per term, of a partial sum bounded by
+// S = |start| + sum |terms|, or a flush of at most 2^-126): how far apart they may be. `ulp_rel` is 2^-24 for
+// round to nearest (VDPBF16PS) and 2^-23 where the rounding may be directed (TDPBF16PS).
+inline double fp32_two_sums_bound(double n, double s, double ulp_rel) { return 2 * n * (ulp_rel * s + 0x1p-126); }
+
+}  // namespace bf16x::test
