@@ -1,8 +1,10 @@
 // bf16x_sgemm / bf16x_dgemm: checks, layout normalisation (row-major C = A B is column-major C^T = B^T A^T),
 // BLAS quick returns, mode and engine resolution, then the host BLAS or the emulation driver.
+#include <omp.h>
+
 #include <chrono>
-#include <new>
 #include <cstdio>
+#include <new>
 #include <type_traits>
 
 #include "api/checks.hpp"
@@ -131,6 +133,7 @@ int gemm(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std
     opt.stats->micro_tiles = counters.micro_tiles;
     opt.stats->seconds_split = cfg.seconds_split;
     opt.stats->seconds_compute = done ? cfg.seconds_compute : secs;
+    opt.stats->workspace_bytes = done ? cfg.workspace_bytes : 0;
   }
   if (env().verbose) {
     char why[128] = "";
@@ -148,6 +151,30 @@ int gemm(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std
   return BF16X_OK;
 }
 
+int workspace_bytes(int is_double, int layout, std::int64_t m, std::int64_t n, std::int64_t k,
+                    const bf16x_options* user, std::uint64_t* bytes) {
+  if (!bytes) return BF16X_ERR_NULL;
+  *bytes = 0;
+  bf16x_options opt;
+  bf16x_options_init(&opt);
+  if (user) opt = *user;
+  if (layout != BF16X_ROW_MAJOR && layout != BF16X_COL_MAJOR) return BF16X_ERR_LAYOUT;
+  if (m < 0) return BF16X_ERR_M;
+  if (n < 0) return BF16X_ERR_N;
+  if (k < 0) return BF16X_ERR_K;
+  if (const int so = check_options(opt, is_double != 0); so != BF16X_OK) return so;
+  if (layout == BF16X_ROW_MAJOR) std::swap(m, n);
+  if (m == 0 || n == 0 || k == 0) return BF16X_OK;
+  const int engine_id = engine::resolve_engine(opt.engine);
+  const bool scaled = opt.split == BF16X_SPLIT_SCALED && env().split == BF16X_SPLIT_SCALED;
+  int mode = resolve_mode({opt.mode, is_double != 0, m, n, k, engine_id, opt.auto_target, opt.block_k, scaled});
+  if (mode == BF16X_MODE_NATIVE) return BF16X_OK;
+  if (mode == BF16X_MODE_AUTO) mode = is_double ? BF16X_MODE_FP64X21 : BF16X_MODE_FP32X6;  // the data decides
+  *bytes = driver::workspace_bytes(m, n, k, *split::scheme_for_mode(mode), opt.block_k, omp_get_max_threads(),
+                                   is_double != 0, opt.fuse_diagonals != 0);
+  return BF16X_OK;
+}
+
 }  // namespace
 }  // namespace bf16x::api
 
@@ -161,9 +188,9 @@ void bf16x_options_init(bf16x_options* opt) {
   opt->split = BF16X_SPLIT_SCALED;
 }
 
-int bf16x_sgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n,
-                   int64_t k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
-                   float* c, int64_t ldc, const bf16x_options* opt) {
+int bf16x_sgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n, int64_t k,
+                   float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
+                   int64_t ldc, const bf16x_options* opt) {
   // Workspace and scale vectors are allocated before C is written: an allocation failure leaves C untouched.
   try {
     return bf16x::api::gemm<float>(layout, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, opt);
@@ -172,15 +199,20 @@ int bf16x_sgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose 
   }
 }
 
-int bf16x_dgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n,
-                   int64_t k, double alpha, const double* a, int64_t lda, const double* b, int64_t ldb, double beta,
-                   double* c, int64_t ldc, const bf16x_options* opt) {
+int bf16x_dgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n, int64_t k,
+                   double alpha, const double* a, int64_t lda, const double* b, int64_t ldb, double beta, double* c,
+                   int64_t ldc, const bf16x_options* opt) {
   // Workspace and scale vectors are allocated before C is written: an allocation failure leaves C untouched.
   try {
     return bf16x::api::gemm<double>(layout, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, opt);
   } catch (const std::bad_alloc&) {
     return BF16X_ERR_NOMEM;
   }
+}
+
+int bf16x_workspace_bytes(int is_double, bf16x_layout layout, int64_t m, int64_t n, int64_t k, const bf16x_options* opt,
+                          uint64_t* bytes) {
+  return bf16x::api::workspace_bytes(is_double, layout, m, n, k, opt, bytes);
 }
 
 int bf16x_sgemm(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n, int64_t k,
