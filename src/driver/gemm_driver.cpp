@@ -10,11 +10,13 @@
 //   loop 3      pc: k, KC at a time (KC a multiple of the k-block bk <= 256, the exactness unit)
 //                 pack: split op(A)(ic.., pc..) (MC x KC) and op(B)(pc.., jc..) (KC x NC) into the slices the
 //                       products use, block-contiguous (B in VNNI pairs), shared jobs over the team
-//                 --- barrier
-//   loop 2        output blocks of the panel (plan_blocks: BM x BN, OpenMP dynamic; the implicit barrier at its
-//                 end frees the packed buffers for the next pc):
+//   loop 2        output blocks of the panel (plan_blocks: BM x BN, OpenMP dynamic), each thread on its own:
 //                   k-blocks of the window, 32-row and 32-column micro-panels, micro-kernel (driver/block_loop),
 //                   adding into the block's accumulators; at the last pc the block's C is written
+//
+// Loops 5, 4, 3 run as one sequence of steps (jc, ic, pc) with two buffer sets for the packed operands: while the
+// blocks of step t are computed, step t + 1 is packed into the other set (its jobs are taken first, without a
+// wait, so they fill the same phase), and one barrier ends each step.
 //
 // Per output element the k-blocks still arrive in increasing order into one accumulator that starts at k-block 0
 // (Window::kb_first), so the results are those of one pass over k, bit for bit. Unlike BLIS, ic runs outside pc:
@@ -26,6 +28,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <vector>
 
 #include "driver/block_loop.hpp"
@@ -59,15 +62,17 @@ SlicesUsed slices_used(const std::vector<engine::Product>& products) {
 }
 
 // The workspace of a call, one reservation:
-//   [A block: MC x KC x slices_a BF16] [B panel: KC x NC x slices_b BF16]
+//   [A block: MC x KC x slices_a BF16] [B panel: KC x NC x slices_b BF16]   (x 2 when the call has several steps:
+//                                                                            the next step's are packed meanwhile)
 //   [accumulator panel: the blocks of one MC x NC output panel, bm x (bn + 16) FP64 or FP32 each]
 //   [per thread: the engine's group outputs / fp32x6's partial tile]
-// where MC, NC, KC are clipped to m, n, k: at most about kAccBudget + 2 x 6 slices x 2048 x 256 x 2 bytes plus
-// threads x 21 KiB (fp64x21, 2048 x 2048 panel), whatever m, n, k are.
+// where MC, NC, KC are clipped to m, n, k: at most kAccBudget (+ 6% row padding) + 2 x 2 x slices x 2048 x 256 x 2
+// bytes + threads x 84 KiB (fp64x21: about 58 MiB), whatever m, n, k are.
 struct Layout {
   Blocking blk;
   std::int64_t mc = 0, nc = 0, kc = 0;  // clipped to m, n, k
-  std::size_t a_off = 0, b_off = 0, acc_off = 0, thread_off = 0, per_thread = 0, total = 0;
+  std::int64_t steps = 0;               // (jc, ic, pc) steps
+  std::size_t a_off[2] = {}, b_off[2] = {}, acc_off = 0, thread_off = 0, per_thread = 0, total = 0;
 };
 
 BlockPlan panel_plan(std::int64_t rows, std::int64_t cols, int max_threads, const Blocking& blk) {
@@ -76,6 +81,8 @@ BlockPlan panel_plan(std::int64_t rows, std::int64_t cols, int max_threads, cons
   return p;
 }
 
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
 Layout layout_for(std::int64_t m, std::int64_t n, std::int64_t k, int bk, SlicesUsed used, Accumulation acc,
                   int ngroups, int max_threads) {
   Layout l;
@@ -83,6 +90,10 @@ Layout layout_for(std::int64_t m, std::int64_t n, std::int64_t k, int bk, Slices
   l.mc = std::min<std::int64_t>(m, l.blk.mc);
   l.nc = std::min<std::int64_t>(n, l.blk.nc);
   l.kc = std::min<std::int64_t>(k, l.blk.kc);
+  // (saturated: shapes whose step count leaves int64 are accepted by the checks but would never finish)
+  if (__builtin_mul_overflow(ceil_div(n, l.nc), ceil_div(m, l.mc), &l.steps) ||
+      __builtin_mul_overflow(l.steps, ceil_div(k, l.kc), &l.steps))
+    l.steps = std::numeric_limits<std::int64_t>::max();
   const std::size_t kp = std::size_t(pack::round_up(l.kc, pack::kKChunk));
   // The output panels have at most two row extents (MC and the remainder) and two column extents.
   std::size_t acc_bytes = 0;
@@ -92,13 +103,36 @@ Layout layout_for(std::int64_t m, std::int64_t n, std::int64_t k, int bk, Slices
       const BlockPlan p = panel_plan(rows, cols, max_threads, l.blk);
       acc_bytes = std::max(acc_bytes, std::size_t(p.units()) * block_acc_bytes(p, acc));
     }
-  l.a_off = 0;
-  l.b_off = align64(std::size_t(pack::round_up(l.mc, kTileM)) * kp * std::size_t(used.a) * sizeof(bf16_t));
-  l.acc_off = l.b_off + align64(std::size_t(pack::round_up(l.nc, kTileN)) * kp * std::size_t(used.b) * sizeof(bf16_t));
+  const std::size_t a_bytes =
+      align64(std::size_t(pack::round_up(l.mc, kTileM)) * kp * std::size_t(used.a) * sizeof(bf16_t));
+  const std::size_t b_bytes =
+      align64(std::size_t(pack::round_up(l.nc, kTileN)) * kp * std::size_t(used.b) * sizeof(bf16_t));
+  const int sets = l.steps > 1 ? 2 : 1;
+  for (int i = 0; i < 2; ++i) {
+    l.a_off[i] = std::size_t(i % sets) * (a_bytes + b_bytes);
+    l.b_off[i] = l.a_off[i] + a_bytes;
+  }
+  l.acc_off = std::size_t(sets) * (a_bytes + b_bytes);
   l.thread_off = l.acc_off + acc_bytes;
   l.per_thread = tile_scratch_bytes(acc, ngroups);
   l.total = l.thread_off + l.per_thread * std::size_t(max_threads);
   return l;
+}
+
+// Step t of a call: pc runs fastest, then ic, then jc (loops 3, 4, 5).
+struct Step {
+  std::int64_t jc, ic, pc, rows, cols, depth;
+};
+Step step_at(const Layout& l, std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t t) {
+  const std::int64_t kw = ceil_div(k, l.kc), mw = ceil_div(m, l.mc);
+  Step s;
+  s.pc = (t % kw) * l.kc;
+  s.ic = (t / kw % mw) * l.mc;
+  s.jc = t / kw / mw * l.nc;
+  s.rows = std::min(l.mc, m - s.ic);
+  s.cols = std::min(l.nc, n - s.jc);
+  s.depth = std::min(l.kc, k - s.pc);
+  return s;
 }
 
 // The group plan of the last (scheme, fusion, block_k) this thread used: no allocation on repeated calls.
@@ -177,6 +211,22 @@ DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg) {
   const std::int64_t sbl = args.b.trans ? args.b.ld : 1, sbj = args.b.trans ? 1 : args.b.ld;
   const engine::EngineInfo& eng = *cfg.engine;
 
+  // The windows of step t (identical in every thread), packed into buffer set t % 2.
+  auto windows = [&](std::int64_t t, pack::PackedPanels& wa, pack::PackedPanels& wb, Step& st) {
+    st = step_at(lay, m, n, k, t);
+    pack::init_panels(wa, st.rows, st.depth, bk, used.a);
+    pack::init_panels(wb, st.cols, st.depth, bk, used.b);
+    wa.scale_window = ea.data() + st.ic;
+    wb.scale_window = eb.data() + st.jc;
+    wa.data = reinterpret_cast<bf16_t*>(base + lay.a_off[t % 2]);
+    wb.data = reinterpret_cast<bf16_t*>(base + lay.b_off[t % 2]);
+  };
+  auto pack_step = [&](const Step& st, pack::PackedPanels& wa, pack::PackedPanels& wb) {
+    pack::pack_a_team(pack::MatrixView<T>{args.a.data + st.ic * sai + st.pc * sal, args.a.ld, args.a.trans}, opt_a, wa);
+    pack::pack_b_vnni_team(pack::MatrixView<T>{args.b.data + st.pc * sbl + st.jc * sbj, args.b.ld, args.b.trans}, opt_b,
+                           wb);
+  };
+
 #pragma omp parallel num_threads(threads)
   {
     pack::scan_scales_a_team(args.a, m, k, true, ea.data(), nonfinite);
@@ -186,53 +236,44 @@ DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg) {
     if (!nonfinite) base = static_cast<unsigned char*>(ws.reserve(lay.total));
     // (the single's barrier publishes nonfinite and base)
     if (!nonfinite && base) {
-#pragma omp master
-      t_split = now() - t0;
+      const bool master = omp_get_thread_num() == 0;
+      double t = now();
+      if (master) t_split = t - t0;
       // Each thread brackets its micro-tiles with the engine's set-up (AMX: the tile palette).
       if (eng.thread_begin) eng.thread_begin();
       engine::EngineCounters local;
       engine::EngineCounters* cnt = cfg.counters ? &local : nullptr;
       unsigned char* mine = base + lay.thread_off + lay.per_thread * std::size_t(omp_get_thread_num());
       // Every thread describes the same windows; the packed data and the accumulators are shared.
-      pack::PackedPanels wa, wb;
-      double t = 0;
-      for (std::int64_t jc = 0; jc < n; jc += lay.nc) {  // loop 5
-        const std::int64_t cols = std::min(lay.nc, n - jc);
-        for (std::int64_t ic = 0; ic < m; ic += lay.mc) {  // loop 4
-          const std::int64_t rows = std::min(lay.mc, m - ic);
-          const BlockPlan bp = panel_plan(rows, cols, max_threads, lay.blk);
-          const std::size_t acc_stride = block_acc_bytes(bp, acc);
-          for (std::int64_t pc = 0; pc < k; pc += lay.kc) {  // loop 3
-            const std::int64_t depth = std::min(lay.kc, k - pc);
-#pragma omp master
-            t = now();
-            pack::init_panels(wa, rows, depth, bk, used.a);
-            pack::init_panels(wb, cols, depth, bk, used.b);
-            wa.scale_window = ea.data() + ic;
-            wb.scale_window = eb.data() + jc;
-            wa.data = reinterpret_cast<bf16_t*>(base + lay.a_off);
-            wb.data = reinterpret_cast<bf16_t*>(base + lay.b_off);
-            pack::pack_a_team(pack::MatrixView<T>{args.a.data + ic * sai + pc * sal, args.a.ld, args.a.trans}, opt_a,
-                              wa);
-            pack::pack_b_vnni_team(pack::MatrixView<T>{args.b.data + pc * sbl + jc * sbj, args.b.ld, args.b.trans},
-                                   opt_b, wb);
+      pack::PackedPanels wa[2], wb[2];
+      Step st[2];
+      windows(0, wa[0], wb[0], st[0]);
+      pack_step(st[0], wa[0], wb[0]);
+      if (master) t_split += now() - t;
 #pragma omp barrier
-#pragma omp master
-            {
-              const double t2 = now();
-              t_split += t2 - t;
-              t = t2;
-            }
-            const BlockCompute comp{&wa, &wb, plan.groups.data(), ngroups, acc, cfg.engine, cnt};
-            const Window win{ic, jc, pc / bk, pc + depth == k};
-#pragma omp for schedule(dynamic)
-            for (std::int64_t u = 0; u < bp.units(); ++u)  // loop 2
-              run_block_window(out, comp, bp, u, win, base + lay.acc_off + acc_stride * std::size_t(u), mine, cnt);
-#pragma omp master
-            t_compute += now() - t;
-          }
+      // Steps t = (jc, ic, pc), loops 5, 4, 3 flattened: each phase packs step t + 1 into the other buffer set
+      // (its jobs first, shared, no wait) and computes step t's blocks; one barrier per step. Step t + 1 of the
+      // next output panel starts its accumulators at k-block 0 after the barrier that ends step t, whose blocks
+      // wrote C.
+      for (std::int64_t s = 0; s < lay.steps; ++s) {
+        const int cur = int(s % 2), nxt = 1 - cur;
+        if (s + 1 < lay.steps) {
+          const double tp = master ? now() : 0;
+          windows(s + 1, wa[nxt], wb[nxt], st[nxt]);
+          pack_step(st[nxt], wa[nxt], wb[nxt]);
+          if (master) t_split += now() - tp;
         }
+        const Step& c = st[cur];
+        const BlockPlan bp = panel_plan(c.rows, c.cols, max_threads, lay.blk);
+        const std::size_t acc_stride = block_acc_bytes(bp, acc);
+        const BlockCompute comp{&wa[cur], &wb[cur], plan.groups.data(), ngroups, acc, cfg.engine, cnt};
+        const Window win{c.ic, c.jc, c.pc / bk, c.pc + c.depth == k};
+#pragma omp for schedule(dynamic) nowait
+        for (std::int64_t u = 0; u < bp.units(); ++u)  // loop 2
+          run_block_window(out, comp, bp, u, win, base + lay.acc_off + acc_stride * std::size_t(u), mine, cnt);
+#pragma omp barrier
       }
+      if (master) t_compute = now() - t - (t_split - (t - t0));
       if (eng.thread_end) eng.thread_end();
       if (cnt) {
 #pragma omp critical(bf16x_counters)
