@@ -40,6 +40,20 @@ void run_block_window(const BlockOutput<T>& out, const BlockCompute& comp, const
   float* outs[pack::kMaxSlices * pack::kMaxSlices];  // group outputs (FP64 path): at most one per slice product
   const std::int64_t ci = win.row0 + i0, cj = win.col0 + j0;  // the block in C
 
+  // A window after the first finds the block's accumulators out of cache (the panel holds MC x NC of them): the
+  // first k-block of the window requests the next tile's rows while the engine works on this one.
+  auto prefetch_next = [&](const auto* acc, std::int64_t kb, int mt, int nt) {
+    if (kb != 0 || win.kb_first == 0) return;
+    if (++nt == ntiles) {
+      nt = 0;
+      if (++mt == mtiles) return;
+    }
+    constexpr int kLine = 64 / int(sizeof(*acc));
+    const auto* t = acc + std::int64_t(mt) * kTileM * ld + nt * kTileN;
+    for (int r = 0; r < kTileM; ++r)
+      for (int c = 0; c < kTileN; c += kLine) __builtin_prefetch(t + std::int64_t(r) * ld + c, 1, 3);
+  };
+
   auto tile_operands = [&](std::int64_t kb, int mt, int nt) {
     for (int s = 0; s < pa.slices; ++s) ap[s] = pa.panel(kb, p0 + mt, s);
     for (int s = 0; s < pb.slices; ++s) bp[s] = pb.panel(kb, q0 + nt, s);
@@ -56,6 +70,7 @@ void run_block_window(const BlockOutput<T>& out, const BlockCompute& comp, const
       for (int mt = 0; mt < mtiles; ++mt)      // loop 3
         for (int nt = 0; nt < ntiles; ++nt) {  // loop 4
           tile_operands(kb, mt, nt);
+          prefetch_next(acc, kb, mt, nt);
           float* dst = acc + std::int64_t(mt) * kTileM * ld + nt * kTileN;
           if (running || kg == 0) {
             // The first k-block (or the raw GEMM's running sum) goes straight into the block accumulator.
@@ -78,6 +93,7 @@ void run_block_window(const BlockOutput<T>& out, const BlockCompute& comp, const
       for (int mt = 0; mt < mtiles; ++mt)      // loop 3
         for (int nt = 0; nt < ntiles; ++nt) {  // loop 4
           tile_operands(kb, mt, nt);
+          prefetch_next(acc, kb, mt, nt);
           kernel({ap, bp, pa.kblk.padded(kb), comp.groups, comp.ngroups, outs, kTileN, false, cnt});
           add_groups_fp64(acc + std::int64_t(mt) * kTileM * ld + nt * kTileN, ld, outs, comp.ngroups, kg == 0);
         }
