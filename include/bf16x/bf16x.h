@@ -76,8 +76,8 @@ typedef struct {
   uint64_t tile_stores;   /* accumulator stores */
   uint64_t dot_products;  /* TDPBF16PS (16x16x32) equivalents */
   uint64_t micro_tiles;   /* micro-kernel calls (one 32x32 tile and one BK panel) */
-  double seconds_split;   /* scan + split + pack */
-  double seconds_compute; /* engine + reconstruction */
+  double seconds_split;   /* scan + split + pack, as the first thread of the team spent them */
+  double seconds_compute; /* the rest of the call: engine, reconstruction, waits */
   uint64_t workspace_bytes; /* workspace the call reserved (0 for native), besides the (m + n) int scale vectors */
 } bf16x_stats;
 
