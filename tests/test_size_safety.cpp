@@ -1,7 +1,8 @@
 // Size safety of the C API: shapes whose element or byte extents leave int64 are refused with BF16X_ERR_SIZE
 // before any operand is touched; leading dimensions whose products with k or n pass 2^31 and 2^32 index correctly
-// (64-bit arithmetic throughout); a workspace that cannot be allocated gives BF16X_ERR_NOMEM with C untouched; and
-// the per-thread workspace never holds more than the largest call needed.
+// (64-bit arithmetic throughout); a workspace that cannot be allocated gives BF16X_ERR_NOMEM with C untouched; the
+// workspace a call needs is bounded whatever m, n, k are; and the per-thread workspace never holds more than the
+// largest call needed.
 #include <gtest/gtest.h>
 #include <omp.h>
 #include <sys/mman.h>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "bf16x/bf16x.h"
+#include "driver/blocking.hpp"
 #include "driver/gemm_driver.hpp"
 #include "driver/workspace.hpp"
 #include "gemm_fixture.hpp"
@@ -234,14 +236,18 @@ class AddressSpaceLimit {
 
 }  // namespace
 
-// One row times one column with k = 2^18: the packed slices (32-row panels of every slice) need 100-200 MiB while
-// the operands take 4 MiB. With the address space capped 16 MiB above its current size (more than the call's small
-// allocations, less than the workspace even where the C library keeps up to 64 MiB of freed heap), the call must
-// say BF16X_ERR_NOMEM and leave C as it was; with the limit lifted the library works again.
+// A 4096 x 4096 product with k = 1: the accumulator panel alone (2048 x 2048 FP64, or its FP32 equivalent) needs
+// over 24 MiB while A and B take 64 KiB. C sits in a sparse mapping that is reserved before the limit and never
+// touched (reads see zero pages), so the address space can be capped 16 MiB above its current size (more than the
+// call's small allocations, less than the workspace even where the C library keeps up to 64 MiB of freed heap):
+// the call must say BF16X_ERR_NOMEM and leave C as it was (all zero; alpha A B is not); with the limit lifted the
+// library works again.
 TEST(SizeSafety, WorkspaceAllocationFailureReturnsNoMemAndLeavesCUntouched) {
-  const std::int64_t k = kOne << 18;
-  std::vector<double> a(std::size_t(k), 0.5), b(std::size_t(k), 0.25);
-  std::vector<float> af(std::size_t(k), 0.5f), bf(std::size_t(k), 0.25f);
+  const std::int64_t m = 4096, n = 4096;
+  std::vector<double> a(std::size_t(m), 0.5), b(std::size_t(n), 0.25);
+  std::vector<float> af(std::size_t(m), 0.5f), bf(std::size_t(n), 0.25f);
+  Mapping cmap(std::size_t(m * n) * sizeof(double));
+  ASSERT_TRUE(cmap.ok()) << "cannot reserve a sparse mapping (vm.overcommit_memory = 2?)";
   for (int mode : {BF16X_MODE_FP64X21, BF16X_MODE_FP32X6}) {
     const bool dbl = mode != BF16X_MODE_FP32X6;
     // Warm-up on another shape: OpenMP's threads and the library's one-time state exist before the limit.
@@ -249,26 +255,132 @@ TEST(SizeSafety, WorkspaceAllocationFailureReturnsNoMemAndLeavesCUntouched) {
     ASSERT_EQ(warm.run(dbl ? mode : BF16X_MODE_FP64X6), BF16X_OK);
     bf16x::test::Problem<float> warmf(70, 70, 40, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 1);
     ASSERT_EQ(warmf.run(BF16X_MODE_FP32X6), BF16X_OK);
-    const std::size_t need = bf16x::driver::workspace_bytes(1, 1, k, *bf16x::split::scheme_for_mode(mode), 0,
+    const std::size_t need = bf16x::driver::workspace_bytes(m, n, 1, *bf16x::split::scheme_for_mode(mode), 0,
                                                             omp_get_max_threads(), dbl, false);
-    ASSERT_GT(need, std::size_t(96) << 20);
+    ASSERT_GT(need, std::size_t(24) << 20);
     ASSERT_LT(bf16x::driver::thread_workspace().capacity(), std::size_t(16) << 20) << "the call must allocate";
-    double c = 7.0;
-    float cf = 7.0f;
     int st;
     {
       const AddressSpaceLimit limit(std::size_t(16) << 20);
       ASSERT_TRUE(limit.ok());
-      st = dbl ? bf16x_dgemm(BF16X_COL_MAJOR, BF16X_TRANS, BF16X_NO_TRANS, 1, 1, k, 1.0, a.data(), k, b.data(), k, 0.0,
-                             &c, 1, bf16x_mode(mode))
-               : bf16x_sgemm(BF16X_COL_MAJOR, BF16X_TRANS, BF16X_NO_TRANS, 1, 1, k, 1.0f, af.data(), k, bf.data(), k,
-                             0.0f, &cf, 1, bf16x_mode(mode));
+      st = dbl ? bf16x_dgemm(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, 1, 1.0, a.data(), m, b.data(), 1,
+                             0.0, cmap.as<double>(), m, bf16x_mode(mode))
+               : bf16x_sgemm(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, 1, 1.0f, af.data(), m, bf.data(), 1,
+                             0.0f, cmap.as<float>(), m, bf16x_mode(mode));
     }
     EXPECT_EQ(st, BF16X_ERR_NOMEM) << bf16x_mode_name(mode);
-    EXPECT_EQ(dbl ? c : double(cf), 7.0) << "C written on ERR_NOMEM";
+    const auto* bytes = cmap.as<const unsigned char>();
+    const std::size_t cbytes = std::size_t(m * n) * (dbl ? sizeof(double) : sizeof(float));
+    std::size_t written = 0;
+    for (std::size_t i = 0; i < cbytes; ++i) written += bytes[i] != 0;
+    EXPECT_EQ(written, 0u) << "C written on ERR_NOMEM";
     bf16x::test::Problem<double> after(64, 64, 64, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 2);
     EXPECT_EQ(after.run(BF16X_MODE_FP64X21), BF16X_OK);
   }
+}
+
+// The workspace is bounded by the block sizes, the slices and the thread count: every shape, however large m, n or
+// k, needs at most what one full accumulator panel with full packed panels needs (the 2048-row panel of a large
+// square call), and that is well under 64 MiB. The C API and the stats of a call report the same number.
+TEST(SizeSafety, WorkspaceIsBoundedIndependentlyOfTheShape) {
+  const std::int64_t big = kOne << 40;
+  const int threads = omp_get_max_threads();
+  struct Case {
+    int mode;
+    bool dbl;
+  };
+  const Case cases[] = {{BF16X_MODE_FP32X6, false},
+                        {BF16X_MODE_FP64X6, true},
+                        {BF16X_MODE_FP64X10, true},
+                        {BF16X_MODE_FP64X15, true},
+                        {BF16X_MODE_FP64X21, true}};
+  for (const Case& cs : cases)
+    for (int fuse = 0; fuse < 2; ++fuse)
+      for (int bk : {0, 96}) {
+        const bf16x::split::Scheme& s = *bf16x::split::scheme_for_mode(cs.mode);
+        auto bytes = [&](std::int64_t m, std::int64_t n, std::int64_t k) {
+          return bf16x::driver::workspace_bytes(m, n, k, s, bk, threads, cs.dbl, fuse != 0);
+        };
+        const std::size_t bound = bytes(big, big, big);
+        EXPECT_LT(bound, std::size_t(64) << 20) << bf16x_mode_name(cs.mode);
+        EXPECT_EQ(bytes(16384, 16384, 16384), bound) << bf16x_mode_name(cs.mode);
+        for (std::int64_t m : {kOne, kOne << 5, kOne << 11, kOne * 8199, kOne << 33})
+          for (std::int64_t n : {kOne, kOne * 33, kOne << 12, kOne << 31})
+            for (std::int64_t k : {kOne, kOne * 300, kOne << 20, kOne << 36})
+              EXPECT_LE(bytes(m, n, k), bound) << bf16x_mode_name(cs.mode) << " " << m << "x" << n << "x" << k;
+        // Growing k beyond one panel depth, m beyond one panel's rows or n beyond its columns adds nothing.
+        EXPECT_EQ(bytes(8192, 32, 8192), bytes(8192, 32, kOne << 30));
+        EXPECT_EQ(bytes(8192, 8192, 8192), bytes(kOne << 30, kOne << 30, 8192));
+      }
+  // The C API and a call's stats agree with the driver.
+  uint64_t api = 0;
+  bf16x_options o;
+  bf16x_options_init(&o);
+  o.mode = BF16X_MODE_FP64X21;
+  o.engine = BF16X_ENGINE_REFERENCE;
+  ASSERT_EQ(bf16x_workspace_bytes(1, BF16X_COL_MAJOR, 70, 50, 300, &o, &api), BF16X_OK);
+  EXPECT_EQ(api, bf16x::driver::workspace_bytes(70, 50, 300, *bf16x::split::scheme_for_mode(BF16X_MODE_FP64X21), 0,
+                                                threads, true, false));
+  bf16x::test::Problem<double> p(70, 50, 300, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 3);
+  bf16x_stats st{};
+  ASSERT_EQ(p.run(BF16X_MODE_FP64X21, BF16X_ENGINE_REFERENCE, &st), BF16X_OK);
+  EXPECT_EQ(st.workspace_bytes, api);
+  o.mode = BF16X_MODE_NATIVE;
+  ASSERT_EQ(bf16x_workspace_bytes(1, BF16X_COL_MAJOR, 70, 50, 300, &o, &api), BF16X_OK);
+  EXPECT_EQ(api, 0u);
+  o.mode = BF16X_MODE_FP64X6;
+  EXPECT_EQ(bf16x_workspace_bytes(0, BF16X_COL_MAJOR, 70, 50, 300, &o, &api), BF16X_ERR_MODE);
+  EXPECT_EQ(bf16x_workspace_bytes(1, BF16X_COL_MAJOR, -1, 50, 300, &o, &api), BF16X_ERR_M);
+}
+
+// The panel loops (jc over NC, ic over MC, pc over KC) change where the operands are packed, not the arithmetic:
+// with panels of 256 x 256 (2 x 3 panels and two k windows here) every mode and option gives C bit for bit as
+// with one panel.
+TEST(SizeSafety, PanelSizesDoNotChangeResults) {
+  for (int layout : {BF16X_COL_MAJOR, BF16X_ROW_MAJOR})
+    for (int tr = 0; tr < 2; ++tr)
+      for (int variant = 0; variant < 4; ++variant)
+        for (int mode : {BF16X_MODE_FP32X6, BF16X_MODE_FP64X6, BF16X_MODE_FP64X21}) {
+          if (variant == 1 && mode == BF16X_MODE_FP32X6) continue;
+          const int ta = tr ? BF16X_TRANS : BF16X_NO_TRANS, tb = tr ? BF16X_NO_TRANS : BF16X_TRANS;
+          bf16x_options o;
+          bf16x_options_init(&o);
+          o.mode = mode;
+          o.fuse_diagonals = variant == 1;
+          o.block_k = variant == 2 ? 96 : 0;
+          o.split = variant == 3 ? BF16X_SPLIT_PAPER : BF16X_SPLIT_SCALED;
+          auto run = [&](auto& p, std::int64_t mc, std::int64_t nc) {
+            bf16x::driver::set_panel_override(mc, nc);
+            p.c.assign(p.c.size(), 0);
+            for (std::int64_t i = 0; i < p.m; ++i)
+              for (std::int64_t j = 0; j < p.n; ++j) p.c[p.at(p.layout, i, j, p.ldc)] = decltype(p.alpha)(p.c0(i, j));
+            p.alpha = decltype(p.alpha)(-1.5);
+            p.beta = decltype(p.alpha)(0.75);
+            int st;
+            if constexpr (sizeof(p.alpha) == 8)
+              st = bf16x_dgemm_ex(bf16x_layout(p.layout), bf16x_transpose(p.ta), bf16x_transpose(p.tb), p.m, p.n, p.k,
+                                  p.alpha, p.a.data(), p.lda, p.b.data(), p.ldb, p.beta, p.c.data(), p.ldc, &o);
+            else
+              st = bf16x_sgemm_ex(bf16x_layout(p.layout), bf16x_transpose(p.ta), bf16x_transpose(p.tb), p.m, p.n, p.k,
+                                  p.alpha, p.a.data(), p.lda, p.b.data(), p.ldb, p.beta, p.c.data(), p.ldc, &o);
+            bf16x::driver::set_panel_override(0, 0);
+            EXPECT_EQ(st, BF16X_OK);
+            return p.c;
+          };
+          auto check = [&](auto& p) {
+            const auto one = run(p, 0, 0);
+            EXPECT_EQ(run(p, 256, 256), one) << bf16x_mode_name(mode) << " variant " << variant;
+            EXPECT_EQ(run(p, 512, 256), one) << bf16x_mode_name(mode) << " variant " << variant;
+          };
+          const std::uint64_t seed = std::uint64_t(layout * 16 + tr * 4 + variant);
+          if (mode == BF16X_MODE_FP32X6) {
+            bf16x::test::Problem<float> p(300, 530, 400, layout, ta, tb, seed, 3, -6, 6);
+            check(p);
+          } else {
+            bf16x::test::Problem<double> p(300, 530, 400, layout, ta, tb, seed, 3, -6, 6);
+            check(p);
+          }
+        }
 }
 
 // Many calls of varying shapes and modes on one thread: the workspace never holds more than the largest request

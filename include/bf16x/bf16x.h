@@ -79,8 +79,9 @@ typedef struct {
   uint64_t tile_stores;   /* accumulator stores */
   uint64_t dot_products;  /* TDPBF16PS (16x16x32) equivalents */
   uint64_t micro_tiles;   /* micro-kernel calls (one 32x32 tile and one BK panel) */
-  double seconds_split;   /* split + pack */
-  double seconds_compute; /* engine + reconstruction */
+  double seconds_split;   /* scan + split + pack, as the first thread of the team spent them */
+  double seconds_compute; /* the rest of the call: engine, reconstruction, waits */
+  uint64_t workspace_bytes; /* workspace the call reserved (0 for native), besides the (m + n) int scale vectors */
 } bf16x_stats;
 
 typedef struct {
@@ -108,6 +109,15 @@ BF16X_API int bf16x_sgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_
 BF16X_API int bf16x_dgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n,
                    int64_t k, double alpha, const double* a, int64_t lda, const double* b, int64_t ldb, double beta,
                    double* c, int64_t ldc, const bf16x_options* opt);
+
+/* Bytes of workspace an sgemm (is_double = 0) or dgemm (1) call of this shape and these options (NULL: defaults)
+ * needs on the calling thread's team, besides two scale vectors of m and n ints: bounded by the block sizes, the
+ * slice count and the OpenMP thread count, not by m, n, k (a 2048 x 2048 accumulator panel and two packed operand
+ * panels at most: about 45 MiB for fp64x21). Shapes as the call takes them (row-major: the column-major shape is
+ * n x m). A mode that resolves to native needs 0; AUTO that decides on the data reports its largest mode. Returns
+ * BF16X_OK or the error the call would return for these sizes or options. */
+BF16X_API int bf16x_workspace_bytes(int is_double, bf16x_layout layout, int64_t m, int64_t n, int64_t k,
+                                    const bf16x_options* opt, uint64_t* bytes);
 
 BF16X_API const char* bf16x_status_string(int status);
 BF16X_API const char* bf16x_mode_name(int mode);      /* "native", "fp32x6", "fp64x6", ... ; NULL if invalid */

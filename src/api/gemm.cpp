@@ -1,6 +1,8 @@
 // bf16x_sgemm / bf16x_dgemm: checks, layout normalisation (row-major C = A B is column-major C^T = B^T A^T),
 // BLAS quick returns, mode and engine resolution, then the host BLAS or the emulation driver; stats and the
 // verbose line for every call, rejected ones included.
+#include <omp.h>
+
 #include <chrono>
 #include <cstdio>
 #include <mutex>
@@ -74,6 +76,7 @@ struct Outcome {
   std::string why;               // ",key=value..." for the verbose line
   engine::EngineCounters counters;
   double seconds_split = 0, seconds_compute = 0;
+  std::size_t workspace_bytes = 0;
 };
 
 // A checked, column-major call (row-major already swapped into C^T = B^T A^T): quick return, engine and mode,
@@ -133,6 +136,7 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
     }
     out.seconds_split = cfg.seconds_split;
     out.seconds_compute = cfg.seconds_compute;
+    out.workspace_bytes = cfg.workspace_bytes;
   }
   char why[128] = "";
   if (!done && (mode != BF16X_MODE_NATIVE || autoc.nonfinite))
@@ -181,6 +185,7 @@ int gemm(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std
     opt.stats->micro_tiles = out.counters.micro_tiles;
     opt.stats->seconds_split = out.seconds_split;
     opt.stats->seconds_compute = out.engine >= 0 ? out.seconds_compute : secs;
+    opt.stats->workspace_bytes = out.workspace_bytes;
   }
   if (effective_verbose()) {
     // The call as the caller made it (layout, transposes and leading dimensions before normalisation).
@@ -205,6 +210,30 @@ int gemm(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std
     verbose_line(v);
   }
   return st;
+}
+
+int workspace_bytes(int is_double, int layout, std::int64_t m, std::int64_t n, std::int64_t k,
+                    const bf16x_options* user, std::uint64_t* bytes) {
+  if (!bytes) return BF16X_ERR_NULL;
+  *bytes = 0;
+  bf16x_options opt;
+  bf16x_options_init(&opt);
+  if (user) opt = *user;
+  if (layout != BF16X_ROW_MAJOR && layout != BF16X_COL_MAJOR) return BF16X_ERR_LAYOUT;
+  if (m < 0) return BF16X_ERR_M;
+  if (n < 0) return BF16X_ERR_N;
+  if (k < 0) return BF16X_ERR_K;
+  if (const int so = check_options(opt, is_double != 0); so != BF16X_OK) return so;
+  if (layout == BF16X_ROW_MAJOR) std::swap(m, n);
+  if (m == 0 || n == 0 || k == 0) return BF16X_OK;
+  const int engine_id = engine::resolve_engine(opt.engine);
+  const bool scaled = opt.split == BF16X_SPLIT_SCALED && env().split == BF16X_SPLIT_SCALED;
+  int mode = resolve_mode({opt.mode, is_double != 0, m, n, k, engine_id, opt.auto_target, opt.block_k, scaled});
+  if (mode == BF16X_MODE_NATIVE) return BF16X_OK;
+  if (mode == BF16X_MODE_AUTO) mode = is_double ? BF16X_MODE_FP64X21 : BF16X_MODE_FP32X6;  // the data decides
+  *bytes = driver::workspace_bytes(m, n, k, *split::scheme_for_mode(mode), opt.block_k, omp_get_max_threads(),
+                                   is_double != 0, opt.fuse_diagonals != 0);
+  return BF16X_OK;
 }
 
 }  // namespace
@@ -240,6 +269,11 @@ int bf16x_dgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose 
   } catch (const std::bad_alloc&) {
     return BF16X_ERR_NOMEM;
   }
+}
+
+int bf16x_workspace_bytes(int is_double, bf16x_layout layout, int64_t m, int64_t n, int64_t k, const bf16x_options* opt,
+                          uint64_t* bytes) {
+  return bf16x::api::workspace_bytes(is_double, layout, m, n, k, opt, bytes);
 }
 
 int bf16x_sgemm(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n, int64_t k,

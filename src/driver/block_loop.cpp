@@ -17,12 +17,20 @@ constexpr std::size_t align64(std::size_t x) { return (x + 63) / 64 * 64; }
 template <typename T>
 void run_block(const BlockOutput<T>& out, const BlockCompute& comp, const BlockPlan& plan, std::int64_t unit,
                unsigned char* tscratch, engine::EngineCounters* cnt) {
+  run_block_window(out, comp, plan, unit, {0, 0, 0, true}, tscratch, tscratch + block_acc_bytes(plan, comp.acc), cnt);
+}
+
+}  // namespace
+
+template <typename T>
+void run_block_window(const BlockOutput<T>& out, const BlockCompute& comp, const BlockPlan& plan, std::int64_t unit,
+                      const Window& win, void* acc_block, unsigned char* tscratch, engine::EngineCounters* cnt) {
   const pack::PackedPanels& pa = *comp.a;
   const pack::PackedPanels& pb = *comp.b;
   const std::int64_t mb = unit / plan.nblocks, nb = unit % plan.nblocks;
-  const std::int64_t i0 = mb * plan.bm, j0 = nb * plan.bn;
-  const int rows = int(std::min<std::int64_t>(plan.bm, out.m - i0));
-  const int cols = int(std::min<std::int64_t>(plan.bn, out.n - j0));
+  const std::int64_t i0 = mb * plan.bm, j0 = nb * plan.bn;  // in the window
+  const int rows = int(std::min<std::int64_t>(plan.bm, pa.extent - i0));
+  const int cols = int(std::min<std::int64_t>(plan.bn, pb.extent - j0));
   const int mtiles = (rows + kTileM - 1) / kTileM, ntiles = (cols + kTileN - 1) / kTileN;
   const std::int64_t p0 = i0 / kTileM, q0 = j0 / kTileN;
   const int ld = plan.acc_ld();
@@ -30,50 +38,71 @@ void run_block(const BlockOutput<T>& out, const BlockCompute& comp, const BlockP
   const bf16_t* ap[pack::kMaxSlices];
   const bf16_t* bp[pack::kMaxSlices];
   float* outs[pack::kMaxSlices * pack::kMaxSlices];  // group outputs (FP64 path): at most one per slice product
+  const std::int64_t ci = win.row0 + i0, cj = win.col0 + j0;  // the block in C
+
+  // A window after the first finds the block's accumulators out of cache (the panel holds MC x NC of them): the
+  // first k-block of the window requests the next tile's rows while the engine works on this one.
+  auto prefetch_next = [&](const auto* acc, std::int64_t kb, int mt, int nt) {
+    if (kb != 0 || win.kb_first == 0) return;
+    if (++nt == ntiles) {
+      nt = 0;
+      if (++mt == mtiles) return;
+    }
+    constexpr int kLine = 64 / int(sizeof(*acc));
+    const auto* t = acc + std::int64_t(mt) * kTileM * ld + nt * kTileN;
+    for (int r = 0; r < kTileM; ++r)
+      for (int c = 0; c < kTileN; c += kLine) __builtin_prefetch(t + std::int64_t(r) * ld + c, 1, 3);
+  };
 
   auto tile_operands = [&](std::int64_t kb, int mt, int nt) {
     for (int s = 0; s < pa.slices; ++s) ap[s] = pa.panel(kb, p0 + mt, s);
     for (int s = 0; s < pb.slices; ++s) bp[s] = pb.panel(kb, q0 + nt, s);
   };
 
-  // FP32 accumulation serves sgemm (and the raw GEMM), FP64 accumulation dgemm.
+  // FP32 accumulation serves sgemm (and the raw GEMM), FP64 accumulation dgemm. kg: the k-block's index in the
+  // whole k range, which decides whether the block accumulator starts there.
   if constexpr (std::is_same_v<T, float>) {
-    auto* acc = reinterpret_cast<float*>(tscratch);
-    float* part = reinterpret_cast<float*>(tscratch + align64(std::size_t(plan.bm) * std::size_t(ld) * sizeof(float)));
+    auto* acc = static_cast<float*>(acc_block);
+    float* part = reinterpret_cast<float*>(tscratch);
     const bool running = comp.acc == Accumulation::running_fp32;
-    for (std::int64_t kb = 0; kb < pa.kblk.blocks(); ++kb)  // loop 2
-      for (int mt = 0; mt < mtiles; ++mt)                   // loop 3
-        for (int nt = 0; nt < ntiles; ++nt) {               // loop 4
+    for (std::int64_t kb = 0; kb < pa.kblk.blocks(); ++kb) {  // loop 2 (the window's k-blocks)
+      const std::int64_t kg = win.kb_first + kb;
+      for (int mt = 0; mt < mtiles; ++mt)      // loop 3
+        for (int nt = 0; nt < ntiles; ++nt) {  // loop 4
           tile_operands(kb, mt, nt);
+          prefetch_next(acc, kb, mt, nt);
           float* dst = acc + std::int64_t(mt) * kTileM * ld + nt * kTileN;
-          if (running || kb == 0) {
+          if (running || kg == 0) {
             // The first k-block (or the raw GEMM's running sum) goes straight into the block accumulator.
-            kernel({ap, bp, pa.kblk.padded(kb), comp.groups, 1, &dst, ld, running && kb > 0, cnt});
+            kernel({ap, bp, pa.kblk.padded(kb), comp.groups, 1, &dst, ld, running && kg > 0, cnt});
           } else {
             kernel({ap, bp, pa.kblk.padded(kb), comp.groups, 1, &part, kTileN, false, cnt});
             add_tile_fp32(dst, ld, part);
           }
         }
-    write_block(out.c + j0 * out.ldc + i0, out.ldc, acc, ld, rows, cols, out.alpha, out.beta,
-                out.ea ? out.ea + i0 : nullptr, out.eb ? out.eb + j0 : nullptr);
+    }
+    if (win.write)
+      write_block(out.c + cj * out.ldc + ci, out.ldc, acc, ld, rows, cols, out.alpha, out.beta,
+                  out.ea ? out.ea + ci : nullptr, out.eb ? out.eb + cj : nullptr);
   } else {
-    auto* acc = reinterpret_cast<double*>(tscratch);
-    auto* groups =
-        reinterpret_cast<float*>(tscratch + align64(std::size_t(plan.bm) * std::size_t(ld) * sizeof(double)));
+    auto* acc = static_cast<double*>(acc_block);
+    auto* groups = reinterpret_cast<float*>(tscratch);
     for (int g = 0; g < comp.ngroups; ++g) outs[g] = groups + std::int64_t(g) * kTileM * kTileN;
-    for (std::int64_t kb = 0; kb < pa.kblk.blocks(); ++kb)  // loop 2
-      for (int mt = 0; mt < mtiles; ++mt)                   // loop 3
-        for (int nt = 0; nt < ntiles; ++nt) {               // loop 4
+    for (std::int64_t kb = 0; kb < pa.kblk.blocks(); ++kb) {  // loop 2 (the window's k-blocks)
+      const std::int64_t kg = win.kb_first + kb;
+      for (int mt = 0; mt < mtiles; ++mt)      // loop 3
+        for (int nt = 0; nt < ntiles; ++nt) {  // loop 4
           tile_operands(kb, mt, nt);
+          prefetch_next(acc, kb, mt, nt);
           kernel({ap, bp, pa.kblk.padded(kb), comp.groups, comp.ngroups, outs, kTileN, false, cnt});
-          add_groups_fp64(acc + std::int64_t(mt) * kTileM * ld + nt * kTileN, ld, outs, comp.ngroups, kb == 0);
+          add_groups_fp64(acc + std::int64_t(mt) * kTileM * ld + nt * kTileN, ld, outs, comp.ngroups, kg == 0);
         }
-    write_block(out.c + j0 * out.ldc + i0, out.ldc, acc, ld, rows, cols, out.alpha, out.beta,
-                out.ea ? out.ea + i0 : nullptr, out.eb ? out.eb + j0 : nullptr);
+    }
+    if (win.write)
+      write_block(out.c + cj * out.ldc + ci, out.ldc, acc, ld, rows, cols, out.alpha, out.beta,
+                  out.ea ? out.ea + ci : nullptr, out.eb ? out.eb + cj : nullptr);
   }
 }
-
-}  // namespace
 
 template <typename T>
 void run_blocks_team(const BlockOutput<T>& out, const BlockCompute& comp, const BlockPlan& plan,
@@ -105,5 +134,9 @@ template void run_blocks(const BlockOutput<float>&, const BlockCompute&, const B
 template void run_blocks_team(const BlockOutput<float>&, const BlockCompute&, const BlockPlan&, unsigned char*);
 template void run_blocks_team(const BlockOutput<double>&, const BlockCompute&, const BlockPlan&, unsigned char*);
 template void run_blocks(const BlockOutput<double>&, const BlockCompute&, const BlockPlan&, unsigned char*);
+template void run_block_window(const BlockOutput<float>&, const BlockCompute&, const BlockPlan&, std::int64_t,
+                               const Window&, void*, unsigned char*, engine::EngineCounters*);
+template void run_block_window(const BlockOutput<double>&, const BlockCompute&, const BlockPlan&, std::int64_t,
+                               const Window&, void*, unsigned char*, engine::EngineCounters*);
 
 }  // namespace bf16x::driver

@@ -1,7 +1,8 @@
-// The parallel loops over output blocks on packed panels, shared by the emulation driver and the raw BF16 GEMM:
+// The loops over output blocks on packed panels: run_blocks (the raw BF16 GEMM, on panels of all of A and B) and
+// run_block_window (one block over one packed window of k, the emulation driver's innermost loops):
 //
 //   loop 1:  output blocks (plan_blocks: bm x bn)       (OpenMP, dynamic; engine thread_begin/end around them)
-//   loop 2:    k-blocks                                 (the exactness unit of the FP64 path)
+//   loop 2:    k-blocks of the panels                   (the exactness unit of the FP64 path)
 //   loop 3:      32-row micro-panels of the block        (one A micro-panel, reused across loop 4)
 //   loop 4:        32-column micro-panels of the block
 //                    micro-kernel: every product group on one 32x32 tile, then the accumulation of `acc`
@@ -41,6 +42,22 @@ struct BlockCompute {
 // The plan's block shape is used as is; the threads are those of the region run_blocks opens (plan.threads), or,
 // for run_blocks_team, those of the enclosing region, which all call it (scratch for each of them; no barrier at
 // the end, the region's end joins).
+// Where the packed panels sit in the call: the window's first row / column of C (row0 / col0, added to the block's
+// offset for the write and the exponents), the index of its first k-block in the whole k range (a block
+// accumulator starts at k-block 0 and continues after it, so the per-element order over k-blocks is that of one
+// pass), and whether this is the last window of k (write: C is written from the accumulator).
+struct Window {
+  std::int64_t row0, col0, kb_first;
+  bool write;
+};
+
+// Block `unit` of `plan` (over comp.a->extent x comp.b->extent) on the windows comp.a / comp.b: accumulates into
+// acc_block (bm x plan.acc_ld(), FP32 for T = float, FP64 for T = double; the caller keeps it across windows) and
+// uses tscratch (tile_scratch_bytes) for the engine's outputs.
+template <typename T>
+void run_block_window(const BlockOutput<T>& out, const BlockCompute& comp, const BlockPlan& plan, std::int64_t unit,
+                      const Window& win, void* acc_block, unsigned char* tscratch, engine::EngineCounters* cnt);
+
 template <typename T>
 void run_blocks(const BlockOutput<T>& out, const BlockCompute& comp, const BlockPlan& plan, unsigned char* scratch);
 template <typename T>

@@ -25,9 +25,17 @@ struct BlockPlan {
 
 // The largest blocks whose estimated makespan (blocks per thread x micro-tiles per block) is the smallest: at
 // N = 256 and 2 threads, two 128 x 256 blocks instead of one 256 x 256 block that would leave a thread idle.
-BlockPlan plan_blocks(std::int64_t m, std::int64_t n, int max_threads);
+// Blocks are at most max_bm x max_bn (multiples of the micro-tile; the driver's are cache-derived, driver/blocking).
+BlockPlan plan_blocks(std::int64_t m, std::int64_t n, int max_threads, int max_bm = 256, int max_bn = 256);
 
 // Bytes of per-thread scratch (64-byte multiples): the block accumulator and the engine's group outputs.
 std::size_t thread_scratch_bytes(const BlockPlan& plan, Accumulation acc, int ngroups);
+
+// The part of it that is not the block accumulator (the engine's group outputs, fp32x6's k-block partial sum), for
+// callers whose block accumulators live elsewhere (the emulation driver's accumulator panel).
+std::size_t tile_scratch_bytes(Accumulation acc, int ngroups);
+
+// Bytes of one block accumulator (bm x acc_ld, FP32 or FP64), a 64-byte multiple.
+std::size_t block_acc_bytes(const BlockPlan& plan, Accumulation acc);
 
 }  // namespace bf16x::driver

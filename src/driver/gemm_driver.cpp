@@ -1,14 +1,27 @@
-// The emulation driver (BLIS-style; the loops around the micro-kernel are in driver/block_loop.hpp), one OpenMP
-// parallel region per call with two barriers, so that a call costs one fork/join however many phases it has:
+// The emulation driver: BLIS's loops around the micro-kernel, in one OpenMP parallel region per call.
 //
-//   scan:    per-row/column power-of-two scales, NaN/Inf detection (one read of A and B, along memory order)
-//   --- barrier; one thread reserves the workspace
-//   pack:    split A and B into the BF16 slices the scheme's products use, once, into block-contiguous panels
-//            (B in VNNI pairs), shared over (k-block, run of micro-panels)
-//   --- barrier
-//   blocks:  loops 1-4 over output blocks sized for the thread count, FP32 or FP64 accumulation, write of C
+//   scan:  per-row/column power-of-two scales and NaN/Inf detection, one read of A and B along memory order, into
+//          two vectors of m and n ints (the only part of the workspace that grows with the problem)
+//   --- barrier; one thread reserves the workspace (its size depends on the block sizes, the slices and the thread
+//       count, not on m, n, k: see Layout); nothing is written to C before the scan and the reservation succeed
+//   loop 5  jc: columns of C, NC at a time
+//   loop 4    ic: rows of C, MC at a time; the MC x NC output panel's accumulators (FP64 for dgemm, FP32 for
+//             sgemm) live in one shared accumulator panel across loop 3
+//   loop 3      pc: k, KC at a time (KC a multiple of the k-block bk <= 256, the exactness unit)
+//                 pack: split op(A)(ic.., pc..) (MC x KC) and op(B)(pc.., jc..) (KC x NC) into the slices the
+//                       products use, block-contiguous (B in VNNI pairs), shared jobs over the team
+//   loop 2        output blocks of the panel (plan_blocks: BM x BN, OpenMP dynamic), each thread on its own:
+//                   k-blocks of the window, 32-row and 32-column micro-panels, micro-kernel (driver/block_loop),
+//                   adding into the block's accumulators; at the last pc the block's C is written
 //
-// Nothing is written to C before the scan has passed and the workspace is reserved: every failure returns first.
+// Loops 5, 4, 3 run as one sequence of steps (jc, ic, pc) with two buffer sets for the packed operands: while the
+// blocks of step t are computed, step t + 1 is packed into the other set (its jobs are taken first, without a
+// wait, so they fill the same phase), and one barrier ends each step.
+//
+// Per output element the k-blocks still arrive in increasing order into one accumulator that starts at k-block 0
+// (Window::kb_first), so the results are those of one pass over k, bit for bit. Unlike BLIS, ic runs outside pc:
+// that bounds the accumulators to MC x NC, at the price of packing the B panel once per (jc, ic) instead of once
+// per jc (m / MC times in all; A is packed n / NC times, as in BLIS). Block sizes: driver/blocking.hpp.
 #include "driver/gemm_driver.hpp"
 
 #include <omp.h>
@@ -16,8 +29,11 @@
 #include <algorithm>
 #include <chrono>
 #include <type_traits>
+#include <limits>
+#include <vector>
 
 #include "driver/block_loop.hpp"
+#include "driver/blocking.hpp"
 #include "driver/workspace.hpp"
 #include "pack/panels.hpp"
 
@@ -46,18 +62,78 @@ SlicesUsed slices_used(const std::vector<engine::Product>& products) {
   return u;
 }
 
+// The workspace of a call, one reservation:
+//   [A block: MC x KC x slices_a BF16] [B panel: KC x NC x slices_b BF16]   (x 2 when the call has several steps:
+//                                                                            the next step's are packed meanwhile)
+//   [accumulator panel: the blocks of one MC x NC output panel, bm x (bn + 16) FP64 or FP32 each]
+//   [per thread: the engine's group outputs / fp32x6's partial tile]
+// where MC, NC, KC are clipped to m, n, k: at most kAccBudget (+ 6% row padding) + 2 x 2 x slices x 2048 x 256 x 2
+// bytes + threads x 84 KiB (fp64x21: about 58 MiB), whatever m, n, k are.
 struct Layout {
-  std::size_t a_off = 0, b_off = 0, thread_off = 0, total = 0;
+  Blocking blk;
+  std::int64_t mc = 0, nc = 0, kc = 0;  // clipped to m, n, k
+  std::int64_t steps = 0;               // (jc, ic, pc) steps
+  std::size_t a_off[2] = {}, b_off[2] = {}, acc_off = 0, thread_off = 0, per_thread = 0, total = 0;
 };
 
-Layout layout_for(std::int64_t m, std::int64_t n, std::int64_t k, SlicesUsed used, const BlockPlan& plan,
-                  Accumulation acc, int ngroups) {
-  const std::size_t kp = std::size_t(pack::round_up(k, pack::kKChunk));
+BlockPlan panel_plan(std::int64_t rows, std::int64_t cols, int max_threads, const Blocking& blk) {
+  BlockPlan p = plan_blocks(rows, cols, max_threads, blk.bm, blk.bn);
+  p.threads = max_threads;
+  return p;
+}
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+Layout layout_for(std::int64_t m, std::int64_t n, std::int64_t k, int bk, SlicesUsed used, Accumulation acc,
+                  int ngroups, int max_threads) {
   Layout l;
-  l.b_off = align64(std::size_t(pack::round_up(m, kTileM)) * kp * std::size_t(used.a) * sizeof(bf16_t));
-  l.thread_off = l.b_off + align64(std::size_t(pack::round_up(n, kTileN)) * kp * std::size_t(used.b) * sizeof(bf16_t));
-  l.total = l.thread_off + thread_scratch_bytes(plan, acc, ngroups) * std::size_t(plan.threads);
+  l.blk = choose_blocking(bk, used.a, used.b, acc == Accumulation::fp64, cache_sizes());
+  l.mc = std::min<std::int64_t>(m, l.blk.mc);
+  l.nc = std::min<std::int64_t>(n, l.blk.nc);
+  l.kc = std::min<std::int64_t>(k, l.blk.kc);
+  // (saturated: shapes whose step count leaves int64 are accepted by the checks but would never finish)
+  if (__builtin_mul_overflow(ceil_div(n, l.nc), ceil_div(m, l.mc), &l.steps) ||
+      __builtin_mul_overflow(l.steps, ceil_div(k, l.kc), &l.steps))
+    l.steps = std::numeric_limits<std::int64_t>::max();
+  const std::size_t kp = std::size_t(pack::round_up(l.kc, pack::kKChunk));
+  // The output panels have at most two row extents (MC and the remainder) and two column extents.
+  std::size_t acc_bytes = 0;
+  for (std::int64_t rows : {l.mc, m % l.mc})
+    for (std::int64_t cols : {l.nc, n % l.nc}) {
+      if (rows == 0 || cols == 0) continue;
+      const BlockPlan p = panel_plan(rows, cols, max_threads, l.blk);
+      acc_bytes = std::max(acc_bytes, std::size_t(p.units()) * block_acc_bytes(p, acc));
+    }
+  const std::size_t a_bytes =
+      align64(std::size_t(pack::round_up(l.mc, kTileM)) * kp * std::size_t(used.a) * sizeof(bf16_t));
+  const std::size_t b_bytes =
+      align64(std::size_t(pack::round_up(l.nc, kTileN)) * kp * std::size_t(used.b) * sizeof(bf16_t));
+  const int sets = l.steps > 1 ? 2 : 1;
+  for (int i = 0; i < 2; ++i) {
+    l.a_off[i] = std::size_t(i % sets) * (a_bytes + b_bytes);
+    l.b_off[i] = l.a_off[i] + a_bytes;
+  }
+  l.acc_off = std::size_t(sets) * (a_bytes + b_bytes);
+  l.thread_off = l.acc_off + acc_bytes;
+  l.per_thread = tile_scratch_bytes(acc, ngroups);
+  l.total = l.thread_off + l.per_thread * std::size_t(max_threads);
   return l;
+}
+
+// Step t of a call: pc runs fastest, then ic, then jc (loops 3, 4, 5).
+struct Step {
+  std::int64_t jc, ic, pc, rows, cols, depth;
+};
+Step step_at(const Layout& l, std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t t) {
+  const std::int64_t kw = ceil_div(k, l.kc), mw = ceil_div(m, l.mc);
+  Step s;
+  s.pc = (t % kw) * l.kc;
+  s.ic = (t / kw % mw) * l.mc;
+  s.jc = t / kw / mw * l.nc;
+  s.rows = std::min(l.mc, m - s.ic);
+  s.cols = std::min(l.nc, n - s.jc);
+  s.depth = std::min(l.kc, k - s.pc);
+  return s;
 }
 
 // The group plan of the last (scheme, fusion, block_k) this thread used: no allocation on repeated calls.
@@ -85,12 +161,11 @@ int call_threads(std::int64_t m, std::int64_t n, std::int64_t k, std::size_t pro
 
 std::size_t workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k, const split::Scheme& s, int bk, int threads,
                             bool fp64, bool fuse) {
+  if (m <= 0 || n <= 0 || k <= 0) return 0;
   if (bk <= 0) bk = default_block_k(fp64);
   const split::GroupPlan plan = split::plan_groups(s, fuse, bk);
-  BlockPlan blocks = plan_blocks(m, n, threads);
-  blocks.threads = std::max(1, threads);  // as gemm_emulated: scratch for every thread of the region
-  return layout_for(m, n, k, slices_used(plan.products), blocks, fp64 ? Accumulation::fp64 : Accumulation::restart_fp32,
-                    int(plan.groups.size()))
+  return layout_for(m, n, k, bk, slices_used(plan.products), fp64 ? Accumulation::fp64 : Accumulation::restart_fp32,
+                    int(plan.groups.size()), std::max(1, threads))
       .total;
 }
 
@@ -107,65 +182,114 @@ DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg) {
   const Accumulation acc = fp64 ? Accumulation::fp64 : Accumulation::restart_fp32;
   // Blocks and scratch for all threads (workspace_bytes predicts the reservation exactly); small calls run on fewer.
   const int max_threads = std::max(1, omp_get_max_threads());
-  BlockPlan blocks = plan_blocks(args.m, args.n, max_threads);
-  blocks.threads = max_threads;
   const int threads = call_threads(args.m, args.n, args.k, plan.products.size());
+  const std::int64_t m = args.m, n = args.n, k = args.k;
 
   const double t0 = now();
-  // Kept per calling thread so that the scale vectors keep their capacity between calls. The references are what
-  // the parallel region uses: inside it, the names of thread_local objects would denote each thread's own.
-  thread_local pack::PackedPanels tl_a, tl_b;
-  pack::PackedPanels& pa = tl_a;
-  pack::PackedPanels& pb = tl_b;
-  pack::init_panels(pa, args.m, args.k, bk, used.a);
-  pack::init_panels(pb, args.n, args.k, bk, used.b);
-  pa.scale_exp.assign(std::size_t(args.m), 0);
-  pb.scale_exp.assign(std::size_t(args.n), 0);
-  const Layout lay = layout_for(args.m, args.n, args.k, used, blocks, acc, ngroups);
+  // The scale vectors are kept per calling thread so that they keep their capacity between calls. The references
+  // are what the parallel region uses: inside it, the names of thread_local objects would denote each thread's own.
+  thread_local std::vector<int> tl_ea, tl_eb;
+  std::vector<int>& ea = tl_ea;
+  std::vector<int>& eb = tl_eb;
+  ea.assign(std::size_t(m), 0);
+  eb.assign(std::size_t(n), 0);
+  const Layout lay = layout_for(m, n, k, bk, used, acc, ngroups, max_threads);
   Workspace& ws = thread_workspace();
   bool nonfinite = false;
   unsigned char* base = nullptr;
-  double t1 = t0;
-  const BlockCompute comp{&pa, &pb, plan.groups.data(), ngroups, acc, cfg.engine, cfg.counters};
+  double t_split = 0, t_compute = 0;
   // The split always needs the row/column exponents; the paper's unscaled slices already carry them, so its
   // write applies none (null: no scaling).
-  const BlockOutput<T> out{args.m,
-                           args.n,
+  const BlockOutput<T> out{m,
+                           n,
                            double(args.alpha),
                            double(args.beta),
                            args.c,
                            args.ldc,
-                           cfg.scaled ? pa.scale_exp.data() : nullptr,
-                           cfg.scaled ? pb.scale_exp.data() : nullptr};
+                           cfg.scaled ? ea.data() : nullptr,
+                           cfg.scaled ? eb.data() : nullptr};
+  const pack::SplitOptions opt_a{used.a, cfg.scaled}, opt_b{used.b, cfg.scaled};
+  // Element (i, l) of op(A) at a.data[i * sai + l * sal], (l, j) of op(B) at b.data[l * sbl + j * sbj].
+  const std::int64_t sai = args.a.trans ? args.a.ld : 1, sal = args.a.trans ? 1 : args.a.ld;
+  const std::int64_t sbl = args.b.trans ? args.b.ld : 1, sbj = args.b.trans ? 1 : args.b.ld;
+  const engine::EngineInfo& eng = *cfg.engine;
+
+  // The windows of step t (identical in every thread), packed into buffer set t % 2.
+  auto windows = [&](std::int64_t t, pack::PackedPanels& wa, pack::PackedPanels& wb, Step& st) {
+    st = step_at(lay, m, n, k, t);
+    pack::init_panels(wa, st.rows, st.depth, bk, used.a);
+    pack::init_panels(wb, st.cols, st.depth, bk, used.b);
+    wa.scale_window = ea.data() + st.ic;
+    wb.scale_window = eb.data() + st.jc;
+    wa.data = reinterpret_cast<bf16_t*>(base + lay.a_off[t % 2]);
+    wb.data = reinterpret_cast<bf16_t*>(base + lay.b_off[t % 2]);
+  };
+  auto pack_step = [&](const Step& st, pack::PackedPanels& wa, pack::PackedPanels& wb) {
+    pack::pack_a_team(pack::MatrixView<T>{args.a.data + st.ic * sai + st.pc * sal, args.a.ld, args.a.trans}, opt_a, wa);
+    pack::pack_b_vnni_team(pack::MatrixView<T>{args.b.data + st.pc * sbl + st.jc * sbj, args.b.ld, args.b.trans}, opt_b,
+                           wb);
+  };
 
 #pragma omp parallel num_threads(threads)
   {
-    pack::scan_scales_a_team(args.a, args.m, args.k, true, pa.scale_exp.data(), nonfinite);
-    pack::scan_scales_b_team(args.b, args.k, args.n, true, pb.scale_exp.data(), nonfinite);
+    pack::scan_scales_a_team(args.a, m, k, true, ea.data(), nonfinite);
+    pack::scan_scales_b_team(args.b, k, n, true, eb.data(), nonfinite);
 #pragma omp barrier
 #pragma omp single
-    if (!nonfinite) {
-      base = static_cast<unsigned char*>(ws.reserve(lay.total));
-      if (base) {
-        pa.data = reinterpret_cast<bf16_t*>(base + lay.a_off);
-        pb.data = reinterpret_cast<bf16_t*>(base + lay.b_off);
-      }
-    }
-    // (the single's barrier publishes nonfinite, base and the panel pointers)
+    if (!nonfinite) base = static_cast<unsigned char*>(ws.reserve(lay.total));
+    // (the single's barrier publishes nonfinite and base)
     if (!nonfinite && base) {
-      pack::pack_a_team(args.a, {used.a, cfg.scaled}, pa);
-      pack::pack_b_vnni_team(args.b, {used.b, cfg.scaled}, pb);
+      const bool master = omp_get_thread_num() == 0;
+      double t = now();
+      if (master) t_split = t - t0;
+      // Each thread brackets its micro-tiles with the engine's set-up (AMX: the tile palette).
+      if (eng.thread_begin) eng.thread_begin();
+      engine::EngineCounters local;
+      engine::EngineCounters* cnt = cfg.counters ? &local : nullptr;
+      unsigned char* mine = base + lay.thread_off + lay.per_thread * std::size_t(omp_get_thread_num());
+      // Every thread describes the same windows; the packed data and the accumulators are shared.
+      pack::PackedPanels wa[2], wb[2];
+      Step st[2];
+      windows(0, wa[0], wb[0], st[0]);
+      pack_step(st[0], wa[0], wb[0]);
+      if (master) t_split += now() - t;
 #pragma omp barrier
-#pragma omp master
-      t1 = now();
-      run_blocks_team(out, comp, blocks, base + lay.thread_off);
+      // Steps t = (jc, ic, pc), loops 5, 4, 3 flattened: each phase packs step t + 1 into the other buffer set
+      // (its jobs first, shared, no wait) and computes step t's blocks; one barrier per step. Step t + 1 of the
+      // next output panel starts its accumulators at k-block 0 after the barrier that ends step t, whose blocks
+      // wrote C.
+      for (std::int64_t s = 0; s < lay.steps; ++s) {
+        const int cur = int(s % 2), nxt = 1 - cur;
+        if (s + 1 < lay.steps) {
+          const double tp = master ? now() : 0;
+          windows(s + 1, wa[nxt], wb[nxt], st[nxt]);
+          pack_step(st[nxt], wa[nxt], wb[nxt]);
+          if (master) t_split += now() - tp;
+        }
+        const Step& c = st[cur];
+        const BlockPlan bp = panel_plan(c.rows, c.cols, max_threads, lay.blk);
+        const std::size_t acc_stride = block_acc_bytes(bp, acc);
+        const BlockCompute comp{&wa[cur], &wb[cur], plan.groups.data(), ngroups, acc, cfg.engine, cnt};
+        const Window win{c.ic, c.jc, c.pc / bk, c.pc + c.depth == k};
+#pragma omp for schedule(dynamic) nowait
+        for (std::int64_t u = 0; u < bp.units(); ++u)  // loop 2
+          run_block_window(out, comp, bp, u, win, base + lay.acc_off + acc_stride * std::size_t(u), mine, cnt);
+#pragma omp barrier
+      }
+      if (master) t_compute = now() - t - (t_split - (t - t0));
+      if (eng.thread_end) eng.thread_end();
+      if (cnt) {
+#pragma omp critical(bf16x_counters)
+        cfg.counters->add(local);
+      }
     }
   }
   if (nonfinite) return DriverStatus::nonfinite_input;
   if (!base) return DriverStatus::no_memory;
 
-  cfg.seconds_split = t1 - t0;
-  cfg.seconds_compute = now() - t1;
+  cfg.seconds_split = t_split;
+  cfg.seconds_compute = t_compute;
+  cfg.workspace_bytes = lay.total;
   ws.release_if_large();
   return DriverStatus::ok;
 }

@@ -1,5 +1,6 @@
 // The blocked emulation driver: C = alpha * op(A) op(B) + beta * C (column-major) from BF16 slice products.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 #include "engine/engine.hpp"
@@ -27,6 +28,7 @@ struct DriverConfig {
   int block_k = 0;              // 0: pack::kBlockK (FP64) / pack::kBlockKFp32 (FP32)
   engine::EngineCounters* counters = nullptr;
   double seconds_split = 0, seconds_compute = 0;  // filled by the call
+  std::size_t workspace_bytes = 0;                // filled by the call: the workspace it reserved
 };
 
 // wrong_precision: the scheme reconstructs in the other precision than T (a caller's bug; nothing is touched).
@@ -36,7 +38,8 @@ enum class DriverStatus { ok, nonfinite_input, no_memory, wrong_precision };
 template <typename T>
 DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg);
 
-// Bytes of workspace a call needs (for the size-safety checks and tests).
+// Bytes of workspace a call needs, besides the two scale vectors (m + n ints): bounded by the block sizes, the
+// slices and `threads` (driver/blocking.hpp), whatever m, n, k are. 0 for an empty product.
 std::size_t workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k, const split::Scheme& s, int bk, int threads,
                             bool fp64, bool fuse);
 

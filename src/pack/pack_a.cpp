@@ -33,7 +33,7 @@ void pack_a_team(const MatrixView<T>& a, const SplitOptions& opt, PackedPanels& 
                             int(std::min<std::int64_t>(std::int64_t(run) * kTileM, out.extent - i0)),
                             out.kblk.depth(kb),
                             out.kblk.padded(kb),
-                            out.scale_exp.data() + i0,
+                            out.exps() + i0,
                             opt.scaled,
                             opt.slices,
                             PanelLayout::a_rows,

@@ -26,7 +26,7 @@ void pack_b_vnni_team(const MatrixView<T>& b, const SplitOptions& opt, PackedPan
                             int(std::min<std::int64_t>(std::int64_t(run) * kTileN, out.extent - j0)),
                             out.kblk.depth(kb),
                             out.kblk.padded(kb),
-                            out.scale_exp.data() + j0,
+                            out.exps() + j0,
                             opt.scaled,
                             opt.slices,
                             PanelLayout::b_vnni,

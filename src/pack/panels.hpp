@@ -1,4 +1,6 @@
-// Block-contiguous packed slice panels of op(A) and op(B), split and packed once per GEMM call.
+// Block-contiguous packed slice panels of op(A) and op(B), or of a window of them (the emulation driver packs one
+// MC x KC block of A and one KC x NC panel of B at a time: extent and k are then the window's, and the window's
+// exponents come through scale_window).
 //
 // Packed A: for each k-block (depth BK, the last one padded to a multiple of kKChunk), for each 32-row micro-panel
 // of the (padded) m rows, the `slices` micro-panels of that row range one after another. Packed B likewise per
@@ -28,8 +30,10 @@ struct PackedPanels {
   std::int64_t extent = 0;         // m (for A) or n (for B)
   std::int64_t padded_extent = 0;  // rounded up to the micro-panel width (32)
   KBlocking kblk;
-  std::vector<int> scale_exp;  // per row of A / column of B
-  bf16_t* data = nullptr;      // owned by the caller's workspace
+  std::vector<int> scale_exp;         // per row of A / column of B
+  const int* scale_window = nullptr;  // a window's exponents (the driver's per-panel packs); null: scale_exp
+  bf16_t* data = nullptr;             // owned by the caller's workspace
+  const int* exps() const { return scale_window ? scale_window : scale_exp.data(); }
   std::int64_t elems() const { return padded_extent * round_up(kblk.k, kKChunk) * slices; }
   // Micro-panel of slice s, 32-row (or 32-column) panel index p, k-block kb.
   const bf16_t* panel(std::int64_t kb, std::int64_t p, int s) const {
