@@ -9,6 +9,8 @@
 #include "api/env.hpp"
 #include "api/mode_policy.hpp"
 #include "bf16x/bf16x.h"
+#include "crt/crt_driver.hpp"
+#include "crt/crt_mode.hpp"
 #include "driver/gemm_driver.hpp"
 #include "engine/registry.hpp"
 #include "host/host_blas.hpp"
@@ -34,6 +36,7 @@ void scale_c(std::int64_t m, std::int64_t n, T beta, T* c, std::int64_t ldc) {
 
 bool mode_fits(int mode, bool is_double) {
   if (mode == BF16X_MODE_DEFAULT || mode == BF16X_MODE_NATIVE || mode == BF16X_MODE_AUTO) return true;
+  if (crt::is_crt_mode(mode)) return crt::is_fp64c(mode) == is_double;
   return is_double ? (mode >= BF16X_MODE_FP64X6 && mode <= BF16X_MODE_FP64X21) : mode == BF16X_MODE_FP32X6;
 }
 
@@ -48,6 +51,46 @@ int check_options(const bf16x_options& o, bool is_double) {
 }
 
 const char* trans_char(int t) { return t == BF16X_NO_TRANS ? "N" : (t == BF16X_TRANS ? "T" : "C"); }
+
+// A CRT mode (fp64c<N>, fp32c<N>): the INT8 engine, the CRT driver, the host GEMM for NaN/Inf inputs.
+template <typename T>
+int gemm_crt_mode(int mode, const bf16x_options& opt, int transa, int transb, std::int64_t m, std::int64_t n,
+                  std::int64_t k, T alpha, const T* a, std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c,
+                  std::int64_t ldc) {
+  const auto t0 = std::chrono::steady_clock::now();
+  int engine_id = crt::resolve_int8_engine(opt.engine);
+  if (engine_id < 0) return BF16X_ERR_ENGINE;
+  crt::CrtConfig cfg;
+  cfg.moduli = crt::crt_moduli(mode);
+  cfg.engine = crt::int8_engine(engine_id);
+  const crt::CrtArgs<T> args{m, n, k, alpha, a, lda, transa != BF16X_NO_TRANS, b, ldb, transb != BF16X_NO_TRANS,
+                             beta, c, ldc};
+  bool done = false;
+  switch (crt::gemm_crt(args, cfg)) {
+    case crt::CrtStatus::ok: done = true; break;
+    case crt::CrtStatus::no_memory: return BF16X_ERR_NOMEM;
+    case crt::CrtStatus::nonfinite_input: break;  // NaN/Inf: the host GEMM classifies them exactly
+  }
+  if (!done) {
+    if (!host_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)) return BF16X_ERR_ENGINE;
+    engine_id = -1;
+  }
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (opt.stats) {
+    opt.stats->mode = done ? mode : BF16X_MODE_NATIVE;
+    opt.stats->engine = engine_id;
+    opt.stats->micro_tiles = cfg.micro_tiles;
+    opt.stats->seconds_split = cfg.seconds_scale;
+    opt.stats->seconds_compute = done ? cfg.seconds_products : secs;
+  }
+  if (env().verbose)
+    std::fprintf(stderr, "BF16X_VERBOSE,%cgemm,%s,%s,%lld,%lld,%lld,mode=%s,engine=%s%s,time_ms=%.3f\n",
+                 std::is_same_v<T, double> ? 'd' : 's', trans_char(transa), trans_char(transb), (long long)m,
+                 (long long)n, (long long)k, done ? bf16x_mode_name(mode) : "native",
+                 done ? bf16x_engine_name(engine_id) : host::library_name(), done ? "" : ",fallback=nonfinite",
+                 secs * 1e3);
+  return BF16X_OK;
+}
 
 template <typename T>
 int gemm(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std::int64_t k, T alpha, const T* a,
@@ -75,6 +118,9 @@ int gemm(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std
     if (opt.stats) opt.stats->mode = BF16X_MODE_NATIVE;
     return BF16X_OK;
   }
+  // CRT modes run on their own INT8 engines and driver.
+  if (const int rm = resolve_mode({opt.mode, is_double, m, n, k, -1, opt.auto_target}); crt::is_crt_mode(rm))
+    return gemm_crt_mode<T>(rm, opt, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 
   const auto t0 = std::chrono::steady_clock::now();
   int engine_id = engine::resolve_engine(opt.engine);

@@ -1,0 +1,100 @@
+// Multi-versioned element loops of the CRT driver. No FMA contraction: the FP64 sums of the reconstruction round
+// the same way in every version.
+#pragma GCC optimize("fp-contract=off")
+#include "crt/crt_ops.hpp"
+
+#include <cmath>
+
+#define BF16X_CLONES __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
+
+namespace bf16x::crt {
+namespace {
+
+template <typename T>
+inline void load_scaled_t(const T* x, int len, double f1, double f2, bool digits, double* out) {
+  if (digits)
+    for (int l = 0; l < len; ++l) out[l] = std::ceil(std::fabs(double(x[l]) * f1 * f2));
+  else
+    for (int l = 0; l < len; ++l) out[l] = std::trunc(double(x[l]) * f1 * f2);
+}
+
+}  // namespace
+
+BF16X_CLONES void load_scaled(const float* x, int len, double f1, double f2, bool digits, double* out) {
+  load_scaled_t(x, len, f1, f2, digits, out);
+}
+BF16X_CLONES void load_scaled(const double* x, int len, double f1, double f2, bool digits, double* out) {
+  load_scaled_t(x, len, f1, f2, digits, out);
+}
+
+// r - q p with q = rint(r / p) (approximately) is exact: its true value is an integer below 2^53 in magnitude.
+// One step leaves |r| < 1.5 p for |r| < 2^51 p; `big` adds a first step for |r| up to 2^100.
+BF16X_CLONES void residues(const double* y, int len, double p, double invp, double hi, double lo, bool big,
+                           std::int8_t* out) {
+  if (big) {
+    for (int l = 0; l < len; ++l) {
+      double r = y[l];
+      r = std::fma(-std::rint(r * invp), p, r);
+      r = std::fma(-std::rint(r * invp), p, r);
+      r = r > hi ? r - p : r;
+      r = r < lo ? r + p : r;
+      out[l] = std::int8_t(int(r));
+    }
+  } else {
+    for (int l = 0; l < len; ++l) {
+      double r = y[l];
+      r = std::fma(-std::rint(r * invp), p, r);
+      r = r > hi ? r - p : r;
+      r = r < lo ? r + p : r;
+      out[l] = std::int8_t(int(r));
+    }
+  }
+}
+
+BF16X_CLONES void to_int8(const double* y, int len, std::int8_t* out) {
+  for (int l = 0; l < len; ++l) out[l] = std::int8_t(int(y[l]));
+}
+
+BF16X_CLONES std::int32_t row_sum64(const std::int8_t* x) {
+  std::int32_t s = 0;
+  for (int l = 0; l < 64; ++l) s += x[l];
+  return s;
+}
+
+BF16X_CLONES void reduce_mod(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t) {
+  const double p = plan.p[t], invp = plan.invp[t], hi = plan.hi[t], lo = plan.lo[t];
+  for (std::size_t e = 0; e < count; ++e) {
+    double r = double(acc[e]);
+    r = r - std::rint(r * invp) * p;  // |q p| < 2^32: exact
+    r = r > hi ? r - p : r;
+    r = r < lo ? r + p : r;
+    acc[e] = std::int32_t(r);
+  }
+}
+
+BF16X_CLONES void reconstruct_row(const std::int32_t* acc, std::size_t stride, int cols, const CrtPlan& plan,
+                                  double* s1, double* s2, double* out) {
+  for (int j = 0; j < cols; ++j) s1[j] = s2[j] = 0;
+  for (int t = 0; t < plan.n; ++t) {
+    const std::int32_t* a = acc + stride * std::size_t(t);
+    const double p = plan.p[t], invp = plan.invp[t], hi = plan.hi[t], lo = plan.lo[t];
+    const double q1 = plan.q1[t], q2 = plan.q2[t];
+    for (int j = 0; j < cols; ++j) {
+      double r = double(a[j]);
+      r = r - std::rint(r * invp) * p;
+      r = r > hi ? r - p : r;
+      r = r < lo ? r + p : r;
+      s1[j] += r * q1;  // exact: multiples of 2^g below 2^53 2^g
+      s2[j] += r * q2;
+    }
+  }
+  const double P1 = plan.P1, P2 = plan.P2, invP = plan.invP;
+  for (int j = 0; j < cols; ++j) {
+    const double K = std::rint((s1[j] + s2[j]) * invP);  // |X| <= P/4: the nearest integer is K exactly
+    const double hi = s1[j] - K * P1;                    // exact
+    const double lo = s2[j] - K * P2;
+    out[j] = hi + lo;
+  }
+}
+
+}  // namespace bf16x::crt
