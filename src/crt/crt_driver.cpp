@@ -19,7 +19,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr int kDefaultBlock = 256;
+constexpr int kDefaultBlock = 512;  // mc, nc
+constexpr int kDefaultBlockK = 256;
 
 std::int64_t round_up(std::int64_t x, std::int64_t r) { return (x + r - 1) / r * r; }
 
@@ -206,7 +207,7 @@ void write_block(const CrtArgs<T>& x, std::int64_t i0, int rows, std::int64_t j0
 Blocking crt_blocking(std::int64_t m, std::int64_t n, std::int64_t k, const CrtConfig& cfg) {
   Blocking b;
   b.threads = cfg.threads > 0 ? cfg.threads : omp_get_max_threads();
-  b.kc = int(std::clamp<std::int64_t>(cfg.kc > 0 ? round_up(cfg.kc, kKChunk) : kDefaultBlock, kKChunk, 1024));
+  b.kc = int(std::clamp<std::int64_t>(cfg.kc > 0 ? round_up(cfg.kc, kKChunk) : kDefaultBlockK, kKChunk, 1024));
   b.kc = int(std::min<std::int64_t>(b.kc, round_up(std::max<std::int64_t>(k, 1), kKChunk)));
   b.mc = int(std::min<std::int64_t>(cfg.mc > 0 ? round_up(cfg.mc, kTile) : kDefaultBlock, round_up(m, kTile)));
   b.nc = int(std::min<std::int64_t>(cfg.nc > 0 ? round_up(cfg.nc, kTile) : kDefaultBlock, round_up(n, kTile)));

@@ -48,7 +48,7 @@ struct CrtScales {
 struct CrtConfig {
   int moduli = 0;
   const Int8Engine* engine = nullptr;
-  int mc = 0, nc = 0, kc = 0;  // 0: defaults (256, 256, 256), mc/nc shrunk to give every thread work
+  int mc = 0, nc = 0, kc = 0;  // 0: defaults (512, 512, 256), mc/nc shrunk to give every thread work
   int threads = 0;             // 0: omp_get_max_threads()
   CrtScales* scales = nullptr;
   // Filled by the call.
