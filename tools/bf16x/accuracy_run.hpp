@@ -28,6 +28,7 @@ struct AccuracyConfig {
   int engine = 0;  // BF16X_ENGINE_AUTO
   int split = 0;   // BF16X_SPLIT_SCALED
   int emax = 60;   // loguniform range 2^-emax .. 2^emax
+  double phi = 0.5;  // phi class spread
   int reps = 1;    // timing repetitions (median)
   int block_k = 0; // 0: the mode's default BK
 };

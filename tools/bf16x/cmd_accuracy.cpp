@@ -14,42 +14,48 @@ struct AccuracyArgs {
   std::string dist = "uniform", engine = "auto", split = "scaled";
   std::uint64_t seed = 1;
   int emax = 60;
+  double phi = 0.5;
   int block_k = 0;
   bool json = false;
   std::vector<std::string> modes = {"fp32x6", "fp64x6", "fp64x10", "fp64x15", "fp64x21"};
 };
 
-const RegisterCommand reg("accuracy", "eF and e_scaled of every mode vs the host GEMM and a double-double reference",
-                          [](CLI::App& app) {
-  auto args = std::make_shared<AccuracyArgs>();
-  app.add_option("--n", args->n, "matrix size (square)")->check(CLI::Range(1, 1 << 16));
-  app.add_option("--dist", args->dist, "input class")->check(CLI::IsMember({"uniform", "loguniform", "cancel"}));
-  app.add_option("--seed", args->seed, "random seed");
-  app.add_option("--emax", args->emax, "loguniform: magnitudes 2^-emax..2^emax")->check(CLI::Range(0, 1000));
-  app.add_option("--engine", args->engine, "engine")
-      ->check(CLI::IsMember({"auto", "reference", "avx512bf16", "amx", "amx-model"}));
-  app.add_option("--split", args->split, "slice extraction")->check(CLI::IsMember({"scaled", "paper"}));
-  app.add_option("--modes", args->modes, "modes to run")->delimiter(',');
-  app.add_option("--block-k", args->block_k, "k-block depth (0: mode default; multiple of 32, <= 256)")
-      ->check(CLI::Range(0, 256));
-  app.add_flag("--json", args->json, "print one JSON object");
-  app.callback([args] {
-    AccuracyConfig cfg;
-    cfg.n = args->n;
-    check::parse_dist(args->dist, cfg.dist);
-    cfg.seed = args->seed;
-    cfg.emax = args->emax;
-    cfg.block_k = args->block_k;
-    cfg.engine = bf16x_engine_from_name(args->engine.c_str());
-    cfg.split = args->split == "paper" ? BF16X_SPLIT_PAPER : BF16X_SPLIT_SCALED;
-    for (const auto& m : args->modes)
-      if (bf16x_mode_from_name(m.c_str()) < 0) throw CLI::ValidationError("--modes", "unknown mode " + m);
-    cfg.modes = args->modes;
-    const AccuracyReport r = run_accuracy(cfg);
-    if (args->json) std::cout << report_json(r) << "\n";
-    else print_report_table(r);
-  });
-});
+const RegisterCommand reg(
+    "accuracy", "eF and e_scaled of every mode vs the host GEMM and a double-double reference", [](CLI::App& app) {
+      auto args = std::make_shared<AccuracyArgs>();
+      app.add_option("--n", args->n, "matrix size (square)")->check(CLI::Range(1, 1 << 16));
+      app.add_option("--dist", args->dist, "input class")
+          ->check(CLI::IsMember({"uniform", "loguniform", "cancel", "phi"}));
+      app.add_option("--phi", args->phi, "phi class: entries (U - 0.5) exp(phi N(0,1))")->check(CLI::Range(0.0, 20.0));
+      app.add_option("--seed", args->seed, "random seed");
+      app.add_option("--emax", args->emax, "loguniform: magnitudes 2^-emax..2^emax")->check(CLI::Range(0, 1000));
+      app.add_option("--engine", args->engine, "engine")
+          ->check(CLI::IsMember({"auto", "reference", "avx512bf16", "amx", "amx-model"}));
+      app.add_option("--split", args->split, "slice extraction")->check(CLI::IsMember({"scaled", "paper"}));
+      app.add_option("--modes", args->modes, "modes to run")->delimiter(',');
+      app.add_option("--block-k", args->block_k, "k-block depth (0: mode default; multiple of 32, <= 256)")
+          ->check(CLI::Range(0, 256));
+      app.add_flag("--json", args->json, "print one JSON object");
+      app.callback([args] {
+        AccuracyConfig cfg;
+        cfg.n = args->n;
+        check::parse_dist(args->dist, cfg.dist);
+        cfg.seed = args->seed;
+        cfg.emax = args->emax;
+        cfg.phi = args->phi;
+        cfg.block_k = args->block_k;
+        cfg.engine = bf16x_engine_from_name(args->engine.c_str());
+        cfg.split = args->split == "paper" ? BF16X_SPLIT_PAPER : BF16X_SPLIT_SCALED;
+        for (const auto& m : args->modes)
+          if (bf16x_mode_from_name(m.c_str()) < 0) throw CLI::ValidationError("--modes", "unknown mode " + m);
+        cfg.modes = args->modes;
+        const AccuracyReport r = run_accuracy(cfg);
+        if (args->json)
+          std::cout << report_json(r) << "\n";
+        else
+          print_report_table(r);
+      });
+    });
 
 }  // namespace
 }  // namespace bf16x::cli
