@@ -106,12 +106,15 @@ void load_lines(const Lines<T>& x, std::int64_t r0, int rows, std::int64_t l0, i
       load_scaled(src, len, a, b, digits, yb + r * kcp);
     }
   } else {
-    for (int l = 0; l < len; ++l) {
-      const T* src = x.p + r0 + (l0 + l) * x.ld;
-      for (int r = 0; r < rows; ++r) {
-        const double v = double(src[r]) * f1[r0 + r] * f2[r0 + r];
-        yb[r * kcp + l] = digits ? std::ceil(std::fabs(v)) : std::trunc(v);
-      }
+    // Lines across memory: 8 elements of each line at a time, computed along the contiguous direction into a
+    // small l-major buffer (vectorised), then transposed into yb.
+    double t8[8][kTile];
+    for (int lb = 0; lb < len; lb += 8) {
+      const int nl = std::min(8, len - lb);
+      for (int q = 0; q < nl; ++q)
+        load_scaled_across(x.p + r0 + (l0 + lb + q) * x.ld, rows, f1 + r0, f2 + r0, digits, t8[q]);
+      for (int r = 0; r < rows; ++r)
+        for (int q = 0; q < nl; ++q) yb[r * kcp + lb + q] = t8[q][r];
     }
   }
 }
@@ -202,6 +205,24 @@ void write_block(const CrtArgs<T>& x, std::int64_t i0, int rows, std::int64_t j0
   }
 }
 
+// The calling thread's workspace, kept between calls (no page faults per call) and grown on demand: its size is
+// bounded by the block sizes, the moduli and the thread count, not by m, n or k. Null if allocation fails.
+void* workspace(std::size_t bytes) {
+  struct Free {
+    void operator()(void* p) const { std::free(p); }
+  };
+  thread_local std::unique_ptr<void, Free> mem;
+  thread_local std::size_t size = 0;
+  if (bytes > size) {
+    mem.reset();
+    size = 0;
+    mem.reset(std::aligned_alloc(64, (bytes + 63) / 64 * 64));
+    if (!mem) return nullptr;
+    size = bytes;
+  }
+  return mem.get();
+}
+
 }  // namespace
 
 Blocking crt_blocking(std::int64_t m, std::int64_t n, std::int64_t k, const CrtConfig& cfg) {
@@ -248,11 +269,8 @@ CrtStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
       fb1(static_cast<std::size_t>(n)), fb2(static_cast<std::size_t>(n));
   std::vector<double> hrow(static_cast<std::size_t>(m), 0.0), hcol(static_cast<std::size_t>(n), 0.0);
   std::vector<int> oa(static_cast<std::size_t>(m)), ob(static_cast<std::size_t>(n));
-  struct Free {
-    void operator()(void* p) const { std::free(p); }
-  };
   const std::size_t total = lay.total * std::size_t(blk.threads);
-  std::unique_ptr<void, Free> mem(std::aligned_alloc(64, (total + 63) / 64 * 64));
+  void* const mem = workspace(total);
   if (!mem) return CrtStatus::no_memory;
 
   // Digit factors 2^(6 - e), split in two exact powers for the full exponent range.
@@ -277,7 +295,7 @@ CrtStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
   Clock::time_point t1;
 
   auto space_of = [&](int tid) {
-    auto* base = static_cast<std::uint8_t*>(mem.get()) + lay.total * std::size_t(tid);
+    auto* base = static_cast<std::uint8_t*>(mem) + lay.total * std::size_t(tid);
     ThreadSpace s;
     s.apack = reinterpret_cast<std::int8_t*>(base);
     base += lay.apack;

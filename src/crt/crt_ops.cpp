@@ -18,7 +18,24 @@ inline void load_scaled_t(const T* x, int len, double f1, double f2, bool digits
     for (int l = 0; l < len; ++l) out[l] = std::trunc(double(x[l]) * f1 * f2);
 }
 
+template <typename T>
+inline void load_across_t(const T* x, int rows, const double* f1, const double* f2, bool digits, double* out) {
+  if (digits)
+    for (int r = 0; r < rows; ++r) out[r] = std::ceil(std::fabs(double(x[r]) * f1[r] * f2[r]));
+  else
+    for (int r = 0; r < rows; ++r) out[r] = std::trunc(double(x[r]) * f1[r] * f2[r]);
+}
+
 }  // namespace
+
+BF16X_CLONES void load_scaled_across(const float* x, int rows, const double* f1, const double* f2, bool digits,
+                                     double* out) {
+  load_across_t(x, rows, f1, f2, digits, out);
+}
+BF16X_CLONES void load_scaled_across(const double* x, int rows, const double* f1, const double* f2, bool digits,
+                                     double* out) {
+  load_across_t(x, rows, f1, f2, digits, out);
+}
 
 BF16X_CLONES void load_scaled(const float* x, int len, double f1, double f2, bool digits, double* out) {
   load_scaled_t(x, len, f1, f2, digits, out);

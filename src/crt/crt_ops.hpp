@@ -12,6 +12,10 @@ namespace bf16x::crt {
 void load_scaled(const float* x, int len, double f1, double f2, bool digits, double* out);
 void load_scaled(const double* x, int len, double f1, double f2, bool digits, double* out);
 
+// out[r] = digits ? ceil(|x_r| f1_r f2_r) : trunc(x_r f1_r f2_r) for r < rows (one element of each of `rows` lines).
+void load_scaled_across(const float* x, int rows, const double* f1, const double* f2, bool digits, double* out);
+void load_scaled_across(const double* x, int rows, const double* f1, const double* f2, bool digits, double* out);
+
 // Symmetric residues in [lo, hi] of the integer-valued y[l] modulo p (|y| < 2^51 p, or < 2^100 with big).
 void residues(const double* y, int len, double p, double invp, double hi, double lo, bool big, std::int8_t* out);
 void to_int8(const double* y, int len, std::int8_t* out);  // y in [-128, 127]
