@@ -11,6 +11,7 @@
 #include "bf16x/bf16x.h"
 #include "crt/crt_driver.hpp"
 #include "crt/crt_mode.hpp"
+#include "crt/crt_model.hpp"
 #include "driver/gemm_driver.hpp"
 #include "engine/registry.hpp"
 #include "host/host_blas.hpp"
@@ -139,6 +140,11 @@ int gemm(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std
     // Only where the cost model lets emulation win: one pass over A and B decides the number of products.
     autoc = choose_auto<T>(req, {a, lda, ta}, {b, ldb, tb});
     mode = autoc.mode;
+    if (crt::is_crt_mode(mode)) {  // auto chose a CRT mode: its INT8 engine for the resolved one
+      bf16x_options o = opt;
+      o.engine = crt::int8_engine_for(engine_id);
+      return gemm_crt_mode<T>(mode, o, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    }
   }
   const char* ran = "native";
   driver::DriverConfig cfg{};
