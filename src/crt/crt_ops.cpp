@@ -1,6 +1,10 @@
 // Multi-versioned element loops of the CRT driver. No FMA contraction: the FP64 sums of the reconstruction round
 // the same way in every version.
+#ifdef __clang__
+#pragma clang fp contract(off)
+#else
 #pragma GCC optimize("fp-contract=off")
+#endif
 #include "crt/crt_ops.hpp"
 
 #include <cmath>
