@@ -36,11 +36,11 @@ double timed(int reps, F&& f) {
 AccuracyReport run_accuracy(const AccuracyConfig& cfg) {
   AccuracyReport rep;
   rep.cfg = cfg;
-  const std::int64_t n = cfg.n;
-  const auto a64 = check::make_input<double>(cfg.dist, n, n, cfg.seed, 0, cfg.emax, cfg.phi);
-  const auto b64 = check::make_input<double>(cfg.dist, n, n, cfg.seed, 1, cfg.emax, cfg.phi);
-  const auto a32 = check::make_input<float>(cfg.dist, n, n, cfg.seed, 0, cfg.emax, cfg.phi);
-  const auto b32 = check::make_input<float>(cfg.dist, n, n, cfg.seed, 1, cfg.emax, cfg.phi);
+  const std::int64_t n = cfg.n, kk = cfg.k > 0 ? cfg.k : cfg.n;  // m = n, inner dimension kk
+  const auto a64 = check::make_input<double>(cfg.dist, n, kk, cfg.seed, 0, cfg.emax, cfg.phi);
+  const auto b64 = check::make_input<double>(cfg.dist, kk, n, cfg.seed, 1, cfg.emax, cfg.phi);
+  const auto a32 = check::make_input<float>(cfg.dist, n, kk, cfg.seed, 0, cfg.emax, cfg.phi);
+  const auto b32 = check::make_input<float>(cfg.dist, kk, n, cfg.seed, 1, cfg.emax, cfg.phi);
   auto is_single = [](const std::string& name) {
     const int mode = bf16x_mode_from_name(name.c_str());
     return mode == BF16X_MODE_FP32X6 || crt::is_fp32c(mode) || name == "native32";
@@ -56,9 +56,9 @@ AccuracyReport run_accuracy(const AccuracyConfig& cfg) {
   check::Mat<double> nat64(n, n);
   check::Mat<float> nat32(n, n);
   const double t_d =
-      timed(cfg.reps, [&] { host::dgemm(111, 111, n, n, n, 1.0, a64.data(), n, b64.data(), n, 0.0, nat64.data(), n); });
+      timed(cfg.reps, [&] { host::dgemm(111, 111, n, n, kk, 1.0, a64.data(), n, b64.data(), kk, 0.0, nat64.data(), n); });
   const double t_s = timed(
-      cfg.reps, [&] { host::sgemm(111, 111, n, n, n, 1.0f, a32.data(), n, b32.data(), n, 0.0f, nat32.data(), n); });
+      cfg.reps, [&] { host::sgemm(111, 111, n, n, kk, 1.0f, a32.data(), n, b32.data(), kk, 0.0f, nat32.data(), n); });
   if (need64) rep.native_dgemm_vs_exact = check::errors(nat64, ex64, ab64);
   if (need32) rep.native_sgemm_vs_exact = check::errors(nat32, ex32, ab32);
   // Host results widened to double serve as the "native" reference.
@@ -82,8 +82,8 @@ AccuracyReport run_accuracy(const AccuracyConfig& cfg) {
     if (single) {
       check::Mat<float> c(n, n);
       mr.seconds = timed(cfg.reps, [&] {
-        mr.status = bf16x_sgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.0f, a32.data(), n,
-                                   b32.data(), n, 0.0f, c.data(), n, &opt);
+        mr.status = bf16x_sgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, kk, 1.0f, a32.data(), n,
+                                   b32.data(), kk, 0.0f, c.data(), n, &opt);
       });
       mr.vs_native = check::errors(c, nat32d, ab32);
       mr.vs_exact = check::errors(c, ex32, ab32);
@@ -91,8 +91,8 @@ AccuracyReport run_accuracy(const AccuracyConfig& cfg) {
     } else {
       check::Mat<double> c(n, n);
       mr.seconds = timed(cfg.reps, [&] {
-        mr.status = bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.0, a64.data(), n,
-                                   b64.data(), n, 0.0, c.data(), n, &opt);
+        mr.status = bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, kk, 1.0, a64.data(), n,
+                                   b64.data(), kk, 0.0, c.data(), n, &opt);
       });
       mr.vs_native = check::errors(c, nat64, ab64);
       mr.vs_exact = check::errors(c, ex64, ab64);
@@ -107,6 +107,7 @@ AccuracyReport run_accuracy(const AccuracyConfig& cfg) {
 std::string report_json(const AccuracyReport& r) {
   nlohmann::ordered_json j;
   j["n"] = r.cfg.n;
+  j["k"] = r.cfg.k > 0 ? r.cfg.k : r.cfg.n;
   j["dist"] = check::dist_name(r.cfg.dist);
   if (r.cfg.dist == check::Dist::phi) j["phi"] = r.cfg.phi;
   j["seed"] = r.cfg.seed;
@@ -141,7 +142,8 @@ std::string report_json(const AccuracyReport& r) {
 }
 
 void print_report_table(const AccuracyReport& r) {
-  fmt::print("n={} dist={}{} seed={} split={}  host={} ({})\n", r.cfg.n, check::dist_name(r.cfg.dist),
+  fmt::print("n={} k={} dist={}{} seed={} split={}  host={} ({})\n", r.cfg.n, r.cfg.k > 0 ? r.cfg.k : r.cfg.n,
+             check::dist_name(r.cfg.dist),
              r.cfg.dist == check::Dist::phi ? fmt::format(" phi={}", r.cfg.phi) : "", r.cfg.seed,
              r.cfg.split == BF16X_SPLIT_PAPER ? "paper" : "scaled", host::library_name(), host::core_name());
   fmt::print("{:<9} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}  {:<10} {:>10} {:>10} {:>7}\n", "mode", "eF/native",

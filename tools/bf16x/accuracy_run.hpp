@@ -22,6 +22,7 @@ struct ModeResult {
 
 struct AccuracyConfig {
   std::int64_t n = 256;
+  std::int64_t k = 0;  // inner dimension (0: n)
   check::Dist dist = check::Dist::uniform;
   std::uint64_t seed = 1;
   std::vector<std::string> modes = {"fp32x6", "fp64x6", "fp64x10", "fp64x15", "fp64x21"};
