@@ -123,35 +123,6 @@ void load_lines(const Lines<T>& x, std::int64_t r0, int rows, std::int64_t l0, i
   }
 }
 
-// Residues (or digits) of the 32 x kcp block yb into an A panel, with the row sums.
-void put_a_panel(const double* yb, int kcp, const CrtPlan* plan, int t, bool big, std::int8_t* panel) {
-  for (int r = 0; r < kTile; ++r)
-    for (int ch = 0; ch < kcp / kKChunk; ++ch) {
-      std::int8_t* out = panel + std::size_t(ch) * 2048 + r * 64;
-      if (plan)
-        residues(yb + r * kcp + ch * 64, 64, plan->p[t], plan->invp[t], plan->hi[t], plan->lo[t], big, out);
-      else
-        to_int8(yb + r * kcp + ch * 64, 64, out);
-    }
-  auto* sums = reinterpret_cast<std::int32_t*>(panel + std::size_t(kcp) * kTile);
-  for (int r = 0; r < kTile; ++r) {
-    std::int32_t s = 0;
-    for (int ch = 0; ch < kcp / kKChunk; ++ch) s += row_sum64(panel + std::size_t(ch) * 2048 + r * 64);
-    sums[r] = s;
-  }
-}
-
-void put_b_panel(const double* yb, int kcp, const CrtPlan* plan, int t, bool big, std::int8_t* tmp,
-                 std::int8_t* panel) {
-  for (int c = 0; c < kTile; ++c) {
-    if (plan)
-      residues(yb + c * kcp, kcp, plan->p[t], plan->invp[t], plan->hi[t], plan->lo[t], big, tmp);
-    else
-      to_int8(yb + c * kcp, kcp, tmp);
-    for (int q = 0; q < kcp / 4; ++q) std::memcpy(panel + q * 128 + c * 4, tmp + 4 * q, 4);
-  }
-}
-
 struct ThreadSpace {
   std::int8_t* apack;  // N x (mc/32) A panels
   std::int8_t* bpack;  // N x (nc/32) B panels
@@ -345,12 +316,12 @@ CrtStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
         for (int ip = 0; ip < rp; ++ip) {
           load_lines(la, i0 + ip * kTile, std::min(kTile, rows - ip * kTile), l0, len, kcp, fa1.data(), fa2.data(),
                      true, ws.yb);
-          put_a_panel(ws.yb, kcp, nullptr, 0, false, ws.apack + ip * ap_bytes);
+          pack_a_panel(ws.yb, kcp, nullptr, 0, false, ws.apack + ip * ap_bytes);
         }
         for (int jp = 0; jp < cp; ++jp) {
           load_lines(lb, j0 + jp * kTile, std::min(kTile, cols - jp * kTile), l0, len, kcp, fb1.data(), fb2.data(),
                      true, ws.yb);
-          put_b_panel(ws.yb, kcp, nullptr, 0, false, ws.tmp, ws.bpack + jp * bp_bytes);
+          pack_b_panel(ws.yb, kcp, nullptr, 0, false, ws.tmp, ws.bpack + jp * bp_bytes);
         }
         for (int jp = 0; jp < cp; ++jp)
           for (int ip = 0; ip < rp; ++ip)
@@ -403,13 +374,13 @@ CrtStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
           load_lines(la, i0 + ip * kTile, std::min(kTile, rows - ip * kTile), l0, len, kcp, fa1.data(), fa2.data(),
                      false, ws.yb);
           for (int t = 0; t < N; ++t)
-            put_a_panel(ws.yb, kcp, &plan, t, big, ws.apack + (std::size_t(t) * (mc / kTile) + ip) * ap_bytes);
+            pack_a_panel(ws.yb, kcp, &plan, t, big, ws.apack + (std::size_t(t) * (mc / kTile) + ip) * ap_bytes);
         }
         for (int jp = 0; jp < cp; ++jp) {
           load_lines(lb, j0 + jp * kTile, std::min(kTile, cols - jp * kTile), l0, len, kcp, fb1.data(), fb2.data(),
                      false, ws.yb);
           for (int t = 0; t < N; ++t)
-            put_b_panel(ws.yb, kcp, &plan, t, big, ws.tmp, ws.bpack + (std::size_t(t) * (nc / kTile) + jp) * bp_bytes);
+            pack_b_panel(ws.yb, kcp, &plan, t, big, ws.tmp, ws.bpack + (std::size_t(t) * (nc / kTile) + jp) * bp_bytes);
         }
         for (int t = 0; t < N; ++t) {
           const std::int8_t* at = ws.apack + std::size_t(t) * (mc / kTile) * ap_bytes;

@@ -8,6 +8,7 @@
 #include "crt/crt_ops.hpp"
 
 #include <cmath>
+#include <cstring>
 
 #define BF16X_CLONES __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
 
@@ -48,10 +49,12 @@ BF16X_CLONES void load_scaled(const double* x, int len, double f1, double f2, bo
   load_scaled_t(x, len, f1, f2, digits, out);
 }
 
+namespace {
+
 // r - q p with q = rint(r / p) (approximately) is exact: its true value is an integer below 2^53 in magnitude.
 // One step leaves |r| < 1.5 p for |r| < 2^51 p; `big` adds a first step for |r| up to 2^100.
-BF16X_CLONES void residues(const double* y, int len, double p, double invp, double hi, double lo, bool big,
-                           std::int8_t* out) {
+inline void residues_t(const double* y, int len, double p, double invp, double hi, double lo, bool big,
+                       std::int8_t* out) {
   if (big) {
     for (int l = 0; l < len; ++l) {
       double r = y[l];
@@ -72,14 +75,39 @@ BF16X_CLONES void residues(const double* y, int len, double p, double invp, doub
   }
 }
 
-BF16X_CLONES void to_int8(const double* y, int len, std::int8_t* out) {
-  for (int l = 0; l < len; ++l) out[l] = std::int8_t(int(y[l]));
+inline void line_bytes(const double* y, int len, const CrtPlan* plan, int t, bool big, std::int8_t* out) {
+  if (plan)
+    residues_t(y, len, plan->p[t], plan->invp[t], plan->hi[t], plan->lo[t], big, out);
+  else
+    for (int l = 0; l < len; ++l) out[l] = std::int8_t(int(y[l]));
 }
 
-BF16X_CLONES std::int32_t row_sum64(const std::int8_t* x) {
-  std::int32_t s = 0;
-  for (int l = 0; l < 64; ++l) s += x[l];
-  return s;
+}  // namespace
+
+BF16X_CLONES void residues(const double* y, int len, double p, double invp, double hi, double lo, bool big,
+                           std::int8_t* out) {
+  residues_t(y, len, p, invp, hi, lo, big, out);
+}
+
+BF16X_CLONES void pack_a_panel(const double* yb, int kcp, const CrtPlan* plan, int t, bool big, std::int8_t* panel) {
+  auto* sums = reinterpret_cast<std::int32_t*>(panel + std::size_t(kcp) * 32);
+  for (int r = 0; r < 32; ++r) {
+    std::int32_t s = 0;
+    for (int ch = 0; ch < kcp / 64; ++ch) {
+      std::int8_t* out = panel + std::size_t(ch) * 2048 + r * 64;
+      line_bytes(yb + std::size_t(r) * kcp + ch * 64, 64, plan, t, big, out);
+      for (int l = 0; l < 64; ++l) s += out[l];
+    }
+    sums[r] = s;
+  }
+}
+
+BF16X_CLONES void pack_b_panel(const double* yb, int kcp, const CrtPlan* plan, int t, bool big, std::int8_t* tmp,
+                               std::int8_t* panel) {
+  for (int c = 0; c < 32; ++c) {
+    line_bytes(yb + std::size_t(c) * kcp, kcp, plan, t, big, tmp);
+    for (int q = 0; q < kcp / 4; ++q) std::memcpy(panel + q * 128 + c * 4, tmp + 4 * q, 4);
+  }
 }
 
 BF16X_CLONES void reduce_mod(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t) {
