@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <thread>
 
 #include "bf16x/bf16x.h"
 #include "check/exact_gemm.hpp"
@@ -263,6 +264,35 @@ TEST(CrtGemm, Names) {
   EXPECT_EQ(bf16x_mode_name(BF16X_MODE_FP64C_BASE + 21), nullptr);
   EXPECT_STREQ(bf16x_engine_name(BF16X_ENGINE_AVX512VNNI), "avx512vnni");
   EXPECT_EQ(bf16x_engine_from_name("avx2-int8"), BF16X_ENGINE_AVX2_INT8);
+}
+
+}  // namespace
+}  // namespace bf16x::test
+
+namespace bf16x::test {
+namespace {
+
+// The workspace depends on the block sizes, the moduli and the thread count, not on m, n or k.
+TEST(CrtGemm, WorkspaceBoundedByBlocks) {
+  crt::CrtConfig cfg;
+  cfg.moduli = 20;
+  cfg.threads = 4;
+  const std::size_t big = crt::crt_workspace_bytes(20, crt::crt_blocking(1 << 20, 1 << 20, 1 << 24, cfg));
+  const std::size_t mid = crt::crt_workspace_bytes(20, crt::crt_blocking(4096, 4096, 4096, cfg));
+  EXPECT_EQ(big, mid);
+  EXPECT_LE(big, std::size_t(4) * 64 << 20);  // under 64 MiB per thread at N = 20
+}
+
+// Calls from several threads at once (each calling thread has its own workspace) give the single-call result.
+TEST(CrtGemm, ConcurrentCallers) {
+  Problem<double> p(90, 70, 130, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 21);
+  Problem<double> want = p;
+  ASSERT_EQ(want.run(BF16X_MODE_FP64C(13)), BF16X_OK);
+  std::vector<Problem<double>> runs(4, p);
+  std::vector<std::thread> th;
+  for (auto& r : runs) th.emplace_back([&r] { EXPECT_EQ(r.run(BF16X_MODE_FP64C(13)), BF16X_OK); });
+  for (auto& t : th) t.join();
+  for (auto& r : runs) EXPECT_EQ(std::memcmp(r.c.data(), want.c.data(), r.c.size() * sizeof(double)), 0);
 }
 
 }  // namespace
