@@ -57,8 +57,9 @@ TEST(CrtModel, FewestModuliMeetsTarget) {
     ASSERT_TRUE(crt::is_fp64c(mode));
     EXPECT_GE(mode, last);
     EXPECT_LE(crt::predicted_escaled(crt::crt_moduli(mode), true, 1024, 4.5), target);
-    if (crt::crt_moduli(mode) > BF16X_FP64C_MIN)
+    if (crt::crt_moduli(mode) > BF16X_FP64C_MIN) {
       EXPECT_GT(crt::predicted_escaled(crt::crt_moduli(mode) - 1, true, 1024, 4.5), target);
+    }
     last = mode;
   }
   // The native DGEMM bound gamma_k at k = 1024 on uniform inputs: 14 moduli.

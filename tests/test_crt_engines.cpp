@@ -65,7 +65,9 @@ TEST(CrtModuli, ReconstructionOfRandomIntegers) {
       const double xv = double(x[j]);
       EXPECT_LE(std::fabs(out[j] - xv), std::ldexp(1.0, p.g - 33) + std::ldexp(std::fabs(xv), -52))
           << "n=" << n << " j=" << j;
-      if (p.bits <= 53) EXPECT_EQ(out[j], xv);
+      if (p.bits <= 53) {
+        EXPECT_EQ(out[j], xv);
+      }
     }
   }
 }
@@ -130,7 +132,9 @@ TEST(CrtKernel, EveryEngineEqualsReference) {
         crt::int8_reference().kernel(p.a.data(), p.b.data(), kc, want.data(), 40);
         e->kernel(p.a.data(), p.b.data(), kc, got.data(), 40);
         EXPECT_EQ(got, want) << e->name << " kc=" << kc << " kind=" << kind;
-        if (kind == 1) EXPECT_EQ(want[0] - p.c[0], kc * 16384);  // exact, no saturation
+        if (kind == 1) {
+          EXPECT_EQ(want[0] - p.c[0], kc * 16384);  // exact, no saturation
+        }
       }
   }
   EXPECT_GE(tested, 1);  // the tile model runs anywhere

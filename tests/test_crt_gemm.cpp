@@ -181,7 +181,9 @@ TEST(CrtGemm, LayoutsAndAlphaBeta) {
     // Padding between columns untouched.
     for (std::size_t e = 0; e < p.c.size(); ++e) {
       const std::int64_t lead = std::int64_t(e) % p.ldc;
-      if (lead >= (cs.layout == BF16X_COL_MAJOR ? p.m : p.n)) ASSERT_TRUE(std::isnan(p.c[e]));
+      if (lead >= (cs.layout == BF16X_COL_MAJOR ? p.m : p.n)) {
+        ASSERT_TRUE(std::isnan(p.c[e]));
+      }
     }
   }
 }
@@ -244,7 +246,9 @@ TEST(CrtGemm, ErrorsLeaveCUntouched) {
   // A BF16-only engine, or an INT8 engine this CPU lacks.
   EXPECT_EQ(p.run(BF16X_MODE_FP64C(16), BF16X_ENGINE_AVX512BF16), BF16X_ERR_ENGINE);
   for (int e : {BF16X_ENGINE_AMX, BF16X_ENGINE_AVX512VNNI, BF16X_ENGINE_AVX2_INT8})
-    if (!bf16x_engine_available(e)) EXPECT_EQ(p.run(BF16X_MODE_FP64C(16), e), BF16X_ERR_ENGINE);
+    if (!bf16x_engine_available(e)) {
+      EXPECT_EQ(p.run(BF16X_MODE_FP64C(16), e), BF16X_ERR_ENGINE);
+    }
   EXPECT_EQ(std::memcmp(c0.data(), p.c.data(), c0.size() * sizeof(double)), 0);
 }
 
