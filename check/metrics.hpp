@@ -10,6 +10,8 @@ struct ErrorStats {
   std::int64_t zero_den = 0;  // entries with (|A||B|)_ij == 0, reported apart
   std::int64_t zero_den_mismatch = 0;  // ... of which C_ij != R_ij
   std::int64_t nonfinite = 0;          // non-finite C_ij where R_ij is finite
+  double max_rel = 0;                  // max_ij |C - R|_ij / |R_ij| over R_ij != 0
+  double median_rel = 0;               // median of the same
 };
 
 template <typename T>

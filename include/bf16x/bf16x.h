@@ -35,8 +35,18 @@ typedef BF16X_ENUM {
   BF16X_MODE_FP64X10 = 4, /* products i+j<4 */
   BF16X_MODE_FP64X15 = 5, /* products i+j<5 */
   BF16X_MODE_FP64X21 = 6, /* products i+j<6 */
-  BF16X_MODE_AUTO = 7     /* fewest products meeting the accuracy target, native when faster */
+  BF16X_MODE_AUTO = 7,    /* fewest products meeting the accuracy target, native when faster */
+  /* Ozaki scheme II (CRT) on INT8 products: fp64c<N> = BF16X_MODE_FP64C_BASE + N (dgemm, N = 8..20 moduli),
+   * fp32c<N> = BF16X_MODE_FP32C_BASE + N (sgemm, N = 5..10). BF16X_MODE_FP64C(n) / BF16X_MODE_FP32C(n) build them. */
+  BF16X_MODE_FP64C_BASE = 100,
+  BF16X_MODE_FP32C_BASE = 200
 } bf16x_mode;
+#define BF16X_MODE_FP64C(n) ((bf16x_mode)(BF16X_MODE_FP64C_BASE + (n)))
+#define BF16X_MODE_FP32C(n) ((bf16x_mode)(BF16X_MODE_FP32C_BASE + (n)))
+#define BF16X_FP64C_MIN 8
+#define BF16X_FP64C_MAX 20
+#define BF16X_FP32C_MIN 5
+#define BF16X_FP32C_MAX 10
 
 typedef BF16X_ENUM {
   BF16X_ENGINE_AUTO = 0,      /* best available: amx -> avx512bf16 -> avx2 -> reference (BF16X_ENGINE overrides) */
@@ -44,7 +54,12 @@ typedef BF16X_ENUM {
   BF16X_ENGINE_AVX512BF16 = 2,
   BF16X_ENGINE_AMX = 3,       /* hardware tiles */
   BF16X_ENGINE_AMX_MODEL = 4, /* the AMX kernel on the software tile model */
-  BF16X_ENGINE_AVX2 = 5       /* AVX2 + FMA: the reference engine's bits on any x86-64 of the last decade */
+  BF16X_ENGINE_AVX2 = 5,      /* AVX2 + FMA: the reference engine's bits on any x86-64 of the last decade */
+  /* INT8 engines of the CRT modes (values from 16 up). For fp64c/fp32c modes REFERENCE, AMX and AMX_MODEL name
+   * the INT8 scalar, AMX-INT8 (TDPBSSD) and AMX-INT8-on-the-tile-model engines; AUTO the best INT8 engine
+   * (BF16X_CRT_ENGINE overrides). */
+  BF16X_ENGINE_AVX512VNNI = 16, /* VPDPBUSD with the unsigned-offset correction */
+  BF16X_ENGINE_AVX2_INT8 = 17   /* VPMADDWD on sign-extended bytes */
 } bf16x_engine;
 
 typedef BF16X_ENUM {

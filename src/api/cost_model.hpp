@@ -6,6 +6,9 @@
 //             + (m + n) k (S * c_split + c_fill)  S slices per operand, c_split: scan + split + pack per slice,
 //                                                 c_fill: auto's fill pass (split/error_model.hpp)
 //
+// CRT modes (N moduli, INT8 engine e): (N + 1) 2mnk / R_int8(e)   (the +1: the bound GEMM of the scaling)
+//                                     + (m + n) k (2 N + 8) + mn (N + 4)   residues, loads, CRT and write
+//
 // Emulation wins when its estimate is below the native one: on CPUs without AMX it never does (the BF16 dot
 // product units run at most 4x the FP64 FMA rate, less than the 6 products of the cheapest FP64 scheme need).
 #pragma once
@@ -20,6 +23,10 @@ struct EngineCost {
 
 // Per-engine figures (engine = BF16X_ENGINE_*); an unknown engine gets zero rates and never wins.
 EngineCost engine_cost(int engine);
+
+// INT8 GEMM rate (2 ops per multiply-add, per core) of an INT8 engine of the CRT modes, 0 if unknown.
+double int8_ops_per_cycle(int int8_engine);
+double crt_cycles(int int8_engine, int moduli, std::int64_t m, std::int64_t n, std::int64_t k);
 
 double native_cycles(bool is_double, std::int64_t m, std::int64_t n, std::int64_t k);
 double emulation_cycles(int engine, int mode, std::int64_t m, std::int64_t n, std::int64_t k);

@@ -16,6 +16,9 @@
 #include "api/runtime.hpp"
 #include "api/verbose.hpp"
 #include "bf16x/bf16x.h"
+#include "crt/crt_driver.hpp"
+#include "crt/crt_mode.hpp"
+#include "crt/crt_model.hpp"
 #include "driver/gemm_driver.hpp"
 #include "engine/registry.hpp"
 #include "env/env_vars.hpp"
@@ -79,6 +82,37 @@ struct Outcome {
   std::size_t workspace_bytes = 0;
 };
 
+// A CRT mode (fp64c<N>, fp32c<N>): the INT8 engine, the CRT driver, the host GEMM for NaN/Inf inputs.
+template <typename T>
+int gemm_crt_mode(int mode, const bf16x_options& opt, int transa, int transb, std::int64_t m, std::int64_t n,
+                  std::int64_t k, T alpha, const T* a, std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c,
+                  std::int64_t ldc, Outcome& out) {
+  int engine_id = crt::resolve_int8_engine(opt.engine);
+  if (engine_id < 0) return BF16X_ERR_ENGINE;
+  crt::CrtConfig cfg;
+  cfg.moduli = crt::crt_moduli(mode);
+  cfg.engine = crt::int8_engine(engine_id);
+  const crt::CrtArgs<T> args{m, n, k, alpha, a, lda, transa != BF16X_NO_TRANS, b, ldb, transb != BF16X_NO_TRANS,
+                             beta, c, ldc};
+  bool done = false;
+  switch (crt::gemm_crt(args, cfg)) {
+    case crt::CrtStatus::ok: done = true; break;
+    case crt::CrtStatus::no_memory: return BF16X_ERR_NOMEM;
+    case crt::CrtStatus::nonfinite_input: break;  // NaN/Inf: the host GEMM classifies them exactly
+  }
+  out.seconds_split = cfg.seconds_scale;
+  out.seconds_compute = cfg.seconds_products;
+  out.counters.micro_tiles = cfg.micro_tiles;
+  if (done) {
+    out.mode = mode;
+    out.engine = engine_id;
+    return BF16X_OK;
+  }
+  out.why = ",fallback=nonfinite";
+  if (!host_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)) return BF16X_ERR_ENGINE;
+  return BF16X_OK;
+}
+
 // A checked, column-major call (row-major already swapped into C^T = B^T A^T): quick return, engine and mode,
 // then the driver or the host GEMM. Returns the status; C is written only when it returns BF16X_OK.
 template <typename T>
@@ -91,6 +125,9 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
     out.why = ",quick_return";
     return BF16X_OK;
   }
+  // CRT modes run on their own INT8 engines and driver.
+  if (const int rm = resolve_mode({opt.mode, is_double, m, n, k, -1, opt.auto_target}); crt::is_crt_mode(rm))
+    return gemm_crt_mode<T>(rm, opt, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, out);
   int engine_id = engine::resolve_engine(opt.engine);
   if (engine_id < 0 && opt.engine != BF16X_ENGINE_AUTO) {
     // An explicitly requested engine that cannot run here is an error only if emulation is asked for.
@@ -107,6 +144,11 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
     // Only where the cost model lets emulation win: one pass over A and B decides the number of products.
     autoc = choose_auto<T>(req, {a, lda, ta}, {b, ldb, tb});
     mode = autoc.mode;
+    if (crt::is_crt_mode(mode)) {  // auto chose a CRT mode: its INT8 engine for the resolved one
+      bf16x_options o = opt;
+      o.engine = crt::int8_engine_for(engine_id);
+      return gemm_crt_mode<T>(mode, o, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, out);
+    }
   }
   // Every source of a mode (argument, environment, runtime setting, auto) is checked against the routine here.
   if (!mode_fits(mode, is_double) || mode == BF16X_MODE_AUTO || mode == BF16X_MODE_DEFAULT) return BF16X_ERR_MODE;

@@ -1,11 +1,14 @@
 #include "api/mode_policy.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "api/cost_model.hpp"
 #include "api/env.hpp"
 #include "api/runtime.hpp"
 #include "bf16x/bf16x.h"
+#include "crt/crt_mode.hpp"
+#include "crt/crt_model.hpp"
 #include "split/error_model.hpp"
 
 namespace bf16x::api {
@@ -14,15 +17,24 @@ namespace {
 // The cost model comes first: where even the cheapest scheme is slower, auto is native at no extra cost.
 // BF16X_AUTO_COST=off skips it: auto then chooses on accuracy alone (used to exercise the error model on CPUs
 // where emulation never wins, and by users who want the accuracy decision whatever the speed).
+// CRT modes: the INT8 engine for the request's engine, and whether N moduli beat native on cost.
+bool crt_wins(const ModeRequest& r, int moduli) {
+  const int e = crt::int8_engine_for(r.engine);
+  return e >= 0 && crt_cycles(e, moduli, r.m, r.n, r.k) < native_cycles(r.is_double, r.m, r.n, r.k);
+}
+int crt_min_moduli(bool is_double) { return is_double ? BF16X_FP64C_MIN : BF16X_FP32C_MIN; }
+
 bool may_emulate(const ModeRequest& r) {
   return r.engine >= 0 && r.scaled &&
-         (!env().auto_cost || emulation_wins(r.engine, cheapest_mode(r.is_double), r.m, r.n, r.k));
+         (!env().auto_cost || emulation_wins(r.engine, cheapest_mode(r.is_double), r.m, r.n, r.k) ||
+          crt_wins(r, crt_min_moduli(r.is_double)));
 }
 
 }  // namespace
 
 bool mode_fits(int mode, bool is_double) {
   if (mode == BF16X_MODE_DEFAULT || mode == BF16X_MODE_NATIVE || mode == BF16X_MODE_AUTO) return true;
+  if (crt::is_crt_mode(mode)) return crt::is_fp64c(mode) == is_double;
   return is_double ? (mode >= BF16X_MODE_FP64X6 && mode <= BF16X_MODE_FP64X21) : mode == BF16X_MODE_FP32X6;
 }
 
@@ -53,10 +65,20 @@ AutoChoice choose_auto(const ModeRequest& r, const pack::MatrixView<T>& a, const
   if (c.nonfinite) return c;
   c.fill_ratio = split::fill_ratio(ea, eb);
   const int mode = split::fewest_products(r.is_double, r.k, r.block_k, c.fill_ratio, c.target);
-  if (mode == BF16X_MODE_NATIVE) return c;
-  c.predicted = split::predicted_escaled(mode, r.k, r.block_k, c.fill_ratio);
+  // The CRT candidate: the fewest moduli whose bound meets the target (docs/auto.md, "CRT modes").
+  const int cmode = crt::fewest_moduli(r.is_double, r.k, c.fill_ratio, c.target);
+  const double bf_cost = mode == BF16X_MODE_NATIVE ? HUGE_VAL : emulation_cycles(r.engine, mode, r.m, r.n, r.k);
+  const int ce = crt::int8_engine_for(r.engine);
+  const double crt_cost = cmode == BF16X_MODE_NATIVE || ce < 0
+                              ? HUGE_VAL
+                              : crt_cycles(ce, crt::crt_moduli(cmode), r.m, r.n, r.k);
+  const bool use_crt = crt_cost < bf_cost;
+  const int best = use_crt ? cmode : mode;
+  if (best == BF16X_MODE_NATIVE || !(std::min(bf_cost, crt_cost) < HUGE_VAL)) return c;
+  c.predicted = use_crt ? crt::predicted_escaled(crt::crt_moduli(cmode), r.is_double, r.k, c.fill_ratio)
+                        : split::predicted_escaled(mode, r.k, r.block_k, c.fill_ratio);
   // More products than the cheapest scheme: the cost model decides again.
-  if (!env().auto_cost || emulation_wins(r.engine, mode, r.m, r.n, r.k)) c.mode = mode;
+  if (!env().auto_cost || std::min(bf_cost, crt_cost) < native_cycles(r.is_double, r.m, r.n, r.k)) c.mode = best;
   return c;
 }
 

@@ -1,9 +1,13 @@
 // Names of modes, engines and statuses for the C API, the CLI and verbose output.
 #include "api/names.hpp"
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "bf16x/bf16x.h"
+#include "crt/crt_mode.hpp"
+#include "crt/int8_kernel.hpp"
 #include "engine/registry.hpp"
 
 namespace {
@@ -22,7 +26,34 @@ constexpr Named kEngines[] = {{BF16X_ENGINE_AUTO, "auto"},
                               {BF16X_ENGINE_AVX512BF16, "avx512bf16"},
                               {BF16X_ENGINE_AMX, "amx"},
                               {BF16X_ENGINE_AMX_MODEL, "amx-model"},
-                              {BF16X_ENGINE_AVX2, "avx2"}};
+                              {BF16X_ENGINE_AVX2, "avx2"},
+                              {BF16X_ENGINE_AVX512VNNI, "avx512vnni"},
+                              {BF16X_ENGINE_AVX2_INT8, "avx2-int8"}};
+
+// "fp64c8" .. "fp64c20", "fp32c5" .. "fp32c10".
+struct CrtNames {
+  char fp64[BF16X_FP64C_MAX + 1][8] = {};
+  char fp32[BF16X_FP32C_MAX + 1][8] = {};
+  CrtNames() {
+    for (int n = BF16X_FP64C_MIN; n <= BF16X_FP64C_MAX; ++n) std::snprintf(fp64[n], sizeof fp64[n], "fp64c%d", n);
+    for (int n = BF16X_FP32C_MIN; n <= BF16X_FP32C_MAX; ++n) std::snprintf(fp32[n], sizeof fp32[n], "fp32c%d", n);
+  }
+};
+const CrtNames& crt_names() {
+  static const CrtNames names;
+  return names;
+}
+int crt_mode_from_name(const char* name) {
+  const bool d = std::strncmp(name, "fp64c", 5) == 0, s = std::strncmp(name, "fp32c", 5) == 0;
+  if (!d && !s) return -1;
+  const char* digits = name + 5;
+  if (digits[0] < '1' || digits[0] > '9' || std::strlen(digits) > 2) return -1;
+  char* end = nullptr;
+  const long n = std::strtol(digits, &end, 10);
+  if (*end != '\0') return -1;
+  const int mode = int(n) + (d ? BF16X_MODE_FP64C_BASE : BF16X_MODE_FP32C_BASE);
+  return bf16x::crt::is_crt_mode(mode) ? mode : -1;
+}
 
 template <std::size_t N>
 const char* name_of(const Named (&t)[N], int id) {
@@ -59,11 +90,22 @@ std::string engine_names() {
 
 extern "C" {
 
-const char* bf16x_mode_name(int mode) { return name_of(kModes, mode); }
-int bf16x_mode_from_name(const char* name) { return id_of(kModes, name); }
+const char* bf16x_mode_name(int mode) {
+  if (bf16x::crt::is_fp64c(mode)) return crt_names().fp64[bf16x::crt::crt_moduli(mode)];
+  if (bf16x::crt::is_fp32c(mode)) return crt_names().fp32[bf16x::crt::crt_moduli(mode)];
+  return name_of(kModes, mode);
+}
+int bf16x_mode_from_name(const char* name) {
+  const int id = id_of(kModes, name);
+  return id >= 0 || !name ? id : crt_mode_from_name(name);
+}
 const char* bf16x_engine_name(int engine) { return name_of(kEngines, engine); }
 int bf16x_engine_from_name(const char* name) { return id_of(kEngines, name); }
-int bf16x_engine_available(int engine) { return bf16x::engine::engine_usable(engine) ? 1 : 0; }
+int bf16x_engine_available(int engine) {
+  if (engine == BF16X_ENGINE_AVX512VNNI || engine == BF16X_ENGINE_AVX2_INT8)
+    return bf16x::crt::int8_engine_usable(engine) ? 1 : 0;
+  return bf16x::engine::engine_usable(engine) ? 1 : 0;
+}
 int bf16x_engine_selected(void) { return bf16x::engine::resolve_engine(BF16X_ENGINE_AUTO); }
 
 const char* bf16x_status_string(int status) {

@@ -87,6 +87,19 @@ bool has_avx512bf16() {
   return f && bw && bf16 && zmm_state;
 }
 
+bool has_avx512vnni() {
+  const Leaf7 l = leaf7();
+  const bool f = l.ebx & (1u << 16), bw = l.ebx & (1u << 30), vnni = l.ecx & (1u << 11);
+  return f && bw && vnni && (xcr0() & 0xe6) == 0xe6;
+}
+
+bool has_avx2() {
+  const Leaf7 l = leaf7();
+  return (l.ebx & (1u << 5)) && (xcr0() & 0x6) == 0x6;
+}
+
+bool has_amx_int8() { return (leaf7().edx & (1u << 25)) && amx_available(); }
+
 bool amx_available() { return amx_reason()[0] == '\0'; }
 
 const char* amx_unavailable_reason() { return amx_reason(); }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bf16x/bf16x.h"
+#include "crt/crt_mode.hpp"
 #include "host/host_blas.hpp"
 
 namespace bf16x::cli {
@@ -35,22 +36,31 @@ double timed(int reps, F&& f) {
 AccuracyReport run_accuracy(const AccuracyConfig& cfg) {
   AccuracyReport rep;
   rep.cfg = cfg;
-  const std::int64_t n = cfg.n;
-  const auto a64 = check::make_input<double>(cfg.dist, n, n, cfg.seed, 0, cfg.emax);
-  const auto b64 = check::make_input<double>(cfg.dist, n, n, cfg.seed, 1, cfg.emax);
-  const auto a32 = check::make_input<float>(cfg.dist, n, n, cfg.seed, 0, cfg.emax);
-  const auto b32 = check::make_input<float>(cfg.dist, n, n, cfg.seed, 1, cfg.emax);
-  const auto ex64 = check::exact_gemm(a64, b64), ab64 = check::abs_gemm(a64, b64);
-  const auto ex32 = check::exact_gemm(a32, b32), ab32 = check::abs_gemm(a32, b32);
+  const std::int64_t n = cfg.n, kk = cfg.k > 0 ? cfg.k : cfg.n;  // m = n, inner dimension kk
+  const auto a64 = check::make_input<double>(cfg.dist, n, kk, cfg.seed, 0, cfg.emax, cfg.phi);
+  const auto b64 = check::make_input<double>(cfg.dist, kk, n, cfg.seed, 1, cfg.emax, cfg.phi);
+  const auto a32 = check::make_input<float>(cfg.dist, n, kk, cfg.seed, 0, cfg.emax, cfg.phi);
+  const auto b32 = check::make_input<float>(cfg.dist, kk, n, cfg.seed, 1, cfg.emax, cfg.phi);
+  auto is_single = [](const std::string& name) {
+    const int mode = bf16x_mode_from_name(name.c_str());
+    return mode == BF16X_MODE_FP32X6 || crt::is_fp32c(mode) || name == "native32";
+  };
+  auto is_double = [&](const std::string& name) { return !is_single(name); };
+  // The references of a precision only where a mode of that precision runs (n = 1024 and up: seconds each).
+  const bool need32 = std::any_of(cfg.modes.begin(), cfg.modes.end(), is_single);
+  const bool need64 = std::any_of(cfg.modes.begin(), cfg.modes.end(), is_double);
+  check::Mat<double> ex64, ab64, ex32, ab32;
+  if (need64) ex64 = check::exact_gemm(a64, b64), ab64 = check::abs_gemm(a64, b64);
+  if (need32) ex32 = check::exact_gemm(a32, b32), ab32 = check::abs_gemm(a32, b32);
 
   check::Mat<double> nat64(n, n);
   check::Mat<float> nat32(n, n);
   const double t_d =
-      timed(cfg.reps, [&] { host::dgemm(111, 111, n, n, n, 1.0, a64.data(), n, b64.data(), n, 0.0, nat64.data(), n); });
+      timed(cfg.reps, [&] { host::dgemm(111, 111, n, n, kk, 1.0, a64.data(), n, b64.data(), kk, 0.0, nat64.data(), n); });
   const double t_s = timed(
-      cfg.reps, [&] { host::sgemm(111, 111, n, n, n, 1.0f, a32.data(), n, b32.data(), n, 0.0f, nat32.data(), n); });
-  rep.native_dgemm_vs_exact = check::errors(nat64, ex64, ab64);
-  rep.native_sgemm_vs_exact = check::errors(nat32, ex32, ab32);
+      cfg.reps, [&] { host::sgemm(111, 111, n, n, kk, 1.0f, a32.data(), n, b32.data(), kk, 0.0f, nat32.data(), n); });
+  if (need64) rep.native_dgemm_vs_exact = check::errors(nat64, ex64, ab64);
+  if (need32) rep.native_sgemm_vs_exact = check::errors(nat32, ex32, ab32);
   // Host results widened to double serve as the "native" reference.
   check::Mat<double> nat32d(n, n);
   for (std::size_t i = 0; i < nat32.v.size(); ++i) nat32d.v[i] = nat32.v[i];
@@ -67,13 +77,13 @@ AccuracyReport run_accuracy(const AccuracyConfig& cfg) {
     opt.block_k = cfg.block_k;
     bf16x_stats st{};
     opt.stats = &st;
-    const bool single = mode == BF16X_MODE_FP32X6 || name == "native32";
+    const bool single = is_single(name);
     if (name == "native32") opt.mode = BF16X_MODE_NATIVE;
     if (single) {
       check::Mat<float> c(n, n);
       mr.seconds = timed(cfg.reps, [&] {
-        mr.status = bf16x_sgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.0f, a32.data(), n,
-                                   b32.data(), n, 0.0f, c.data(), n, &opt);
+        mr.status = bf16x_sgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, kk, 1.0f, a32.data(), n,
+                                   b32.data(), kk, 0.0f, c.data(), n, &opt);
       });
       mr.vs_native = check::errors(c, nat32d, ab32);
       mr.vs_exact = check::errors(c, ex32, ab32);
@@ -81,8 +91,8 @@ AccuracyReport run_accuracy(const AccuracyConfig& cfg) {
     } else {
       check::Mat<double> c(n, n);
       mr.seconds = timed(cfg.reps, [&] {
-        mr.status = bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.0, a64.data(), n,
-                                   b64.data(), n, 0.0, c.data(), n, &opt);
+        mr.status = bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, kk, 1.0, a64.data(), n,
+                                   b64.data(), kk, 0.0, c.data(), n, &opt);
       });
       mr.vs_native = check::errors(c, nat64, ab64);
       mr.vs_exact = check::errors(c, ex64, ab64);
@@ -97,21 +107,29 @@ AccuracyReport run_accuracy(const AccuracyConfig& cfg) {
 std::string report_json(const AccuracyReport& r) {
   nlohmann::ordered_json j;
   j["n"] = r.cfg.n;
+  j["k"] = r.cfg.k > 0 ? r.cfg.k : r.cfg.n;
   j["dist"] = check::dist_name(r.cfg.dist);
+  if (r.cfg.dist == check::Dist::phi) j["phi"] = r.cfg.phi;
   j["seed"] = r.cfg.seed;
   j["split"] = r.cfg.split == BF16X_SPLIT_PAPER ? "paper" : "scaled";
   j["host_blas"] = host::library_name();
   j["host_core"] = host::core_name();
   j["native"] = {{"sgemm_eF_exact", r.native_sgemm_vs_exact.eF},
                  {"sgemm_eS_exact", r.native_sgemm_vs_exact.e_scaled},
+                 {"sgemm_maxrel_exact", r.native_sgemm_vs_exact.max_rel},
+                 {"sgemm_medrel_exact", r.native_sgemm_vs_exact.median_rel},
                  {"dgemm_eF_exact", r.native_dgemm_vs_exact.eF},
-                 {"dgemm_eS_exact", r.native_dgemm_vs_exact.e_scaled}};
+                 {"dgemm_eS_exact", r.native_dgemm_vs_exact.e_scaled},
+                 {"dgemm_maxrel_exact", r.native_dgemm_vs_exact.max_rel},
+                 {"dgemm_medrel_exact", r.native_dgemm_vs_exact.median_rel}};
   nlohmann::ordered_json modes = nlohmann::ordered_json::object();
   for (const auto& m : r.modes) {
     modes[m.mode] = {{"eF_native", m.vs_native.eF},
                      {"eS_native", m.vs_native.e_scaled},
                      {"eF_exact", m.vs_exact.eF},
                      {"eS_exact", m.vs_exact.e_scaled},
+                     {"maxrel_exact", m.vs_exact.max_rel},
+                     {"medrel_exact", m.vs_exact.median_rel},
                      {"zero_denominators", m.vs_exact.zero_den},
                      {"nonfinite", m.vs_exact.nonfinite},
                      {"engine", m.engine >= 0 ? bf16x_engine_name(m.engine) : "native"},
@@ -124,23 +142,28 @@ std::string report_json(const AccuracyReport& r) {
 }
 
 void print_report_table(const AccuracyReport& r) {
-  fmt::print("n={} dist={} seed={} split={}  host={} ({})\n", r.cfg.n, check::dist_name(r.cfg.dist), r.cfg.seed,
+  fmt::print("n={} k={} dist={}{} seed={} split={}  host={} ({})\n", r.cfg.n, r.cfg.k > 0 ? r.cfg.k : r.cfg.n,
+             check::dist_name(r.cfg.dist),
+             r.cfg.dist == check::Dist::phi ? fmt::format(" phi={}", r.cfg.phi) : "", r.cfg.seed,
              r.cfg.split == BF16X_SPLIT_PAPER ? "paper" : "scaled", host::library_name(), host::core_name());
-  fmt::print("{:<9} {:>11} {:>11} {:>11} {:>11}  {:<10} {:>10} {:>10} {:>7}\n", "mode", "eF/native", "eS/native",
-             "eF/exact", "eS/exact", "engine", "t [ms]", "host [ms]", "speedup");
-  fmt::print("{:<9} {:>11} {:>11} {:>11.3e} {:>11.3e}\n", "sgemm", "-", "-", r.native_sgemm_vs_exact.eF,
-             r.native_sgemm_vs_exact.e_scaled);
-  fmt::print("{:<9} {:>11} {:>11} {:>11.3e} {:>11.3e}\n", "dgemm", "-", "-", r.native_dgemm_vs_exact.eF,
-             r.native_dgemm_vs_exact.e_scaled);
+  fmt::print("{:<9} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}  {:<10} {:>10} {:>10} {:>7}\n", "mode", "eF/native",
+             "eS/native", "eF/exact", "eS/exact", "maxrel/ex", "medrel/ex", "engine", "t [ms]", "host [ms]", "speedup");
+  fmt::print("{:<9} {:>11} {:>11} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e}\n", "sgemm", "-", "-",
+             r.native_sgemm_vs_exact.eF, r.native_sgemm_vs_exact.e_scaled, r.native_sgemm_vs_exact.max_rel,
+             r.native_sgemm_vs_exact.median_rel);
+  fmt::print("{:<9} {:>11} {:>11} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e}\n", "dgemm", "-", "-",
+             r.native_dgemm_vs_exact.eF, r.native_dgemm_vs_exact.e_scaled, r.native_dgemm_vs_exact.max_rel,
+             r.native_dgemm_vs_exact.median_rel);
   for (const auto& m : r.modes) {
     if (m.status != 0) {
       fmt::print("{:<9} error: {}\n", m.mode, bf16x_status_string(m.status));
       continue;
     }
-    fmt::print("{:<9} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e}  {:<10} {:>10.2f} {:>10.2f} {:>7.3f}\n", m.mode,
-               m.vs_native.eF, m.vs_native.e_scaled, m.vs_exact.eF, m.vs_exact.e_scaled,
-               m.engine >= 0 ? bf16x_engine_name(m.engine) : "native", m.seconds * 1e3, m.native_seconds * 1e3,
-               m.seconds > 0 ? m.native_seconds / m.seconds : 0.0);
+    fmt::print(
+        "{:<9} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e}  {:<10} {:>10.2f} {:>10.2f} {:>7.3f}\n",
+        m.mode, m.vs_native.eF, m.vs_native.e_scaled, m.vs_exact.eF, m.vs_exact.e_scaled, m.vs_exact.max_rel,
+        m.vs_exact.median_rel, m.engine >= 0 ? bf16x_engine_name(m.engine) : "native", m.seconds * 1e3,
+        m.native_seconds * 1e3, m.seconds > 0 ? m.native_seconds / m.seconds : 0.0);
   }
 }
 

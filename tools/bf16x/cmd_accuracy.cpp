@@ -11,9 +11,11 @@ namespace {
 
 struct AccuracyArgs {
   std::int64_t n = 256;
+  std::int64_t k = 0;
   std::string dist = "uniform", engine = "auto", split = "scaled";
   std::uint64_t seed = 1;
   int emax = 60;
+  double phi = 0.5;
   int block_k = 0;
   bool json = false;
   std::vector<std::string> modes = {"fp32x6", "fp64x6", "fp64x10", "fp64x15", "fp64x21"};
@@ -23,8 +25,11 @@ const RegisterCommand reg(
     "accuracy", "eF and e_scaled of every mode vs the host GEMM and a double-double reference", [](CLI::App& app) {
       auto args = std::make_shared<AccuracyArgs>();
       app.add_option("--n", args->n, "matrix size (square)")->check(CLI::Range(1, 1 << 16));
-      app.add_option("--dist", args->dist, "input class")->check(CLI::IsMember({"uniform", "loguniform", "cancel"}));
-      app.add_option("--seed", args->seed, "random seed");
+      app.add_option("--dist", args->dist, "input class")
+          ->check(CLI::IsMember({"uniform", "loguniform", "cancel", "phi"}));
+      app.add_option("--phi", args->phi, "phi class: entries (U - 0.5) exp(phi N(0,1))")->check(CLI::Range(0.0, 20.0));
+      app.add_option("--k", args->k, "inner dimension (default: n; m = n)")->check(CLI::Range(0, 1 << 20));
+  app.add_option("--seed", args->seed, "random seed");
       app.add_option("--emax", args->emax, "loguniform: magnitudes 2^-emax..2^emax")->check(CLI::Range(0, 1000));
       app.add_option("--engine", args->engine, "engine")
           ->check(CLI::IsMember({"auto", "reference", "avx2", "avx512bf16", "amx", "amx-model"}));
@@ -36,9 +41,11 @@ const RegisterCommand reg(
       app.callback([args] {
         AccuracyConfig cfg;
         cfg.n = args->n;
+    cfg.k = args->k;
         check::parse_dist(args->dist, cfg.dist);
         cfg.seed = args->seed;
         cfg.emax = args->emax;
+        cfg.phi = args->phi;
         cfg.block_k = args->block_k;
         cfg.engine = bf16x_engine_from_name(args->engine.c_str());
         cfg.split = args->split == "paper" ? BF16X_SPLIT_PAPER : BF16X_SPLIT_SCALED;

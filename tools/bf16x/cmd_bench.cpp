@@ -31,6 +31,7 @@
 #include "cpu/features.hpp"
 #include "engine/raw_gemm.hpp"
 #include "engine/registry.hpp"
+#include "crt/crt_mode.hpp"
 #include "host/host_blas.hpp"
 #include "split/scheme.hpp"
 
@@ -45,6 +46,7 @@ struct BenchArgs {
   std::vector<int> threads = {1, 2};
   std::vector<std::string> modes = {"fp32x6", "fp64x6", "fp64x10", "fp64x15", "fp64x21", "native"};
   std::string engine = "auto";
+  std::string crt_engine = "auto";  // INT8 engine of the CRT modes
   int reps = 5;
   int warmup = 1;
   std::string csv, json, plots;
@@ -186,7 +188,9 @@ std::string today() {
 }
 
 int products_of(const std::string& mode) {
-  const split::Scheme* s = split::scheme_for_mode(bf16x_mode_from_name(mode.c_str()));
+  const int id = bf16x_mode_from_name(mode.c_str());
+  if (crt::is_crt_mode(id)) return crt::crt_moduli(id);  // INT8 products, one per modulus
+  const split::Scheme* s = split::scheme_for_mode(id);
   return s ? int(s->products.size()) : 0;
 }
 
@@ -223,9 +227,13 @@ int run_bench(const BenchArgs& a) {
       return kExitUsage;
     }
   const engine::EngineInfo& eng = *engine::engine_info(engine_id);
+  auto single = [](const std::string& m) {
+    const int id = bf16x_mode_from_name(m.c_str());
+    return id == BF16X_MODE_FP32X6 || crt::is_fp32c(id);
+  };
   const bool want_s =
-      std::count(a.modes.begin(), a.modes.end(), "fp32x6") || std::count(a.modes.begin(), a.modes.end(), "native");
-  const bool want_d = std::any_of(a.modes.begin(), a.modes.end(), [](const std::string& m) { return m != "fp32x6"; });
+      std::any_of(a.modes.begin(), a.modes.end(), single) || std::count(a.modes.begin(), a.modes.end(), "native");
+  const bool want_d = std::any_of(a.modes.begin(), a.modes.end(), [&](const std::string& m) { return !single(m); });
 
   bench::Report rep;
   const char* coretype = std::getenv("OPENBLAS_CORETYPE");
@@ -404,11 +412,12 @@ int run_bench(const BenchArgs& a) {
       for (const std::string& m : a.modes) {
         if (m == "native") continue;  // the host rows above
         const int mode = bf16x_mode_from_name(m.c_str());
-        const bool fp32 = mode == BF16X_MODE_FP32X6;
+        const bool fp32 = single(m);
         bf16x_options o;
         bf16x_options_init(&o);
         o.mode = mode;
         o.engine = engine_id;
+        if (crt::is_crt_mode(mode)) o.engine = bf16x_engine_from_name(a.crt_engine.c_str());  // INT8 engines
         bf16x_stats st;
         o.stats = &st;
         const Timing tm = time_it(
@@ -433,6 +442,7 @@ int run_bench(const BenchArgs& a) {
         r.speedup_raw = 1.0 / paired_ratio(tm, 1.0);
         r.overhead = paired_ratio(tm, r.products);
         r.overhead_packed = tm.seconds / (r.products * rawp.seconds);
+        if (crt::is_crt_mode(mode)) r.speedup_raw = r.overhead = r.overhead_packed = 0;  // BF16 raw: not its engine
         r.rel_err = fp32 ? rel_err(cref, cf.data()) : rel_err(cref, cd.data());
         rows.push_back(r);
         prog.step(label(m));
@@ -472,6 +482,7 @@ const RegisterCommand reg(
           ->check(CLI::Range(1, 1 << 16));
       app.add_option("--threads", args->threads, "thread counts, 1..4096")->delimiter(',')->check(CLI::Range(1, 4096));
       app.add_option("--modes", args->modes, "modes (fp32x6, fp64x6..21, native)")->delimiter(',');
+      app.add_option("--crt-engine", args->crt_engine, "INT8 engine of fp64c/fp32c modes (auto, avx512vnni, ...)");
       app.add_option("--engine", args->engine, "engine")
           ->check(CLI::IsMember({"auto", "reference", "avx2", "avx512bf16", "amx", "amx-model"}));
       app.add_option("--reps", args->reps, "timed repetitions (median)")->check(CLI::Range(1, 1000));

@@ -114,4 +114,37 @@ void TileModel::dpbf16ps_tiles(int dst, int src1, int src2) {
   start_row_ = 0;
 }
 
+void TileModel::dp_int8_tiles(int dst, int src1, int src2, bool src1_signed, bool src2_signed) {
+  const char* op = src1_signed ? (src2_signed ? "tdpbssd" : "tdpbsud") : (src2_signed ? "tdpbusd" : "tdpbuud");
+  require_tile(dst, op);
+  require_tile(src1, op);
+  require_tile(src2, op);
+  if (dst == src1 || dst == src2 || src1 == src2) fault(op, dst, "operands must be three distinct tiles");
+  // The #UD shape rules: dst (M x N int32) += src1 (M x K dwords of 4 bytes) . src2 (K rows x N dwords).
+  if (colsb_[dst] % 4 != 0 || colsb_[src1] % 4 != 0) fault(op, dst, "colsb not a multiple of 4");
+  if (rows_[dst] != rows_[src1]) fault(op, src1, "rows differ from the destination's");
+  if (rows_[src2] != colsb_[src1] / 4) fault(op, src2, "rows differ from src1's dwords per row");
+  if (colsb_[src2] != colsb_[dst]) fault(op, src2, "colsb differs from the destination's");
+
+  const int M = rows_[dst], N = colsb_[dst] / 4, K = colsb_[src1] / 4;
+  auto ext = [](std::uint8_t v, bool s) -> std::uint32_t {
+    return s ? std::uint32_t(std::int32_t(std::int8_t(v))) : std::uint32_t(v);
+  };
+  std::uint32_t c[kMaxRows][kMaxRows];
+  std::memcpy(c, data_[dst], sizeof c);
+  for (int m = 0; m < M; ++m)
+    for (int n = 0; n < N; ++n) {
+      std::uint32_t acc = c[m][n];  // unsigned: the hardware's int32 sums wrap modulo 2^32
+      for (int k = 0; k < K; ++k)
+        for (int i = 0; i < 4; ++i)
+          acc += ext(data_[src1][m][4 * k + i], src1_signed) * ext(data_[src2][k][4 * n + i], src2_signed);
+      c[m][n] = acc;
+    }
+  for (int m = 0; m < kMaxRows; ++m)
+    for (int n = 0; n < kMaxRows; ++n)
+      if (m >= M || n >= N) c[m][n] = 0;
+  std::memcpy(data_[dst], c, sizeof c);
+  start_row_ = 0;
+}
+
 }  // namespace bf16x::engine::amx

@@ -8,6 +8,9 @@
 //   TDPBF16PS   dst[m][n] += sum over pairs k of src1[m] pair k . src2[k] pair n, one pair step at a time in
 //               k order (engine/dpbf16.hpp, the arithmetic the reference engine uses), rows/columns past the
 //               dst shape zeroed
+//   TDPB[SU][SU]D  dst[m][n] += sum over k of the four byte products src1[m] dword k . src2[k] dword n, each byte
+//               sign- or zero-extended as the mnemonic says (S = signed, U = unsigned; first letter src1), int32
+//               arithmetic wrapping modulo 2^32, rows/columns past the dst shape zeroed (AMX-INT8)
 //   TILERELEASE back to the init state
 // Where the hardware faults (#GP for a bad config, #UD for a tile instruction on an unconfigured or wrongly
 // shaped tile) the model throws TileFault and leaves its state unchanged. Tile numbers are template arguments,
@@ -56,13 +59,41 @@ class TileModel {
     dpbf16ps_tiles(Dst, Src1, Src2);
   }
 
+  // AMX-INT8: TDPBSSD, TDPBSUD, TDPBUSD, TDPBUUD.
+  template <int Dst, int Src1, int Src2>
+  void dpbssd() {
+    check_three<Dst, Src1, Src2>();
+    dp_int8_tiles(Dst, Src1, Src2, true, true);
+  }
+  template <int Dst, int Src1, int Src2>
+  void dpbsud() {
+    check_three<Dst, Src1, Src2>();
+    dp_int8_tiles(Dst, Src1, Src2, true, false);
+  }
+  template <int Dst, int Src1, int Src2>
+  void dpbusd() {
+    check_three<Dst, Src1, Src2>();
+    dp_int8_tiles(Dst, Src1, Src2, false, true);
+  }
+  template <int Dst, int Src1, int Src2>
+  void dpbuud() {
+    check_three<Dst, Src1, Src2>();
+    dp_int8_tiles(Dst, Src1, Src2, false, false);
+  }
+
   // The same operations on runtime tile numbers (tests probe the fault rules through these).
   void load_tile(int t, const void* base, std::size_t stride);
   void store_tile(int t, void* base, std::size_t stride);
   void zero_tile(int t);
   void dpbf16ps_tiles(int dst, int src1, int src2);
+  void dp_int8_tiles(int dst, int src1, int src2, bool src1_signed, bool src2_signed);
 
  private:
+  template <int Dst, int Src1, int Src2>
+  static constexpr void check_three() {
+    static_assert(Dst >= 0 && Dst < kTiles && Src1 >= 0 && Src1 < kTiles && Src2 >= 0 && Src2 < kTiles);
+    static_assert(Dst != Src1 && Dst != Src2 && Src1 != Src2, "TDPB*D needs three distinct tiles");
+  }
   void require_tile(int t, const char* op) const;
 
   std::uint8_t palette_ = 0;

@@ -1,0 +1,417 @@
+#ifdef __clang__
+#pragma clang fp contract(off)
+#else
+#pragma GCC optimize("fp-contract=off")
+#endif
+#include "crt/crt_driver.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <new>
+
+#include "crt/crt_ops.hpp"
+#include "crt/moduli.hpp"
+
+namespace bf16x::crt {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr int kDefaultBlock = 512;  // mc, nc
+constexpr int kDefaultBlockK = 256;
+
+std::int64_t round_up(std::int64_t x, std::int64_t r) { return (x + r - 1) / r * r; }
+
+// 2^e for |e| <= 1022 (normal).
+double pow2(int e) {
+  const std::uint64_t bits = std::uint64_t(e + 1023) << 52;
+  double d;
+  std::memcpy(&d, &bits, sizeof d);
+  return d;
+}
+
+// ceil(log2 h) for h >= 1 (an integer-valued double).
+int ceil_log2(double h) {
+  int e;
+  const double f = std::frexp(h, &e);  // h = f 2^e, f in [0.5, 1)
+  return f == 0.5 ? e - 1 : e;
+}
+
+int floor_div2(int x) { return x >= 0 ? x / 2 : -((-x + 1) / 2); }
+
+// Line r, element l of a matrix read along lines: contig ? p[l + r ld] : p[r + l ld]. Rows of op(A) are lines of
+// (a, lda, ta); columns of op(B) are lines of (b, ldb, !tb).
+template <typename T>
+struct Lines {
+  const T* p;
+  std::int64_t ld;
+  bool contig;
+};
+
+// Exponent e of each line's largest magnitude (max in [2^(e-1), 2^e), 0 for a zero line); true if any NaN/Inf.
+template <typename T>
+bool scan_lines(const Lines<T>& x, std::int64_t count, std::int64_t len, int* e) {
+  bool bad = false;
+  constexpr double kMax = std::numeric_limits<double>::max();
+  if (x.contig) {
+#pragma omp parallel for schedule(static) reduction(|| : bad) if (count * len > 65536)
+    for (std::int64_t r = 0; r < count; ++r) {
+      double mx = 0;
+      bool b = false;
+      const T* row = x.p + r * x.ld;
+      for (std::int64_t l = 0; l < len; ++l) {
+        const double v = std::fabs(double(row[l]));
+        b = b || !(v <= kMax);
+        mx = v > mx ? v : mx;
+      }
+      bad = bad || b;
+      e[r] = mx > 0 && mx <= kMax ? std::ilogb(mx) + 1 : 0;
+    }
+  } else {
+    constexpr std::int64_t kChunk = 512;
+    const std::int64_t chunks = (count + kChunk - 1) / kChunk;
+#pragma omp parallel for schedule(static) reduction(|| : bad) if (count * len > 65536)
+    for (std::int64_t ch = 0; ch < chunks; ++ch) {
+      double mx[kChunk] = {};
+      bool b = false;
+      const std::int64_t r0 = ch * kChunk, nr = std::min(kChunk, count - r0);
+      for (std::int64_t l = 0; l < len; ++l) {
+        const T* col = x.p + r0 + l * x.ld;
+        for (std::int64_t r = 0; r < nr; ++r) {
+          const double v = std::fabs(double(col[r]));
+          b = b || !(v <= kMax);
+          mx[r] = v > mx[r] ? v : mx[r];
+        }
+      }
+      bad = bad || b;
+      for (std::int64_t r = 0; r < nr; ++r) e[r0 + r] = mx[r] > 0 && mx[r] <= kMax ? std::ilogb(mx[r]) + 1 : 0;
+    }
+  }
+  return bad;
+}
+
+// yb[r * kcp + l] = f(line r0 + r, element l0 + l) for r < 32, l < kcp; zero past `rows` and `len`.
+// digits: ceil(|x| 2^(6 - e_r)) in [0, 64]; else trunc(x 2^(s_r)) with the exact factors f1 f2 = 2^s_r.
+template <typename T>
+void load_lines(const Lines<T>& x, std::int64_t r0, int rows, std::int64_t l0, int len, int kcp, const double* f1,
+                const double* f2, bool digits, double* yb) {
+  for (int r = 0; r < kTile; ++r)
+    for (int l = 0; l < kcp; ++l) yb[r * kcp + l] = 0;
+  if (x.contig) {
+    for (int r = 0; r < rows; ++r) {
+      const T* src = x.p + (r0 + r) * x.ld + l0;
+      const double a = f1[r0 + r], b = f2[r0 + r];
+      load_scaled(src, len, a, b, digits, yb + r * kcp);
+    }
+  } else {
+    // Lines across memory: 8 elements of each line at a time, computed along the contiguous direction into a
+    // small l-major buffer (vectorised), then transposed into yb.
+    double t8[8][kTile];
+    for (int lb = 0; lb < len; lb += 8) {
+      const int nl = std::min(8, len - lb);
+      for (int q = 0; q < nl; ++q)
+        load_scaled_across(x.p + r0 + (l0 + lb + q) * x.ld, rows, f1 + r0, f2 + r0, digits, t8[q]);
+      for (int r = 0; r < rows; ++r)
+        for (int q = 0; q < nl; ++q) yb[r * kcp + lb + q] = t8[q][r];
+    }
+  }
+}
+
+struct ThreadSpace {
+  std::int8_t* apack;  // N x (mc/32) A panels
+  std::int8_t* bpack;  // N x (nc/32) B panels
+  std::int32_t* acc;   // N x mc x nc
+  double* yb;          // 32 x kc
+  double* work;        // mc x nc (bound sums, then X)
+  double* s12;         // 2 x nc
+  std::int8_t* tmp;    // kc
+};
+
+struct Layout {
+  std::size_t apack, bpack, acc, yb, work, s12, tmp, total;
+};
+
+Layout layout_of(int moduli, const Blocking& b) {
+  auto al = [](std::size_t x) { return (x + 63) / 64 * 64; };
+  Layout l;
+  const std::size_t nm = std::size_t(std::max(moduli, 1));
+  l.apack = al(nm * (b.mc / kTile) * a_panel_bytes(b.kc));
+  l.bpack = al(nm * (b.nc / kTile) * b_panel_bytes(b.kc));
+  l.acc = al(nm * b.mc * b.nc * sizeof(std::int32_t));
+  l.yb = al(std::size_t(kTile) * b.kc * sizeof(double));
+  l.work = al(std::size_t(b.mc) * b.nc * sizeof(double));
+  l.s12 = al(2 * std::size_t(b.nc) * sizeof(double));
+  l.tmp = al(std::size_t(b.kc));
+  l.total = l.apack + l.bpack + l.acc + l.yb + l.work + l.s12 + l.tmp;
+  return l;
+}
+
+template <typename T>
+void write_block(const CrtArgs<T>& x, std::int64_t i0, int rows, std::int64_t j0, int cols, const double* X, int ldx,
+                 const int* oa, const int* ob, int L) {
+  for (int j = 0; j < cols; ++j) {
+    T* col = x.c + i0 + (j0 + j) * x.ldc;
+    const int obj = ob[j0 + j];
+    const bool colfast = obj >= -1000 && obj <= 1000;
+    const double fb = colfast ? pow2(obj) : 1.0;
+    for (int i = 0; i < rows; ++i) {
+      const int oai = oa[i0 + i];
+      const double v = X[std::size_t(i) * ldx + j];
+      double s;
+      if (colfast && oai > -900 && oai + L + 2 < 1000)
+        s = (v * pow2(oai)) * fb;  // the first product is exact: one rounding, as ldexp
+      else
+        s = std::ldexp(v, oai + obj);
+      const T ab = T(s);
+      const T t1 = x.alpha * ab;
+      if (x.beta == T(0)) {
+        col[i] = t1;
+      } else {
+        const T t2 = x.beta * col[i];
+        col[i] = t1 + t2;
+      }
+    }
+  }
+}
+
+// The calling thread's workspace, kept between calls (no page faults per call) and grown on demand: its size is
+// bounded by the block sizes, the moduli and the thread count, not by m, n or k. Null if allocation fails.
+void* workspace(std::size_t bytes) {
+  struct Free {
+    void operator()(void* p) const { std::free(p); }
+  };
+  thread_local std::unique_ptr<void, Free> mem;
+  thread_local std::size_t size = 0;
+  if (bytes > size) {
+    mem.reset();
+    size = 0;
+    mem.reset(std::aligned_alloc(64, (bytes + 63) / 64 * 64));
+    if (!mem) return nullptr;
+    size = bytes;
+  }
+  return mem.get();
+}
+
+}  // namespace
+
+Blocking crt_blocking(std::int64_t m, std::int64_t n, std::int64_t k, const CrtConfig& cfg) {
+  Blocking b;
+  b.threads = cfg.threads > 0 ? cfg.threads : omp_get_max_threads();
+  b.kc = int(std::clamp<std::int64_t>(cfg.kc > 0 ? round_up(cfg.kc, kKChunk) : kDefaultBlockK, kKChunk, 1024));
+  b.kc = int(std::min<std::int64_t>(b.kc, round_up(std::max<std::int64_t>(k, 1), kKChunk)));
+  b.mc = int(std::min<std::int64_t>(cfg.mc > 0 ? round_up(cfg.mc, kTile) : kDefaultBlock, round_up(m, kTile)));
+  b.nc = int(std::min<std::int64_t>(cfg.nc > 0 ? round_up(cfg.nc, kTile) : kDefaultBlock, round_up(n, kTile)));
+  b.mc = std::clamp(b.mc, kTile, 1024);
+  b.nc = std::clamp(b.nc, kTile, 1024);
+  if (cfg.mc <= 0 && cfg.nc <= 0) {
+    auto blocks = [&] { return ((m + b.mc - 1) / b.mc) * ((n + b.nc - 1) / b.nc); };
+    while (blocks() < 2 * b.threads && (b.mc > 64 || b.nc > 64)) {
+      if (b.mc >= b.nc)
+        b.mc = int(round_up(b.mc / 2, kTile));
+      else
+        b.nc = int(round_up(b.nc / 2, kTile));
+    }
+  }
+  return b;
+}
+
+std::size_t crt_workspace_bytes(int moduli, const Blocking& b) {
+  return layout_of(moduli, b).total * std::size_t(b.threads);
+}
+
+template <typename T>
+CrtStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
+  const auto t0 = Clock::now();
+  const std::int64_t m = x.m, n = x.n, k = x.k;
+  const CrtPlan& plan = crt_plan(cfg.moduli);
+  const int N = plan.n;
+  const Blocking blk = crt_blocking(m, n, k, cfg);
+  const Lines<T> la{x.a, x.lda, x.ta}, lb{x.b, x.ldb, !x.tb};
+
+  std::vector<int> ea(static_cast<std::size_t>(m)), eb(static_cast<std::size_t>(n)), sa(static_cast<std::size_t>(m)),
+      sb(static_cast<std::size_t>(n));
+  if (scan_lines(la, m, k, ea.data()) || scan_lines(lb, n, k, eb.data())) return CrtStatus::nonfinite_input;
+
+  // Workspace: everything before C is touched.
+  const Layout lay = layout_of(N, blk);
+  std::vector<double> fa1(static_cast<std::size_t>(m)), fa2(static_cast<std::size_t>(m)),
+      fb1(static_cast<std::size_t>(n)), fb2(static_cast<std::size_t>(n));
+  std::vector<double> hrow(static_cast<std::size_t>(m), 0.0), hcol(static_cast<std::size_t>(n), 0.0);
+  std::vector<int> oa(static_cast<std::size_t>(m)), ob(static_cast<std::size_t>(n));
+  const std::size_t total = lay.total * std::size_t(blk.threads);
+  void* const mem = workspace(total);
+  if (!mem) return CrtStatus::no_memory;
+
+  // Digit factors 2^(6 - e), split in two exact powers for the full exponent range.
+  auto set_factors = [](int s, double& f1, double& f2) {
+    const int h = floor_div2(s);
+    f1 = pow2(h);
+    f2 = pow2(s - h);
+  };
+  for (std::int64_t i = 0; i < m; ++i) set_factors(6 - ea[i], fa1[i], fa2[i]);
+  for (std::int64_t j = 0; j < n; ++j) set_factors(6 - eb[j], fb1[j], fb2[j]);
+
+  const int mc = blk.mc, nc = blk.nc, kc = blk.kc;
+  const std::int64_t mb = (m + mc - 1) / mc, nb = (n + nc - 1) / nc, kb = (k + kc - 1) / kc;
+  const std::int64_t nblocks = mb * nb;
+  // k-blocks an int32 accumulator can take: digits (<= 64 x 64 per product), residues (<= 2^14, and up to 2^7
+  // left from the last reduction).
+  const std::int64_t flush_digits = std::max<std::int64_t>(1, ((1ll << 31) - 1) / (std::int64_t(kc) << 12));
+  const std::int64_t flush_res = std::max<std::int64_t>(1, ((1ll << 31) - 1 - 128) / (std::int64_t(kc) << 14));
+  const Int8Kernel kernel = cfg.engine->kernel;
+  int max_sa = 0;
+  std::uint64_t tiles = 0;
+  Clock::time_point t1;
+
+  auto space_of = [&](int tid) {
+    auto* base = static_cast<std::uint8_t*>(mem) + lay.total * std::size_t(tid);
+    ThreadSpace s;
+    s.apack = reinterpret_cast<std::int8_t*>(base);
+    base += lay.apack;
+    s.bpack = reinterpret_cast<std::int8_t*>(base);
+    base += lay.bpack;
+    s.acc = reinterpret_cast<std::int32_t*>(base);
+    base += lay.acc;
+    s.yb = reinterpret_cast<double*>(base);
+    base += lay.yb;
+    s.work = reinterpret_cast<double*>(base);
+    base += lay.work;
+    s.s12 = reinterpret_cast<double*>(base);
+    base += lay.s12;
+    s.tmp = reinterpret_cast<std::int8_t*>(base);
+    return s;
+  };
+  const std::size_t ap_bytes = a_panel_bytes(kc), bp_bytes = b_panel_bytes(kc);
+
+#pragma omp parallel num_threads(blk.threads) reduction(+ : tiles)
+  {
+    const ThreadSpace ws = space_of(omp_get_thread_num());
+    if (cfg.engine->thread_begin) cfg.engine->thread_begin();
+
+      // Pass 1: H = digits(A) digits(B), its row and column maxima.
+#pragma omp for schedule(dynamic)
+    for (std::int64_t blkid = 0; blkid < nblocks; ++blkid) {
+      const std::int64_t i0 = (blkid / nb) * mc, j0 = (blkid % nb) * nc;
+      const int rows = int(std::min<std::int64_t>(mc, m - i0)), cols = int(std::min<std::int64_t>(nc, n - j0));
+      const int rp = int(round_up(rows, kTile)) / kTile, cp = int(round_up(cols, kTile)) / kTile;
+      std::fill(ws.work, ws.work + std::size_t(mc) * nc, 0.0);
+      std::fill(ws.acc, ws.acc + std::size_t(mc) * nc, 0);
+      std::int64_t pending = 0;
+      auto flush = [&] {
+        for (std::size_t e = 0; e < std::size_t(mc) * nc; ++e) {
+          ws.work[e] += double(ws.acc[e]);
+          ws.acc[e] = 0;
+        }
+        pending = 0;
+      };
+      for (std::int64_t kk = 0; kk < kb; ++kk) {
+        const std::int64_t l0 = kk * kc;
+        const int len = int(std::min<std::int64_t>(kc, k - l0)), kcp = int(round_up(len, kKChunk));
+        for (int ip = 0; ip < rp; ++ip) {
+          load_lines(la, i0 + ip * kTile, std::min(kTile, rows - ip * kTile), l0, len, kcp, fa1.data(), fa2.data(),
+                     true, ws.yb);
+          pack_a_panel(ws.yb, kcp, nullptr, 0, false, ws.apack + ip * ap_bytes);
+        }
+        for (int jp = 0; jp < cp; ++jp) {
+          load_lines(lb, j0 + jp * kTile, std::min(kTile, cols - jp * kTile), l0, len, kcp, fb1.data(), fb2.data(),
+                     true, ws.yb);
+          pack_b_panel(ws.yb, kcp, nullptr, 0, false, ws.tmp, ws.bpack + jp * bp_bytes);
+        }
+        for (int jp = 0; jp < cp; ++jp)
+          for (int ip = 0; ip < rp; ++ip)
+            kernel(ws.apack + ip * ap_bytes, ws.bpack + jp * bp_bytes, kcp, ws.acc + ip * kTile * nc + jp * kTile, nc);
+        tiles += std::uint64_t(rp) * cp;
+        if (++pending == flush_digits) flush();
+      }
+      flush();
+#pragma omp critical(bf16x_crt_bound)
+      for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < cols; ++j) {
+          const double h = ws.work[std::size_t(i) * nc + j];
+          hrow[i0 + i] = std::max(hrow[i0 + i], h);
+          hcol[j0 + j] = std::max(hcol[j0 + j], h);
+        }
+    }
+
+    // Scales (one thread), then the products.
+#pragma omp single
+    {
+      auto bits = [&](double h) { return h > 0 ? floor_div2(plan.L - (ceil_log2(h) - 12)) : 0; };
+      for (std::int64_t i = 0; i < m; ++i) {
+        sa[i] = bits(hrow[i]);
+        set_factors(sa[i] - ea[i], fa1[i], fa2[i]);
+        oa[i] = ea[i] - sa[i];
+        max_sa = std::max(max_sa, sa[i]);
+      }
+      for (std::int64_t j = 0; j < n; ++j) {
+        sb[j] = bits(hcol[j]);
+        set_factors(sb[j] - eb[j], fb1[j], fb2[j]);
+        ob[j] = eb[j] - sb[j];
+        max_sa = std::max(max_sa, sb[j]);
+      }
+      t1 = Clock::now();
+    }
+    const bool big = max_sa > 50;  // |A'| may reach 2^51 or more: two reduction steps per residue
+
+#pragma omp for schedule(dynamic)
+    for (std::int64_t blkid = 0; blkid < nblocks; ++blkid) {
+      const std::int64_t i0 = (blkid / nb) * mc, j0 = (blkid % nb) * nc;
+      const int rows = int(std::min<std::int64_t>(mc, m - i0)), cols = int(std::min<std::int64_t>(nc, n - j0));
+      const int rp = int(round_up(rows, kTile)) / kTile, cp = int(round_up(cols, kTile)) / kTile;
+      const std::size_t accn = std::size_t(mc) * nc;
+      std::fill(ws.acc, ws.acc + accn * N, 0);
+      std::int64_t pending = 0;
+      for (std::int64_t kk = 0; kk < kb; ++kk) {
+        const std::int64_t l0 = kk * kc;
+        const int len = int(std::min<std::int64_t>(kc, k - l0)), kcp = int(round_up(len, kKChunk));
+        for (int ip = 0; ip < rp; ++ip) {
+          load_lines(la, i0 + ip * kTile, std::min(kTile, rows - ip * kTile), l0, len, kcp, fa1.data(), fa2.data(),
+                     false, ws.yb);
+          for (int t = 0; t < N; ++t)
+            pack_a_panel(ws.yb, kcp, &plan, t, big, ws.apack + (std::size_t(t) * (mc / kTile) + ip) * ap_bytes);
+        }
+        for (int jp = 0; jp < cp; ++jp) {
+          load_lines(lb, j0 + jp * kTile, std::min(kTile, cols - jp * kTile), l0, len, kcp, fb1.data(), fb2.data(),
+                     false, ws.yb);
+          for (int t = 0; t < N; ++t)
+            pack_b_panel(ws.yb, kcp, &plan, t, big, ws.tmp, ws.bpack + (std::size_t(t) * (nc / kTile) + jp) * bp_bytes);
+        }
+        for (int t = 0; t < N; ++t) {
+          const std::int8_t* at = ws.apack + std::size_t(t) * (mc / kTile) * ap_bytes;
+          const std::int8_t* bt = ws.bpack + std::size_t(t) * (nc / kTile) * bp_bytes;
+          std::int32_t* acct = ws.acc + accn * t;
+          for (int jp = 0; jp < cp; ++jp)
+            for (int ip = 0; ip < rp; ++ip)
+              kernel(at + ip * ap_bytes, bt + jp * bp_bytes, kcp, acct + ip * kTile * nc + jp * kTile, nc);
+        }
+        tiles += std::uint64_t(rp) * cp * N;
+        if (++pending == flush_res) {
+          for (int t = 0; t < N; ++t) reduce_mod(ws.acc + accn * t, accn, plan, t);
+          pending = 0;
+        }
+      }
+      // CRT, row by row of the block, into work; then the scaled write.
+      for (int i = 0; i < rows; ++i)
+        reconstruct_row(ws.acc + std::size_t(i) * nc, accn, cols, plan, ws.s12, ws.s12 + nc,
+                        ws.work + std::size_t(i) * nc);
+      write_block(x, i0, rows, j0, cols, ws.work, nc, oa.data(), ob.data(), plan.L);
+    }
+  }
+  const auto t2 = Clock::now();
+  cfg.micro_tiles = tiles;
+  cfg.seconds_scale = std::chrono::duration<double>(t1 - t0).count();
+  cfg.seconds_products = std::chrono::duration<double>(t2 - t1).count();
+  if (cfg.scales) *cfg.scales = CrtScales{ea, eb, sa, sb};
+  return CrtStatus::ok;
+}
+
+template CrtStatus gemm_crt(const CrtArgs<float>&, CrtConfig&);
+template CrtStatus gemm_crt(const CrtArgs<double>&, CrtConfig&);
+
+}  // namespace bf16x::crt

@@ -1,0 +1,70 @@
+// The blocked driver of the CRT modes (Ozaki scheme II on INT8 products): C = alpha op(A) op(B) + beta C,
+// column-major, for fp64c<N> / fp32c<N>. docs/numerics.md ("CRT modes") has the method and its error bound.
+//
+//   1. scan      per row of op(A) / column of op(B): the exponent e with max |x| in [2^(e-1), 2^e), and NaN/Inf
+//   2. bound     one INT8 GEMM of the digits ceil(64 |x| 2^-e) in [0, 64]: H >= 4096 |A^| |B^| entrywise
+//                (A^ = diag(2^-ea) A, B^ = B diag(2^-eb)); per row rho_i = ceil(log2 max_j H_ij) - 12, per column
+//                gamma_j likewise
+//   3. scales    sa_i = floor((L - rho_i) / 2), sb_j = floor((L - gamma_j) / 2), A'_il = trunc(A^_il 2^sa_i),
+//                B'_lj = trunc(B^_lj 2^sb_j): since |A^||B^|_ij <= min(2^rho_i, 2^gamma_j) <= 2^((rho_i+gamma_j)/2),
+//                sum_l |A'_il| |B'_lj| <= 2^L <= P/4
+//   4. products  for each modulus p_t: residues of A' and B' as int8, exact INT32 products per k-block, reduced
+//                modulo p_t only when the int32 sums could overflow (after 511 k-blocks of 256)
+//   5. CRT       X = A'B' exactly from the residues (moduli.hpp), C = alpha 2^(ea_i - sa_i + eb_j - sb_j) X (+ beta C)
+//
+// Parallel over output blocks (mc x nc); each thread packs its own A and B residue panels per k-block and keeps
+// N int32 accumulator blocks: the workspace is threads x (N (mc + nc) kc + 4 N mc nc + ...) bytes, independent of
+// m, n and k. C is written only after every input was found finite and all workspace was allocated.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "crt/int8_kernel.hpp"
+
+namespace bf16x::crt {
+
+template <typename T>
+struct CrtArgs {
+  std::int64_t m, n, k;
+  T alpha;
+  const T* a;
+  std::int64_t lda;
+  bool ta;  // op(A) = A^T
+  const T* b;
+  std::int64_t ldb;
+  bool tb;
+  T beta;
+  T* c;
+  std::int64_t ldc;
+};
+
+// Exponents of the scaling (filled when CrtConfig::scales is set; for tests and the docs' error bound).
+struct CrtScales {
+  std::vector<int> ea, eb;  // max |row i of op(A)| in [2^(ea-1), 2^ea) (0 for a zero row)
+  std::vector<int> sa, sb;  // integer bits: A'_il = trunc(a_il 2^(sa_i - ea_i))
+};
+
+struct CrtConfig {
+  int moduli = 0;
+  const Int8Engine* engine = nullptr;
+  int mc = 0, nc = 0, kc = 0;  // 0: defaults (512, 512, 256), mc/nc shrunk to give every thread work
+  int threads = 0;             // 0: omp_get_max_threads()
+  CrtScales* scales = nullptr;
+  // Filled by the call.
+  std::uint64_t micro_tiles = 0;
+  double seconds_scale = 0, seconds_products = 0;
+};
+
+enum class CrtStatus { ok, nonfinite_input, no_memory };
+
+template <typename T>
+CrtStatus gemm_crt(const CrtArgs<T>& args, CrtConfig& cfg);
+
+struct Blocking {
+  int mc, nc, kc, threads;
+};
+Blocking crt_blocking(std::int64_t m, std::int64_t n, std::int64_t k, const CrtConfig& cfg);
+std::size_t crt_workspace_bytes(int moduli, const Blocking& b);  // all threads together
+
+}  // namespace bf16x::crt

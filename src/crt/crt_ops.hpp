@@ -1,0 +1,36 @@
+// Element loops of the CRT driver (crt_ops.cpp: multi-versioned for x86-64, v3 and v4). All but the FP64 sums of
+// reconstruct_row are exact integer arithmetic in FP64, so every version gives the same bits.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "crt/moduli.hpp"
+
+namespace bf16x::crt {
+
+// out[l] = digits ? ceil(|x_l| f1 f2) : trunc(x_l f1 f2) (f1 f2 a power of two, applied in two exact steps).
+void load_scaled(const float* x, int len, double f1, double f2, bool digits, double* out);
+void load_scaled(const double* x, int len, double f1, double f2, bool digits, double* out);
+
+// out[r] = digits ? ceil(|x_r| f1_r f2_r) : trunc(x_r f1_r f2_r) for r < rows (one element of each of `rows` lines).
+void load_scaled_across(const float* x, int rows, const double* f1, const double* f2, bool digits, double* out);
+void load_scaled_across(const double* x, int rows, const double* f1, const double* f2, bool digits, double* out);
+
+// Symmetric residues in [lo, hi] of the integer-valued y[l] modulo p (|y| < 2^51 p, or < 2^100 with big).
+void residues(const double* y, int len, double p, double invp, double hi, double lo, bool big, std::int8_t* out);
+// The 32 x kcp block yb (row r at yb + r kcp) as a packed A panel (crt/int8_kernel.hpp) with its row sums, or as
+// a packed B panel (line c = column c): residues modulo p_t, or the values themselves (digits) when plan is null.
+// tmp: kcp bytes of scratch.
+void pack_a_panel(const double* yb, int kcp, const CrtPlan* plan, int t, bool big, std::int8_t* panel);
+void pack_b_panel(const double* yb, int kcp, const CrtPlan* plan, int t, bool big, std::int8_t* tmp,
+                  std::int8_t* panel);
+
+// acc[e] = symmetric residue of acc[e] modulo p_t.
+void reduce_mod(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t);
+
+// out[j] = X_j (as FP64) for j < cols, where X_j == acc[t * stride + j] (mod p_t) for every t and |X_j| <= P/4.
+// s1, s2: scratch of cols doubles.
+void reconstruct_row(const std::int32_t* acc, std::size_t stride, int cols, const CrtPlan& plan, double* s1, double* s2,
+                     double* out);
+
+}  // namespace bf16x::crt

@@ -1,0 +1,37 @@
+// The AMX-INT8 micro-kernel on the hardware tiles. Compiled with AMX flags; reached only through int8_amx(),
+// whose available() requires cpu::has_amx_int8() (AMX-TILE, AMX-INT8, XCR0 tile state, Linux permission).
+#include "crt/engine/amx/kernel_amx_int8_32x32.hpp"
+#include "engine/amx/amx_kernels.hpp"
+#include "engine/amx/hw_tiles.hpp"
+
+namespace bf16x::crt {
+namespace {
+
+struct HwTilesInt8 : engine::amx::HwTiles {
+  // Destinations TMM4-7, first sources TMM0-1, second sources TMM2-3, as in the kernel.
+  template <int Dst, int Src1, int Src2>
+  static void dpbssd() {
+    static_assert(Dst >= 4 && Dst <= 7 && (Src1 == 0 || Src1 == 1) && (Src2 == 2 || Src2 == 3));
+    constexpr int id = (Dst - 4) * 4 + Src1 * 2 + (Src2 - 2);
+    if constexpr (id == 0)
+      _tile_dpbssd(4, 0, 2);
+    else if constexpr (id == 5)
+      _tile_dpbssd(5, 0, 3);
+    else if constexpr (id == 10)
+      _tile_dpbssd(6, 1, 2);
+    else if constexpr (id == 15)
+      _tile_dpbssd(7, 1, 3);
+    else
+      static_assert(id == 0 || id == 5 || id == 10 || id == 15, "only the kernel's four tile triples");
+  }
+};
+
+}  // namespace
+
+void kernel_amx_int8_hw(const std::int8_t* a, const std::int8_t* b, int kc, std::int32_t* c, std::int64_t ldc) {
+  engine::amx::hw_thread_begin();  // the BF16 kernel's palette (all tiles 16 x 64 bytes) serves this kernel too
+  HwTilesInt8 t;
+  kernel_amx_int8_32x32(t, a, b, kc, c, ldc);
+}
+
+}  // namespace bf16x::crt

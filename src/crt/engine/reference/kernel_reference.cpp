@@ -1,0 +1,27 @@
+// The scalar INT8 engine: the oracle the vector and AMX kernels are tested against.
+#include "crt/int8_kernel.hpp"
+
+namespace bf16x::crt {
+namespace {
+
+void kernel_reference(const std::int8_t* a, const std::int8_t* b, int kc, std::int32_t* c, std::int64_t ldc) {
+  for (int i = 0; i < kTile; ++i) {
+    std::int32_t acc[kTile] = {};
+    for (int l = 0; l < kc; ++l) {
+      const std::int32_t x = a[a_index(i, l)];
+      for (int j = 0; j < kTile; ++j) acc[j] += x * std::int32_t(b[b_index(l, j)]);
+    }
+    for (int j = 0; j < kTile; ++j) c[i * ldc + j] += acc[j];
+  }
+}
+
+bool always() { return true; }
+
+}  // namespace
+
+const Int8Engine& int8_reference() {
+  static const Int8Engine e{1 /* BF16X_ENGINE_REFERENCE */, "reference", always, kernel_reference, nullptr};
+  return e;
+}
+
+}  // namespace bf16x::crt

@@ -1,0 +1,52 @@
+// The INT8 micro-kernel contract of the CRT modes and its packed layout.
+//
+// One call: c[i * ldc + j] += sum_{l < kc} a(i, l) b(l, j) for a 32 x 32 tile, int8 x int8 products summed exactly
+// in int32 (the caller keeps |sum| < 2^31: kc * 2^14 plus what c holds). Every engine returns the same int32
+// values bit for bit, as exact sums must.
+//
+// Packed A panel (32 rows x kc, kc a multiple of 64): byte (r, l) at (l / 64) * 2048 + r * 64 + l % 64, i.e. kc/64
+// chunks of 32 rows x 64 bytes (two AMX A tiles of 16 rows per chunk), then int32 rowsum[32] = sum_l a(r, l) (for
+// engines that bias the A operand, e.g. VPDPBUSD's unsigned operand).
+// Packed B panel (kc x 32 columns): byte (l, c) at (l / 4) * 128 + c * 4 + l % 4, i.e. per group of 4 k a row of
+// 32 dwords (VNNI order: two AMX B tile rows of 16 dwords, or two zmm).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace bf16x::crt {
+
+inline constexpr int kTile = 32;    // rows of an A panel, columns of a B panel, side of a micro-tile
+inline constexpr int kKChunk = 64;  // k granularity of the panels
+
+inline constexpr std::size_t a_panel_bytes(int kc) { return std::size_t(kc) * kTile + kTile * sizeof(std::int32_t); }
+inline constexpr std::size_t b_panel_bytes(int kc) { return std::size_t(kc) * kTile; }
+inline constexpr std::size_t a_index(int r, int l) { return std::size_t(l / 64) * 2048 + r * 64 + l % 64; }
+inline constexpr std::size_t b_index(int l, int c) { return std::size_t(l / 4) * 128 + c * 4 + l % 4; }
+inline const std::int32_t* a_rowsums(const std::int8_t* a, int kc) {
+  return reinterpret_cast<const std::int32_t*>(a + std::size_t(kc) * kTile);
+}
+
+using Int8Kernel = void (*)(const std::int8_t* a, const std::int8_t* b, int kc, std::int32_t* c, std::int64_t ldc);
+
+struct Int8Engine {
+  int id;  // BF16X_ENGINE_* value that selects it for the CRT modes
+  const char* name;
+  bool (*available)();
+  Int8Kernel kernel;
+  void (*thread_begin)();  // per-thread set-up (AMX: LDTILECFG), may be null
+};
+
+const Int8Engine& int8_reference();
+const Int8Engine& int8_avx512vnni();
+const Int8Engine& int8_avx2();
+const Int8Engine& int8_amx();
+const Int8Engine& int8_amx_model();
+
+// The INT8 engine for a bf16x_engine value, or null if that value names none.
+const Int8Engine* int8_engine(int id);
+// AUTO: BF16X_CRT_ENGINE if it names a usable INT8 engine, else amx -> avx512vnni -> avx2 -> reference. Explicit: that
+// engine if usable here, else -1.
+int resolve_int8_engine(int requested);
+bool int8_engine_usable(int id);
+
+}  // namespace bf16x::crt

@@ -1,0 +1,39 @@
+// Moduli and CRT constants of the INT8 Ozaki scheme II modes (fp64c<N>, fp32c<N>).
+//
+// The moduli are the first N of 256, 255, 253, 251, 247, 241, 239, 233, 229, 227, 223, 217, 211, 199, 197, 193,
+// 191, 181, 179, 173: pairwise coprime (256 = 2^8, 255 = 3.5.17, 253 = 11.23, 247 = 13.19, 217 = 7.31, the rest
+// prime), each <= 256, so every symmetric residue fits an int8 and a product of two is at most 2^14.
+//
+// Reconstruction (docs/numerics.md, "CRT modes"): with P = prod p_t and q_t = (P/p_t) ((P/p_t)^-1 mod p_t) < P,
+// an integer X with |X| <= P/4 is X = S - K P for S = sum_t r_t q_t (r_t = X mod p_t, symmetric) and K = round(S/P).
+// q_t = q1_t + q2_t with q1_t a multiple of 2^g of at most 41 bits (g = max(0, bits(P) - 41)) so that
+// S1 = sum_t r_t q1_t is exact in FP64 (|r_t| <= 128, N <= 20: |S1| < 2^53 2^g); P = P1 + P2 likewise, K < 2^12 and
+// K P1 and S1 - K P1 are exact; the only rounding errors are in S2 = sum r_t q2_t and K P2, together below
+// 2^(g-36) in absolute value.
+#pragma once
+#include <cstdint>
+
+namespace bf16x::crt {
+
+inline constexpr int kMaxModuli = 20;
+inline constexpr int kModuli[kMaxModuli] = {256, 255, 253, 251, 247, 241, 239, 233, 229, 227,
+                                            223, 217, 211, 199, 197, 193, 191, 181, 179, 173};
+
+struct CrtPlan {
+  int n = 0;  // number of moduli
+  double p[kMaxModuli] = {}, invp[kMaxModuli] = {};
+  double hi[kMaxModuli] = {}, lo[kMaxModuli] = {};  // symmetric residue range [lo, hi]
+  double q1[kMaxModuli] = {}, q2[kMaxModuli] = {};  // CRT weights q_t = q1_t + q2_t (+ less than 2^(g-53))
+  double P1 = 0, P2 = 0, invP = 0;                  // P = P1 + P2 (+ less than 2^(g-53)), 1/P
+  int bits = 0;                                     // bit length of P
+  int g = 0;                                        // grid of q1 and P1
+  int L = 0;                                        // budget: the scaling keeps sum_l |A'_il| |B'_lj| <= 2^L <= P/4
+};
+
+// The plan for n moduli, 1 <= n <= kMaxModuli (computed once, exactly, in multiword integer arithmetic).
+const CrtPlan& crt_plan(int n);
+
+// log2 of P for n moduli (for error models and docs).
+double log2_modulus_product(int n);
+
+}  // namespace bf16x::crt

@@ -1,0 +1,303 @@
+// CRT modes (fp64c<N>, fp32c<N>): the scaling invariant, the error bound of tests/crt_bound.hpp against the
+// double-double reference, BLAS semantics through the C API, IEEE specials, error returns, names.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <thread>
+
+#include "bf16x/bf16x.h"
+#include "check/exact_gemm.hpp"
+#include "crt/crt_driver.hpp"
+#include "crt/crt_mode.hpp"
+#include "crt_bound.hpp"
+#include "gemm_fixture.hpp"
+
+namespace bf16x::test {
+namespace {
+
+// Entries u * 2^e with u uniform in [-1, 1] and e uniform in [emin, emax] per entry, plus per-row (A) / per-column
+// (B) offsets from `spread` (full-range tests), zero lines where asked.
+template <typename T>
+check::Mat<T> make(std::int64_t r, std::int64_t c, std::uint64_t seed, double emin, double emax, int spread, bool rows,
+                   bool zero_line = false) {
+  std::mt19937_64 g(seed);
+  std::uniform_real_distribution<double> u(-1, 1), e(emin, emax);
+  std::uniform_int_distribution<int> off(-spread, spread);
+  std::vector<int> o(std::size_t(rows ? r : c));
+  for (int& x : o) x = spread ? off(g) : 0;
+  check::Mat<T> x(r, c);
+  for (std::int64_t j = 0; j < c; ++j)
+    for (std::int64_t i = 0; i < r; ++i) x(i, j) = T(std::ldexp(u(g) * std::exp2(e(g)), o[std::size_t(rows ? i : j)]));
+  if (zero_line && r > 2 && c > 2) {
+    for (std::int64_t j = 0; j < c; ++j)
+      if (rows) x(1, j) = 0;
+    for (std::int64_t i = 0; i < r; ++i)
+      if (!rows) x(i, 1) = 0;
+  }
+  return x;
+}
+
+template <typename T>
+void check_bound(const check::Mat<T>& a, const check::Mat<T>& b, int moduli, int engine, const char* what) {
+  const std::int64_t m = a.rows, n = b.cols, k = a.cols;
+  check::Mat<T> c(m, n);
+  crt::CrtScales s;
+  crt::CrtConfig cfg;
+  cfg.moduli = moduli;
+  cfg.engine = crt::int8_engine(engine);
+  cfg.scales = &s;
+  const crt::CrtArgs<T> args{m, n, k, T(1), a.data(), m, false, b.data(), k, false, T(0), c.data(), m};
+  ASSERT_EQ(crt::gemm_crt(args, cfg), crt::CrtStatus::ok);
+  const CrtBound bd = crt_bound(a, b, s, moduli);
+  EXPECT_LE(bd.max_invariant_excess, 0.0) << what;
+  const check::Mat<double> ref = check::exact_gemm(a, b);
+  // Subnormal products: the double-double reference's TwoProd is exact only above the subnormal range, so it
+  // carries up to k half-units of denorm_min itself.
+  const double uT = sizeof(T) == 4 ? std::ldexp(1.0, -24) : std::ldexp(1.0, -53);
+  int bad = 0;
+  for (std::int64_t j = 0; j < n; ++j)
+    for (std::int64_t i = 0; i < m; ++i) {
+      const double err = std::fabs(double(c(i, j)) - ref(i, j));
+      const double tol = bd.tol(i, j) * (1 + 1e-14) + 3 * uT * std::fabs(ref(i, j)) +
+                         double(k + 2) * double(std::numeric_limits<double>::denorm_min()) +
+                         2 * double(std::numeric_limits<T>::denorm_min());
+      if (!(err <= tol) && bad++ < 5)
+        ADD_FAILURE() << what << " N=" << moduli << " (" << i << "," << j << "): |C - R| = " << err << " > bound "
+                      << tol << " (R = " << ref(i, j) << ")";
+    }
+}
+
+TEST(CrtGemm, ScalingInvariantAndErrorBoundFp64) {
+  for (int N : {8, 10, 12, 14, 16, 18, 20}) {
+    const auto a = make<double>(70, 150, 1 + N, 0, 0, 0, true), b = make<double>(150, 45, 100 + N, 0, 0, 0, false);
+    check_bound(a, b, N, BF16X_ENGINE_REFERENCE, "uniform");
+  }
+  // Wide exponents inside rows and columns, and a full-range spread across them (subnormal to near-overflow
+  // magnitudes in different rows), with zero lines.
+  for (int N : {8, 13, 20}) {
+    const auto a = make<double>(64, 96, 7 + N, -30, 30, 0, true), b = make<double>(96, 40, 8 + N, -30, 30, 0, false);
+    check_bound(a, b, N, BF16X_ENGINE_REFERENCE, "wide");
+    // Rows of A (then columns of B) spread over 2^-1000 .. 2^1000, the other operand near 1: products from
+    // subnormal to near-overflow.
+    const auto a2 = make<double>(40, 70, 9 + N, -8, 8, 1000, true, true);
+    const auto b2 = make<double>(70, 33, 10 + N, -8, 8, 0, false, true);
+    check_bound(a2, b2, N, BF16X_ENGINE_REFERENCE, "full range rows");
+    const auto a4 = make<double>(40, 70, 11 + N, -8, 8, 0, true);
+    const auto b4 = make<double>(70, 33, 12 + N, -8, 8, 1000, false);
+    check_bound(a4, b4, N, BF16X_ENGINE_REFERENCE, "full range columns");
+  }
+  // Subnormal inputs.
+  const auto a3 = make<double>(33, 64, 11, -1070, -1060, 0, true), b3 = make<double>(64, 35, 12, 0, 40, 0, false);
+  check_bound(a3, b3, 16, BF16X_ENGINE_REFERENCE, "subnormal A");
+}
+
+TEST(CrtGemm, ScalingInvariantAndErrorBoundFp32) {
+  for (int N = BF16X_FP32C_MIN; N <= BF16X_FP32C_MAX; ++N) {
+    const auto a = make<float>(50, 130, 21 + N, 0, 0, 0, true), b = make<float>(130, 66, 40 + N, 0, 0, 0, false);
+    check_bound(a, b, N, BF16X_ENGINE_REFERENCE, "uniform fp32");
+    const auto a2 = make<float>(40, 64, 61 + N, -20, 20, 40, true, true);
+    const auto b2 = make<float>(64, 37, 62 + N, -20, 20, 40, false);
+    check_bound(a2, b2, N, BF16X_ENGINE_REFERENCE, "wide fp32");
+  }
+}
+
+// Past 2^17 / kc k-blocks the int32 accumulators are reduced modulo p_t on the way.
+TEST(CrtGemm, LongKReducesAccumulators) {
+  const auto a = make<double>(32, 140000, 5, 0, 0, 0, true), b = make<double>(140000, 20, 6, 0, 0, 0, false);
+  check_bound(a, b, 16, crt::resolve_int8_engine(BF16X_ENGINE_AUTO), "k = 140000");
+}
+
+// Every engine gives the same C bit for bit on a full GEMM (edges in m, n and k included).
+TEST(CrtGemm, EnginesBitForBit) {
+  for (int mode : {int(BF16X_MODE_FP64C(14)), int(BF16X_MODE_FP64C(20)), int(BF16X_MODE_FP32C(7))}) {
+    const bool dbl = crt::is_fp64c(mode);
+    std::vector<std::vector<unsigned char>> results;
+    std::vector<const char*> names;
+    for (int e : {BF16X_ENGINE_REFERENCE, BF16X_ENGINE_AVX512VNNI, BF16X_ENGINE_AVX2_INT8, BF16X_ENGINE_AMX_MODEL,
+                  BF16X_ENGINE_AMX}) {
+      if (!crt::int8_engine_usable(e)) continue;
+      std::vector<unsigned char> bytes;
+      if (dbl) {
+        Problem<double> p(77, 65, 300, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_TRANS, 3, 2, -10, 10);
+        ASSERT_EQ(p.run(mode, e), BF16X_OK);
+        bytes.assign(reinterpret_cast<unsigned char*>(p.c.data()),
+                     reinterpret_cast<unsigned char*>(p.c.data() + p.c.size()));
+      } else {
+        Problem<float> p(77, 65, 300, BF16X_ROW_MAJOR, BF16X_TRANS, BF16X_NO_TRANS, 4, 1, -10, 10);
+        ASSERT_EQ(p.run(mode, e), BF16X_OK);
+        bytes.assign(reinterpret_cast<unsigned char*>(p.c.data()),
+                     reinterpret_cast<unsigned char*>(p.c.data() + p.c.size()));
+      }
+      results.push_back(bytes);
+      names.push_back(bf16x_engine_name(e));
+    }
+    ASSERT_GE(results.size(), 2u);  // reference and the tile model run anywhere
+    for (std::size_t i = 1; i < results.size(); ++i)
+      EXPECT_EQ(results[i], results[0]) << names[i] << " vs " << names[0] << " in " << bf16x_mode_name(mode);
+  }
+}
+
+// C API: layouts, transposes, leading dimensions, alpha/beta with BLAS semantics, against the bound.
+TEST(CrtGemm, LayoutsAndAlphaBeta) {
+  struct Case {
+    int layout, ta, tb;
+    double alpha, beta;
+  };
+  const Case cases[] = {{BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 1, 0},
+                        {BF16X_COL_MAJOR, BF16X_TRANS, BF16X_NO_TRANS, -2.5, 0.5},
+                        {BF16X_ROW_MAJOR, BF16X_NO_TRANS, BF16X_TRANS, 0.75, -1},
+                        {BF16X_ROW_MAJOR, BF16X_CONJ_TRANS, BF16X_CONJ_TRANS, 3, 1}};
+  int seed = 50;
+  for (const Case& cs : cases) {
+    Problem<double> p(45, 38, 70, cs.layout, cs.ta, cs.tb, seed++, 3, -5, 5);
+    p.alpha = cs.alpha;
+    p.beta = cs.beta;
+    if (cs.beta == 0)
+      for (double& x : p.c) x = NAN;  // beta = 0 never reads C
+    ASSERT_EQ(p.run(BF16X_MODE_FP64C(16)), BF16X_OK);
+    // The scales depend only on op(A) and op(B): the driver on the column-major copies gives the same ones.
+    crt::CrtScales s;
+    crt::CrtConfig cfg;
+    cfg.moduli = 16;
+    cfg.engine = &crt::int8_reference();
+    cfg.scales = &s;
+    check::Mat<double> tmp(p.m, p.n);
+    const crt::CrtArgs<double> args{p.m,          p.n, p.k,   1.0, p.opa.data(), p.m, false,
+                                    p.opb.data(), p.k, false, 0.0, tmp.data(),   p.m};
+    ASSERT_EQ(crt::gemm_crt(args, cfg), crt::CrtStatus::ok);
+    const CrtBound bd = crt_bound(p.opa, p.opb, s, 16);
+    const check::Mat<double> ref = check::exact_gemm(p.opa, p.opb);
+    const double u = std::ldexp(1.0, -53);
+    for (std::int64_t j = 0; j < p.n; ++j)
+      for (std::int64_t i = 0; i < p.m; ++i) {
+        const double want = cs.alpha * ref(i, j) + (cs.beta == 0 ? 0.0 : cs.beta * p.c0(i, j));
+        const double tol = std::fabs(cs.alpha) * bd.tol(i, j) * (1 + 4 * u) +
+                           3 * u * (std::fabs(cs.alpha * ref(i, j)) + std::fabs(cs.beta * p.c0(i, j)));
+        ASSERT_LE(std::fabs(p.cval(i, j) - want), tol) << i << "," << j;
+      }
+    // Padding between columns untouched.
+    for (std::size_t e = 0; e < p.c.size(); ++e) {
+      const std::int64_t lead = std::int64_t(e) % p.ldc;
+      if (lead >= (cs.layout == BF16X_COL_MAJOR ? p.m : p.n)) {
+        ASSERT_TRUE(std::isnan(p.c[e]));
+      }
+    }
+  }
+}
+
+TEST(CrtGemm, MeetsNativeDgemmOnUniform) {
+  const std::int64_t n = 256;
+  Problem<double> p(n, n, n, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 77);
+  Problem<double> q = p;
+  ASSERT_EQ(p.run(BF16X_MODE_FP64C(16)), BF16X_OK);
+  ASSERT_EQ(q.run(BF16X_MODE_NATIVE), BF16X_OK);
+  const check::Mat<double> ref = check::exact_gemm(p.opa, p.opb);
+  long double e1 = 0, e2 = 0, r2 = 0;
+  for (std::int64_t j = 0; j < n; ++j)
+    for (std::int64_t i = 0; i < n; ++i) {
+      e1 += std::pow((long double)(p.cval(i, j) - ref(i, j)), 2);
+      e2 += std::pow((long double)(q.cval(i, j) - ref(i, j)), 2);
+      r2 += std::pow((long double)ref(i, j), 2);
+    }
+  EXPECT_LE(e1, e2) << "fp64c16 eF " << double(std::sqrt(e1 / r2)) << " native " << double(std::sqrt(e2 / r2));
+}
+
+// NaN/Inf anywhere in A or B: the host GEMM runs (as for the BF16 modes), bit-equal to native mode.
+TEST(CrtGemm, SpecialValuesRouteToHost) {
+  for (double special : {double(NAN), double(INFINITY), -double(INFINITY)}) {
+    for (int where = 0; where < 2; ++where) {
+      Problem<double> p(20, 18, 33, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 9);
+      p.beta = 0.5;
+      (where ? p.b : p.a)[5] = special;
+      Problem<double> q = p;
+      bf16x_stats st{};
+      ASSERT_EQ(p.run(BF16X_MODE_FP64C(12), BF16X_ENGINE_AUTO, &st), BF16X_OK);
+      ASSERT_EQ(q.run(BF16X_MODE_NATIVE), BF16X_OK);
+      EXPECT_EQ(st.mode, BF16X_MODE_NATIVE);
+      EXPECT_EQ(std::memcmp(p.c.data(), q.c.data(), p.c.size() * sizeof(double)), 0);
+    }
+    Problem<float> p(20, 18, 33, BF16X_ROW_MAJOR, BF16X_TRANS, BF16X_NO_TRANS, 10);
+    p.b[7] = float(special);
+    Problem<float> q = p;
+    ASSERT_EQ(p.run(BF16X_MODE_FP32C(6)), BF16X_OK);
+    ASSERT_EQ(q.run(BF16X_MODE_NATIVE), BF16X_OK);
+    EXPECT_EQ(std::memcmp(p.c.data(), q.c.data(), p.c.size() * sizeof(float)), 0);
+  }
+}
+
+TEST(CrtGemm, ErrorsLeaveCUntouched) {
+  Problem<double> p(16, 16, 16, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 11);
+  p.beta = 1;
+  const std::vector<double> c0 = p.c;
+  double* c = p.c.data();
+  // lda too small
+  EXPECT_EQ(bf16x_dgemm(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 16, 16, 16, 1.0, p.a.data(), 15, p.b.data(),
+                        p.ldb, 1.0, c, p.ldc, BF16X_MODE_FP64C(16)),
+            BF16X_ERR_LDA);
+  // fp32c for dgemm, fp64c for sgemm, out-of-range moduli counts
+  for (int mode : {int(BF16X_MODE_FP32C(7)), BF16X_MODE_FP64C_BASE + 7, BF16X_MODE_FP64C_BASE + 21})
+    EXPECT_EQ(p.run(mode), BF16X_ERR_MODE) << mode;
+  Problem<float> f(8, 8, 8, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 12);
+  EXPECT_EQ(f.run(BF16X_MODE_FP64C(12)), BF16X_ERR_MODE);
+  EXPECT_EQ(f.run(BF16X_MODE_FP32C_BASE + 4), BF16X_ERR_MODE);
+  // A BF16-only engine, or an INT8 engine this CPU lacks.
+  EXPECT_EQ(p.run(BF16X_MODE_FP64C(16), BF16X_ENGINE_AVX512BF16), BF16X_ERR_ENGINE);
+  for (int e : {BF16X_ENGINE_AMX, BF16X_ENGINE_AVX512VNNI, BF16X_ENGINE_AVX2_INT8})
+    if (!bf16x_engine_available(e)) {
+      EXPECT_EQ(p.run(BF16X_MODE_FP64C(16), e), BF16X_ERR_ENGINE);
+    }
+  EXPECT_EQ(std::memcmp(c0.data(), p.c.data(), c0.size() * sizeof(double)), 0);
+}
+
+TEST(CrtGemm, Names) {
+  for (int n = BF16X_FP64C_MIN; n <= BF16X_FP64C_MAX; ++n) {
+    const std::string name = "fp64c" + std::to_string(n);
+    EXPECT_EQ(bf16x_mode_from_name(name.c_str()), BF16X_MODE_FP64C(n));
+    EXPECT_STREQ(bf16x_mode_name(BF16X_MODE_FP64C(n)), name.c_str());
+  }
+  for (int n = BF16X_FP32C_MIN; n <= BF16X_FP32C_MAX; ++n) {
+    const std::string name = "fp32c" + std::to_string(n);
+    EXPECT_EQ(bf16x_mode_from_name(name.c_str()), BF16X_MODE_FP32C(n));
+    EXPECT_STREQ(bf16x_mode_name(BF16X_MODE_FP32C(n)), name.c_str());
+  }
+  for (const char* bad : {"fp64c7", "fp64c21", "fp64c08", "fp32c4", "fp32c11", "fp64c", "fp64c1x", "fp32c+5"})
+    EXPECT_EQ(bf16x_mode_from_name(bad), -1) << bad;
+  EXPECT_EQ(bf16x_mode_name(BF16X_MODE_FP64C_BASE + 21), nullptr);
+  EXPECT_STREQ(bf16x_engine_name(BF16X_ENGINE_AVX512VNNI), "avx512vnni");
+  EXPECT_EQ(bf16x_engine_from_name("avx2-int8"), BF16X_ENGINE_AVX2_INT8);
+}
+
+}  // namespace
+}  // namespace bf16x::test
+
+namespace bf16x::test {
+namespace {
+
+// The workspace depends on the block sizes, the moduli and the thread count, not on m, n or k.
+TEST(CrtGemm, WorkspaceBoundedByBlocks) {
+  crt::CrtConfig cfg;
+  cfg.moduli = 20;
+  cfg.threads = 4;
+  const std::size_t big = crt::crt_workspace_bytes(20, crt::crt_blocking(1 << 20, 1 << 20, 1 << 24, cfg));
+  const std::size_t mid = crt::crt_workspace_bytes(20, crt::crt_blocking(4096, 4096, 4096, cfg));
+  EXPECT_EQ(big, mid);
+  EXPECT_LE(big, std::size_t(4) * 64 << 20);  // under 64 MiB per thread at N = 20
+}
+
+// Calls from several threads at once (each calling thread has its own workspace) give the single-call result.
+TEST(CrtGemm, ConcurrentCallers) {
+  Problem<double> p(90, 70, 130, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 21);
+  Problem<double> want = p;
+  ASSERT_EQ(want.run(BF16X_MODE_FP64C(13)), BF16X_OK);
+  std::vector<Problem<double>> runs(4, p);
+  std::vector<std::thread> th;
+  for (auto& r : runs) th.emplace_back([&r] { EXPECT_EQ(r.run(BF16X_MODE_FP64C(13)), BF16X_OK); });
+  for (auto& t : th) t.join();
+  for (auto& r : runs) EXPECT_EQ(std::memcmp(r.c.data(), want.c.data(), r.c.size() * sizeof(double)), 0);
+}
+
+}  // namespace
+}  // namespace bf16x::test
