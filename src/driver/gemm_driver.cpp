@@ -235,9 +235,13 @@ DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg) {
     pack::scan_scales_a_team(args.a, m, k, true, ea.data(), nonfinite);
     pack::scan_scales_b_team(args.b, k, n, true, eb.data(), nonfinite);
 #pragma omp barrier
-#pragma omp single
+    // The calling thread (the team's master) reserves its own workspace: the memory comes from its allocator arena,
+    // not from whichever worker would run a `single` (a worker's arena can grow inside address space it reserved
+    // earlier, so an allocation limit would catch the call only some of the time).
+#pragma omp master
     if (!nonfinite) base = static_cast<unsigned char*>(ws.reserve(lay.total));
-    // (the single's barrier publishes nonfinite and base)
+#pragma omp barrier
+    // (the barrier publishes nonfinite and base)
     if (!nonfinite && base) {
       const bool master = omp_get_thread_num() == 0;
       double t = now();
