@@ -7,6 +7,7 @@
 #include "bf16x/bf16x.h"
 #include "cpu/features.hpp"
 #include "crt/int8_kernel.hpp"
+#include "env/env_vars.hpp"
 
 namespace bf16x::crt {
 
@@ -61,10 +62,14 @@ bool int8_engine_usable(int id) {
 int resolve_int8_engine(int requested) {
   if (requested != BF16X_ENGINE_AUTO) return int8_engine_usable(requested) ? requested : -1;
   static const int chosen = [] {
-    const char* env = std::getenv("BF16X_CRT_ENGINE");
-    if (env && *env) {
-      const int e = bf16x_engine_from_name(env);
+    // BF16X_CRT_ENGINE through the one strict reader: a name that is not an INT8 engine, or one this CPU cannot
+    // run, is said once on stderr like every other refused BF16X_* value.
+    if (const auto env =
+            envvar::choice(envvar::process_source(), "BF16X_CRT_ENGINE",
+                           {"amx", "amx-model", "avx512vnni", "avx2-int8", "reference"}, "the best available")) {
+      const int e = bf16x_engine_from_name(env->c_str());
       if (int8_engine_usable(e)) return e;
+      envvar::warn("BF16X_CRT_ENGINE=" + *env + " is not available on this CPU; using the best available");
     }
     for (int id : {int(BF16X_ENGINE_AMX), int(BF16X_ENGINE_AVX512VNNI), int(BF16X_ENGINE_AVX2_INT8)})
       if (int8_engine_usable(id)) return id;
