@@ -24,19 +24,21 @@ struct Restore {
   }
 };
 
-// The mode a DGEMM with BF16X_MODE_DEFAULT (or `mode`) ran, from its stats.
-int mode_that_ran(int mode = BF16X_MODE_DEFAULT) {
-  std::vector<double> a(64 * 64, 0.5), b(64 * 64, 0.25), c(64 * 64);
+// The stats of an n x n x n DGEMM with `mode` (BF16X_MODE_DEFAULT: the process default).
+bf16x_stats run_dgemm(int mode, int n) {
+  std::vector<double> a(std::size_t(n * n), 0.5), b(std::size_t(n * n), 0.25), c(std::size_t(n * n));
   bf16x_stats st{};
   bf16x_options o;
   bf16x_options_init(&o);
   o.mode = mode;
   o.stats = &st;
-  EXPECT_EQ(bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 64, 64, 64, 1.0, a.data(), 64, b.data(), 64,
-                           0.0, c.data(), 64, &o),
+  EXPECT_EQ(bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.0, a.data(), n, b.data(), n, 0.0,
+                           c.data(), n, &o),
             BF16X_OK);
-  return st.mode;
+  return st;
 }
+
+int mode_that_ran(int mode = BF16X_MODE_DEFAULT) { return run_dgemm(mode, 64).mode; }
 
 TEST(Runtime, ModesAreCheckedAndTakePrecedenceOverTheEnvironment) {
   Restore restore;
@@ -66,15 +68,7 @@ TEST(Runtime, EngineMustBeUsable) {
   EXPECT_EQ(bf16x_engine_selected(), BF16X_ENGINE_REFERENCE);
   if (!bf16x_engine_available(BF16X_ENGINE_AMX)) EXPECT_EQ(bf16x_set_engine(BF16X_ENGINE_AMX), BF16X_ERR_ENGINE);
   EXPECT_EQ(bf16x_get_engine(), BF16X_ENGINE_REFERENCE);  // a refused setting changes nothing
-  std::vector<double> a(32 * 32, 0.5), c(32 * 32);
-  bf16x_stats st{};
-  bf16x_options o;
-  bf16x_options_init(&o);
-  o.mode = BF16X_MODE_FP64X6;
-  o.stats = &st;
-  ASSERT_EQ(bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 32, 32, 32, 1.0, a.data(), 32, a.data(), 32,
-                           0.0, c.data(), 32, &o),
-            BF16X_OK);
+  const bf16x_stats st = run_dgemm(BF16X_MODE_FP64X6, 32);
   EXPECT_EQ(st.engine, BF16X_ENGINE_REFERENCE);
   EXPECT_EQ(bf16x_set_engine(BF16X_ENGINE_AUTO), BF16X_OK);
   EXPECT_NE(bf16x_get_engine(), 0);

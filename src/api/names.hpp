@@ -9,6 +9,6 @@ std::vector<std::string> engine_name_list();  // every engine except auto, in id
 std::string engine_names();                   // the same, comma separated
 
 std::string config_text();  // bf16x_get_config (api/config.cpp)
-std::string cpu_model_name();
+std::string cpu_model_name();  // /proc/cpuinfo "model name" (api/config.cpp)
 
 }  // namespace bf16x::api

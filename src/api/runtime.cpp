@@ -18,6 +18,17 @@ std::atomic<int> g_sgemm_mode{kUnset}, g_dgemm_mode{kUnset}, g_engine{BF16X_ENGI
     g_threads{0};
 std::atomic<double> g_target{-1.0};
 
+// DEFAULT removes the setting; any other mode must fit the routine.
+int set_mode(std::atomic<int>& slot, int mode, bool is_double) {
+  if (mode == BF16X_MODE_DEFAULT) {
+    slot = kUnset;
+    return BF16X_OK;
+  }
+  if (!bf16x_mode_name(mode) || !mode_fits(mode, is_double)) return BF16X_ERR_MODE;
+  slot = mode;
+  return BF16X_OK;
+}
+
 }  // namespace
 
 int effective_mode(bool is_double) {
@@ -49,25 +60,8 @@ ThreadScope::~ThreadScope() {
 
 extern "C" {
 
-int bf16x_set_sgemm_mode(int mode) {
-  if (mode == BF16X_MODE_DEFAULT) {
-    bf16x::api::g_sgemm_mode = bf16x::api::kUnset;
-    return BF16X_OK;
-  }
-  if (!bf16x_mode_name(mode) || !bf16x::api::mode_fits(mode, false)) return BF16X_ERR_MODE;
-  bf16x::api::g_sgemm_mode = mode;
-  return BF16X_OK;
-}
-
-int bf16x_set_dgemm_mode(int mode) {
-  if (mode == BF16X_MODE_DEFAULT) {
-    bf16x::api::g_dgemm_mode = bf16x::api::kUnset;
-    return BF16X_OK;
-  }
-  if (!bf16x_mode_name(mode) || !bf16x::api::mode_fits(mode, true)) return BF16X_ERR_MODE;
-  bf16x::api::g_dgemm_mode = mode;
-  return BF16X_OK;
-}
+int bf16x_set_sgemm_mode(int mode) { return bf16x::api::set_mode(bf16x::api::g_sgemm_mode, mode, false); }
+int bf16x_set_dgemm_mode(int mode) { return bf16x::api::set_mode(bf16x::api::g_dgemm_mode, mode, true); }
 
 int bf16x_get_sgemm_mode(void) { return bf16x::api::effective_mode(false); }
 int bf16x_get_dgemm_mode(void) { return bf16x::api::effective_mode(true); }

@@ -24,14 +24,15 @@
 #include <random>
 #include <tuple>
 
+#include "api/names.hpp"
 #include "bf16x/bf16x.h"
 #include "cmd_bench_baselines.hpp"
 #include "cmd_bench_report.hpp"
 #include "command.hpp"
 #include "cpu/features.hpp"
+#include "crt/crt_mode.hpp"
 #include "engine/raw_gemm.hpp"
 #include "engine/registry.hpp"
-#include "crt/crt_mode.hpp"
 #include "host/host_blas.hpp"
 #include "split/scheme.hpp"
 
@@ -136,14 +137,6 @@ double rel_err(const std::vector<double>& ref, const double* c) {
   return den > 0 ? std::sqrt(num / den) : kNone;
 }
 
-std::string cpu_model() {
-  std::ifstream f("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(f, line))
-    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
-  return "unknown";
-}
-
 // Busy and total jiffies of all CPUs (/proc/stat).
 std::pair<double, double> cpu_jiffies() {
   std::ifstream f("/proc/stat");
@@ -238,7 +231,7 @@ int run_bench(const BenchArgs& a) {
   bench::Report rep;
   const char* coretype = std::getenv("OPENBLAS_CORETYPE");
   if (a.measure)
-    rep.header = {{"cpu", cpu_model()},
+    rep.header = {{"cpu", api::cpu_model_name()},
                   {"date", today()},
                   {"engine", bf16x_engine_name(engine_id)},
                   {"avx512bf16", cpu::has_avx512bf16() ? "yes" : "no"},

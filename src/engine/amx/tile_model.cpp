@@ -82,17 +82,22 @@ void TileModel::zero_tile(int t) {
   start_row_ = 0;
 }
 
-void TileModel::dpbf16ps_tiles(int dst, int src1, int src2) {
-  const char* op = "tdpbf16ps";
+// The #UD rules shared by the dot-product instructions: three distinct configured tiles, dst (M x N dwords) +=
+// src1 (M x K dwords: BF16 pairs or 4 bytes) . src2 (K rows x N dwords).
+void TileModel::check_dot_operands(const char* op, int dst, int src1, int src2) const {
   require_tile(dst, op);
   require_tile(src1, op);
   require_tile(src2, op);
   if (dst == src1 || dst == src2 || src1 == src2) fault(op, dst, "operands must be three distinct tiles");
-  // The #UD shape rules: dst (M x N fp32) += src1 (M x K pairs) . src2 (K pair-rows x N pairs).
   if (colsb_[dst] % 4 != 0 || colsb_[src1] % 4 != 0) fault(op, dst, "colsb not a multiple of 4");
   if (rows_[dst] != rows_[src1]) fault(op, src1, "rows differ from the destination's");
-  if (rows_[src2] != colsb_[src1] / 4) fault(op, src2, "rows differ from src1's pairs per row");
+  if (rows_[src2] != colsb_[src1] / 4) fault(op, src2, "rows differ from src1's dwords per row");
   if (colsb_[src2] != colsb_[dst]) fault(op, src2, "colsb differs from the destination's");
+}
+
+void TileModel::dpbf16ps_tiles(int dst, int src1, int src2) {
+  const char* op = "tdpbf16ps";
+  check_dot_operands(op, dst, src1, src2);
 
   const int M = rows_[dst], N = colsb_[dst] / 4, K = colsb_[src1] / 4;
   bf16_t a[kMaxRows][2 * kMaxRows], b[kMaxRows][2 * kMaxRows];
@@ -116,15 +121,7 @@ void TileModel::dpbf16ps_tiles(int dst, int src1, int src2) {
 
 void TileModel::dp_int8_tiles(int dst, int src1, int src2, bool src1_signed, bool src2_signed) {
   const char* op = src1_signed ? (src2_signed ? "tdpbssd" : "tdpbsud") : (src2_signed ? "tdpbusd" : "tdpbuud");
-  require_tile(dst, op);
-  require_tile(src1, op);
-  require_tile(src2, op);
-  if (dst == src1 || dst == src2 || src1 == src2) fault(op, dst, "operands must be three distinct tiles");
-  // The #UD shape rules: dst (M x N int32) += src1 (M x K dwords of 4 bytes) . src2 (K rows x N dwords).
-  if (colsb_[dst] % 4 != 0 || colsb_[src1] % 4 != 0) fault(op, dst, "colsb not a multiple of 4");
-  if (rows_[dst] != rows_[src1]) fault(op, src1, "rows differ from the destination's");
-  if (rows_[src2] != colsb_[src1] / 4) fault(op, src2, "rows differ from src1's dwords per row");
-  if (colsb_[src2] != colsb_[dst]) fault(op, src2, "colsb differs from the destination's");
+  check_dot_operands(op, dst, src1, src2);
 
   const int M = rows_[dst], N = colsb_[dst] / 4, K = colsb_[src1] / 4;
   auto ext = [](std::uint8_t v, bool s) -> std::uint32_t {

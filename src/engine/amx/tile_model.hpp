@@ -95,6 +95,7 @@ class TileModel {
     static_assert(Dst != Src1 && Dst != Src2 && Src1 != Src2, "TDPB*D needs three distinct tiles");
   }
   void require_tile(int t, const char* op) const;
+  void check_dot_operands(const char* op, int dst, int src1, int src2) const;
 
   std::uint8_t palette_ = 0;
   std::uint8_t start_row_ = 0;
