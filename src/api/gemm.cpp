@@ -1,6 +1,7 @@
-// bf16x_sgemm / bf16x_dgemm: checks, layout normalisation (row-major C = A B is column-major C^T = B^T A^T),
-// BLAS quick returns, mode and engine resolution, then the host BLAS or the emulation driver; stats and the
-// verbose line for every call, rejected ones included.
+// bf16x_sgemm / bf16x_dgemm: checks, layout normalisation (a row-major operand is the column-major transpose; a
+// row-major C is written in place, so both layouts compute the same product in the same order), BLAS quick returns,
+// mode and engine resolution, then the host BLAS or the emulation driver; stats and the verbose line for every call,
+// rejected ones included.
 #include <omp.h>
 
 #include <chrono>
@@ -27,9 +28,15 @@
 namespace bf16x::api {
 namespace {
 
+int flip(int t) { return t == BF16X_NO_TRANS ? BF16X_TRANS : BF16X_NO_TRANS; }
+
+// The normalised call C = alpha op(A) op(B) + beta C on column-major operand views; C is column-major, or row-major
+// (c_rows: C(i, j) at c[i * ldc + j]).
 template <typename T>
 bool host_gemm(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, T alpha, const T* a, std::int64_t lda,
-               const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc) {
+               const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc, bool c_rows) {
+  // The column-major host GEMM computes a row-major C as C^T = op(B)^T op(A)^T.
+  if (c_rows) return host_gemm<T>(flip(tb), flip(ta), n, m, k, alpha, b, ldb, a, lda, beta, c, ldc, false);
   if constexpr (std::is_same_v<T, float>)
     return host::sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   else
@@ -39,8 +46,9 @@ bool host_gemm(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, T
 // C = beta * C, with beta == 0 setting C to zero without reading it (BLAS semantics for alpha == 0 or k == 0);
 // beta == 1 leaves C untouched, as the reference BLAS does (a signalling NaN stays signalling).
 template <typename T>
-void scale_c(std::int64_t m, std::int64_t n, T beta, T* c, std::int64_t ldc) {
+void scale_c(std::int64_t m, std::int64_t n, T beta, T* c, std::int64_t ldc, bool c_rows) {
   if (beta == T(1)) return;
+  if (c_rows) std::swap(m, n);  // C^T, column-major
   for (std::int64_t j = 0; j < n; ++j)
     for (std::int64_t i = 0; i < m; ++i) c[i + j * ldc] = beta == T(0) ? T(0) : beta * c[i + j * ldc];
 }
@@ -86,19 +94,23 @@ struct Outcome {
 template <typename T>
 int gemm_crt_mode(int mode, const bf16x_options& opt, int transa, int transb, std::int64_t m, std::int64_t n,
                   std::int64_t k, T alpha, const T* a, std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c,
-                  std::int64_t ldc, Outcome& out) {
+                  std::int64_t ldc, bool c_rows, Outcome& out) {
   int engine_id = crt::resolve_int8_engine(opt.engine);
   if (engine_id < 0) return BF16X_ERR_ENGINE;
   crt::CrtConfig cfg;
   cfg.moduli = crt::crt_moduli(mode);
   cfg.engine = crt::int8_engine(engine_id);
-  const crt::CrtArgs<T> args{m, n, k, alpha, a, lda, transa != BF16X_NO_TRANS, b, ldb, transb != BF16X_NO_TRANS,
-                             beta, c, ldc};
+  const crt::CrtArgs<T> args{m,    n, k,   alpha, a, lda, transa != BF16X_NO_TRANS, b, ldb, transb != BF16X_NO_TRANS,
+                             beta, c, ldc, c_rows};
   bool done = false;
   switch (crt::gemm_crt(args, cfg)) {
-    case crt::CrtStatus::ok: done = true; break;
-    case crt::CrtStatus::no_memory: return BF16X_ERR_NOMEM;
-    case crt::CrtStatus::nonfinite_input: break;  // NaN/Inf: the host GEMM classifies them exactly
+    case crt::CrtStatus::ok:
+      done = true;
+      break;
+    case crt::CrtStatus::no_memory:
+      return BF16X_ERR_NOMEM;
+    case crt::CrtStatus::nonfinite_input:
+      break;  // NaN/Inf: the host GEMM classifies them exactly
   }
   out.seconds_split = cfg.seconds_scale;
   out.seconds_compute = cfg.seconds_products;
@@ -109,25 +121,26 @@ int gemm_crt_mode(int mode, const bf16x_options& opt, int transa, int transb, st
     return BF16X_OK;
   }
   out.why = ",fallback=nonfinite";
-  if (!host_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)) return BF16X_ERR_ENGINE;
+  if (!host_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows)) return BF16X_ERR_ENGINE;
   return BF16X_OK;
 }
 
-// A checked, column-major call (row-major already swapped into C^T = B^T A^T): quick return, engine and mode,
-// then the driver or the host GEMM. Returns the status; C is written only when it returns BF16X_OK.
+// A checked call on column-major operand views (row-major operands already read as transposed) and a C in either
+// layout: quick return, engine and mode, then the driver or the host GEMM. Returns the status; C is written only
+// when it returns BF16X_OK.
 template <typename T>
 int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_t k, T alpha, const T* a,
-             std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc, const bf16x_options& opt,
-             Outcome& out) {
+             std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc, bool c_rows,
+             const bf16x_options& opt, Outcome& out) {
   constexpr bool is_double = std::is_same_v<T, double>;
   if (alpha == T(0) || k == 0) {
-    scale_c(m, n, beta, c, ldc);
+    scale_c(m, n, beta, c, ldc, c_rows);
     out.why = ",quick_return";
     return BF16X_OK;
   }
   // CRT modes run on their own INT8 engines and driver.
   if (const int rm = resolve_mode({opt.mode, is_double, m, n, k, -1, opt.auto_target}); crt::is_crt_mode(rm))
-    return gemm_crt_mode<T>(rm, opt, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, out);
+    return gemm_crt_mode<T>(rm, opt, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows, out);
   int engine_id = engine::resolve_engine(opt.engine);
   if (engine_id < 0 && opt.engine != BF16X_ENGINE_AUTO) {
     // An explicitly requested engine that cannot run here is an error only if emulation is asked for.
@@ -147,7 +160,7 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
     if (crt::is_crt_mode(mode)) {  // auto chose a CRT mode: its INT8 engine for the resolved one
       bf16x_options o = opt;
       o.engine = crt::int8_engine_for(engine_id);
-      return gemm_crt_mode<T>(mode, o, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, out);
+      return gemm_crt_mode<T>(mode, o, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows, out);
     }
   }
   // Every source of a mode (argument, environment, runtime setting, auto) is checked against the routine here.
@@ -163,7 +176,7 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
     cfg.fuse_diagonals = opt.fuse_diagonals != 0;
     cfg.block_k = opt.block_k;
     cfg.counters = opt.stats ? &out.counters : nullptr;
-    const driver::GemmArgs<T> args{m, n, k, alpha, {a, lda, ta}, {b, ldb, tb}, beta, c, ldc};
+    const driver::GemmArgs<T> args{m, n, k, alpha, {a, lda, ta}, {b, ldb, tb}, beta, c, ldc, c_rows};
     const ThreadScope threads;  // bf16x_set_num_threads, for this call's parallel region only
     switch (driver::gemm_emulated(args, cfg)) {
       case driver::DriverStatus::ok:
@@ -194,7 +207,7 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
     out.engine = engine_id;
     return BF16X_OK;
   }
-  if (!host_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)) return BF16X_ERR_ENGINE;
+  if (!host_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows)) return BF16X_ERR_ENGINE;
   return BF16X_OK;
 }
 
@@ -212,10 +225,12 @@ int gemm(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std
   int st = check_gemm_args({layout, transa, transb, m, n, k, lda, ldb, ldc}, a, b, c, alpha == T(0));
   if (st == BF16X_OK) st = check_options(opt, is_double);
   if (st == BF16X_OK && m != 0 && n != 0) {
-    if (layout == BF16X_ROW_MAJOR)  // C^T = B^T A^T, column-major
-      st = run_gemm<T>(transb, transa, n, m, k, alpha, b, ldb, a, lda, beta, c, ldc, opt, out);
+    // A row-major A or B is its column-major transpose; C keeps its layout (the driver writes it in place), so
+    // that both layouts compute the same product in the same order: the same bits.
+    if (layout == BF16X_ROW_MAJOR)
+      st = run_gemm<T>(flip(transa), flip(transb), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, true, opt, out);
     else
-      st = run_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, opt, out);
+      st = run_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, false, opt, out);
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (opt.stats && st == BF16X_OK) {
@@ -266,7 +281,6 @@ int workspace_bytes(int is_double, int layout, std::int64_t m, std::int64_t n, s
   if (n < 0) return BF16X_ERR_N;
   if (k < 0) return BF16X_ERR_K;
   if (const int so = check_options(opt, is_double != 0); so != BF16X_OK) return so;
-  if (layout == BF16X_ROW_MAJOR) std::swap(m, n);
   if (m == 0 || n == 0 || k == 0) return BF16X_OK;
   const int engine_id = engine::resolve_engine(opt.engine);
   const bool scaled = opt.split == BF16X_SPLIT_SCALED && env().split == BF16X_SPLIT_SCALED;

@@ -30,7 +30,7 @@ void cblas_gemm(const char* rout, Next (*next_definition)(), int layout, int tra
   }
   // Row-major: the column-major call has A and B (and m, n) swapped, as in cblas_gemm_shape.
   const bool row = layout == 101;
-  dispatch(GemmCall<T>{*shape, alpha, row ? b : a, row ? a : b, beta, c}, forward);
+  dispatch(GemmCall<T>{*shape, alpha, row ? b : a, row ? a : b, beta, c, row}, forward);
 }
 
 }  // namespace

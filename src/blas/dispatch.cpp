@@ -17,17 +17,20 @@ namespace {
 
 bf16x_transpose to_api(char t) { return t == 'N' ? BF16X_NO_TRANS : t == 'T' ? BF16X_TRANS : BF16X_CONJ_TRANS; }
 
-int run(const GemmCall<float>& g, const bf16x_options& o) {
+// A row-major call goes to the library as the caller made it (A, B, m, n back in place), so that its emulated
+// result has the bits of the column-major call of the same product (docs/numerics.md, Reproducibility).
+template <typename T, typename Gemm>
+int run_with(Gemm gemm, const GemmCall<T>& g, const bf16x_options& o) {
   const GemmShape& s = g.s;
-  return bf16x_sgemm_ex(BF16X_COL_MAJOR, to_api(s.transa), to_api(s.transb), s.m, s.n, s.k, g.alpha, g.a, s.lda, g.b,
-                        s.ldb, g.beta, g.c, s.ldc, &o);
+  if (g.row_major)
+    return gemm(BF16X_ROW_MAJOR, to_api(s.transb), to_api(s.transa), s.n, s.m, s.k, g.alpha, g.b, s.ldb, g.a, s.lda,
+                g.beta, g.c, s.ldc, &o);
+  return gemm(BF16X_COL_MAJOR, to_api(s.transa), to_api(s.transb), s.m, s.n, s.k, g.alpha, g.a, s.lda, g.b, s.ldb,
+              g.beta, g.c, s.ldc, &o);
 }
 
-int run(const GemmCall<double>& g, const bf16x_options& o) {
-  const GemmShape& s = g.s;
-  return bf16x_dgemm_ex(BF16X_COL_MAJOR, to_api(s.transa), to_api(s.transb), s.m, s.n, s.k, g.alpha, g.a, s.lda, g.b,
-                        s.ldb, g.beta, g.c, s.ldc, &o);
-}
+int run(const GemmCall<float>& g, const bf16x_options& o) { return run_with(bf16x_sgemm_ex, g, o); }
+int run(const GemmCall<double>& g, const bf16x_options& o) { return run_with(bf16x_dgemm_ex, g, o); }
 
 template <typename T>
 bool emulate_with(const GemmCall<T>& g, int mode, int* status) {

@@ -19,6 +19,7 @@ struct GemmCall {
   const T* b;
   T beta;
   T* c;
+  bool row_major = false;  // a CBLAS row-major call, held here as its column-major C^T = B^T A^T
 };
 
 // The mode for this call: native, an emulation mode, or auto where the cost model lets emulation win (the

@@ -155,8 +155,10 @@ Layout layout_of(int moduli, const Blocking& b) {
 template <typename T>
 void write_block(const CrtArgs<T>& x, std::int64_t i0, int rows, std::int64_t j0, int cols, const double* X, int ldx,
                  const int* oa, const int* ob, int L) {
+  // Element (i, j) of C at c[i * rs + j * cs]: a row-major C is written in place, not computed transposed.
+  const std::int64_t rs = x.c_row_major ? x.ldc : 1, cs = x.c_row_major ? 1 : x.ldc;
   for (int j = 0; j < cols; ++j) {
-    T* col = x.c + i0 + (j0 + j) * x.ldc;
+    T* col = x.c + i0 * rs + (j0 + j) * cs;
     const int obj = ob[j0 + j];
     const bool colfast = obj >= -1000 && obj <= 1000;
     const double fb = colfast ? pow2(obj) : 1.0;
@@ -170,11 +172,12 @@ void write_block(const CrtArgs<T>& x, std::int64_t i0, int rows, std::int64_t j0
         s = std::ldexp(v, oai + obj);
       const T ab = T(s);
       const T t1 = x.alpha * ab;
+      T& cij = col[i * rs];
       if (x.beta == T(0)) {
-        col[i] = t1;
+        cij = t1;
       } else {
-        const T t2 = x.beta * col[i];
-        col[i] = t1 + t2;
+        const T t2 = x.beta * cij;
+        cij = t1 + t2;
       }
     }
   }

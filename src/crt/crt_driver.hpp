@@ -37,6 +37,7 @@ struct CrtArgs {
   T beta;
   T* c;
   std::int64_t ldc;
+  bool c_row_major = false;  // C(i, j) at c[i * ldc + j] (the caller's row-major C, kept as it is)
 };
 
 // Exponents of the scaling (filled when CrtConfig::scales is set; for tests and the docs' error bound).

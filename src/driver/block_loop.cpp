@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <type_traits>
 
 #include "driver/block_ops.hpp"
@@ -13,6 +14,30 @@ using pack::kTileM;
 using pack::kTileN;
 
 constexpr std::size_t align64(std::size_t x) { return (x + 63) / 64 * 64; }
+
+// C = alpha * 2^(ea_i + eb_j) * acc + beta * C for the rows x cols block at (ci, cj). A row-major C is the
+// column-major C^T: its block is written from the transposed accumulators, one 32 x 32 tile at a time, with the
+// roles of ea and eb swapped. The write's rounding is symmetric in the two exponents (docs/numerics.md), so both
+// layouts get the same bits.
+template <typename T, typename Acc>
+void write_output(const BlockOutput<T>& out, std::int64_t ci, std::int64_t cj, const Acc* acc, int ld, int rows,
+                  int cols) {
+  if (!out.c_row_major) {
+    write_block(out.c + cj * out.ldc + ci, out.ldc, acc, ld, rows, cols, out.alpha, out.beta,
+                out.ea ? out.ea + ci : nullptr, out.eb ? out.eb + cj : nullptr);
+    return;
+  }
+  alignas(64) Acc t[kTileN * kTileM];  // tile^T: kTileN rows (columns of C) at stride kTileM
+  for (int r0 = 0; r0 < rows; r0 += kTileM)
+    for (int c0 = 0; c0 < cols; c0 += kTileN) {
+      const int tr = std::min(kTileM, rows - r0), tc = std::min(kTileN, cols - c0);
+      for (int i = 0; i < tr; ++i)
+        for (int j = 0; j < tc; ++j) t[j * kTileM + i] = acc[std::int64_t(r0 + i) * ld + c0 + j];
+      const std::int64_t i = ci + r0, j = cj + c0;
+      write_block(out.c + i * out.ldc + j, out.ldc, t, kTileM, tc, tr, out.alpha, out.beta,
+                  out.eb ? out.eb + j : nullptr, out.ea ? out.ea + i : nullptr);
+    }
+}
 
 template <typename T>
 void run_block(const BlockOutput<T>& out, const BlockCompute& comp, const BlockPlan& plan, std::int64_t unit,
@@ -81,9 +106,7 @@ void run_block_window(const BlockOutput<T>& out, const BlockCompute& comp, const
           }
         }
     }
-    if (win.write)
-      write_block(out.c + cj * out.ldc + ci, out.ldc, acc, ld, rows, cols, out.alpha, out.beta,
-                  out.ea ? out.ea + ci : nullptr, out.eb ? out.eb + cj : nullptr);
+    if (win.write) write_output(out, ci, cj, acc, ld, rows, cols);
   } else {
     auto* acc = static_cast<double*>(acc_block);
     auto* groups = reinterpret_cast<float*>(tscratch);
@@ -98,9 +121,7 @@ void run_block_window(const BlockOutput<T>& out, const BlockCompute& comp, const
           add_groups_fp64(acc + std::int64_t(mt) * kTileM * ld + nt * kTileN, ld, outs, comp.ngroups, kg == 0);
         }
     }
-    if (win.write)
-      write_block(out.c + cj * out.ldc + ci, out.ldc, acc, ld, rows, cols, out.alpha, out.beta,
-                  out.ea ? out.ea + ci : nullptr, out.eb ? out.eb + cj : nullptr);
+    if (win.write) write_output(out, ci, cj, acc, ld, rows, cols);
   }
 }
 

@@ -25,6 +25,7 @@ struct BlockOutput {
   std::int64_t ldc;
   const int* ea;  // scale exponents of the rows of op(A) / columns of op(B); null: no scaling
   const int* eb;
+  bool c_row_major = false;  // C(i, j) at c[i * ldc + j]
 };
 
 struct BlockCompute {

@@ -207,7 +207,8 @@ DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg) {
                            args.c,
                            args.ldc,
                            cfg.scaled ? ea.data() : nullptr,
-                           cfg.scaled ? eb.data() : nullptr};
+                           cfg.scaled ? eb.data() : nullptr,
+                           args.c_row_major};
   const pack::SplitOptions opt_a{used.a, cfg.scaled}, opt_b{used.b, cfg.scaled};
   // Element (i, l) of op(A) at a.data[i * sai + l * sal], (l, j) of op(B) at b.data[l * sbl + j * sbj].
   const std::int64_t sai = args.a.trans ? args.a.ld : 1, sal = args.a.trans ? 1 : args.a.ld;

@@ -18,6 +18,7 @@ struct GemmArgs {
   T beta;
   T* c;
   std::int64_t ldc;
+  bool c_row_major = false;  // C(i, j) at c[i * ldc + j] (the caller's row-major C, kept as it is)
 };
 
 struct DriverConfig {

@@ -7,7 +7,8 @@
  *    with the tolerance of the mode in BF16X_SGEMM_MODE / BF16X_DGEMM_MODE (derived at tolerance());
  *  - C outside its m x n part, A and B untouched; beta = 0 ignores NaN in C; alpha = 0 reads neither A nor B;
  *    the quick returns leave C bit-for-bit as it was;
- *  - non-finite inputs propagate as IEEE arithmetic says (the library hands them to the host BLAS).
+ *  - non-finite inputs propagate as IEEE arithmetic says (the library hands them to the host BLAS);
+ *  - an emulated mode gives row-major and column-major CBLAS calls of the same product the same bits.
  * Prints one line per failure and "gemm_semantics: N checks, 0 failures" at the end; exit status 1 on failure. */
 #include <dlfcn.h>
 #include <math.h>
@@ -302,6 +303,36 @@ static void results(void) {
       }
 }
 
+/* ---- reproducibility: the same product through both CBLAS layouts gives the same bits in an emulated mode ---- */
+static void layouts_same_bits(int dbl) {
+  if (mode_is(dbl ? "BF16X_DGEMM_MODE" : "BF16X_SGEMM_MODE", "native")) return; /* the host's own rounding */
+  enum { M = 37, N = 29, K = 300, LD = K + 2 }; /* odd sizes, k over two k-blocks, ld > rows */
+  static double a[2][LD * LD], b[2][LD * LD], c[2][LD * LD];
+  static float af[2][LD * LD], bf[2][LD * LD], cf[2][LD * LD];
+  for (int i = 0; i < M; ++i)
+    for (int l = 0; l < K; ++l)
+      a[0][i + l * LD] = a[1][l + i * LD] = af[0][i + l * LD] = af[1][l + i * LD] = (float)uniform();
+  for (int l = 0; l < K; ++l)
+    for (int j = 0; j < N; ++j)
+      b[0][l + j * LD] = b[1][j + l * LD] = bf[0][l + j * LD] = bf[1][j + l * LD] = (float)uniform();
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j)
+      c[0][i + j * LD] = c[1][j + i * LD] = cf[0][i + j * LD] = cf[1][j + i * LD] = (float)uniform();
+  for (int r = 0; r < 2; ++r) { /* r = 0: column-major, 1: row-major copies of the same matrices */
+    if (dbl)
+      cblas_dgemm(r ? ROW : COL, NOTR, NOTR, M, N, K, -0.75, a[r], LD, b[r], LD, 0.5, c[r], LD);
+    else
+      cblas_sgemm(r ? ROW : COL, NOTR, NOTR, M, N, K, -0.75f, af[r], LD, bf[r], LD, 0.5f, cf[r], LD);
+  }
+  int differ = 0;
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j)
+      differ += dbl ? memcmp(&c[0][i + j * LD], &c[1][j + i * LD], sizeof(double)) != 0
+                    : memcmp(&cf[0][i + j * LD], &cf[1][j + i * LD], sizeof(float)) != 0;
+  CHECK(differ == 0, "%s: row- and column-major calls of one product differ in %d of %d elements",
+        dbl ? "cblas_dgemm" : "cblas_sgemm", differ, M * N);
+}
+
 /* ---- special values and quick returns (double through both interfaces, float through Fortran) ---- */
 static void special(void) {
   enum { M = 20, N = 12, K = 16 };
@@ -391,6 +422,8 @@ int main(void) {
   cblas_errors(1);
   cblas_errors(0);
   results();
+  layouts_same_bits(1);
+  layouts_same_bits(0);
   special();
   printf("gemm_semantics: %d checks, %d failures\n", checks, failures);
   return failures ? 1 : 0;

@@ -38,9 +38,10 @@ expect() {  # expect FILE COUNT PATTERN: exactly COUNT verbose lines match
 expect base.err 0 '^BF16X_VERBOSE'
 expect native.err 2 '^BF16X_VERBOSE,dgemm,.*,256,256,256,mode=native,engine=libblas'
 expect native.err 1 '^BF16X_VERBOSE,sgemm,.*,256,256,256,mode=native,engine=libblas'
-expect emulated.err 1 '^BF16X_VERBOSE,dgemm,N,N,256,256,256,mode=fp64x6,'
-expect emulated.err 1 '^BF16X_VERBOSE,dgemm,N,T,256,256,256,mode=fp64x6,'
-expect emulated.err 1 '^BF16X_VERBOSE,sgemm,N,N,256,256,256,mode=fp32x6,'
+# numpy calls CBLAS row-major (a.T @ b as T,N); the line shows the call as numpy made it.
+expect emulated.err 1 '^BF16X_VERBOSE,dgemm,N,N,256,256,256,mode=fp64x6,.*,layout=row,'
+expect emulated.err 1 '^BF16X_VERBOSE,dgemm,T,N,256,256,256,mode=fp64x6,.*,layout=row,'
+expect emulated.err 1 '^BF16X_VERBOSE,sgemm,N,N,256,256,256,mode=fp32x6,.*,layout=row,'
 expect x21.err 2 '^BF16X_VERBOSE,dgemm,.*,256,256,256,mode=fp64x21,'
 echo "a verbose line from numpy: $(grep -m1 'mode=fp64x6' emulated.err)"
 "$py" "$here/numpy_matmul.py" verify base.npz native.npz emulated.npz x21.npz || fail=1
