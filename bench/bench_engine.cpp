@@ -13,9 +13,9 @@
 
 #include "bf16x/bf16x.h"
 #include "cpu/features.hpp"
+#include "driver/raw_gemm.hpp"
 #include "engine/avx512bf16/kernel_avx512bf16.hpp"
 #include "engine/engine.hpp"
-#include "engine/raw_gemm.hpp"
 #include "engine/registry.hpp"
 
 namespace {
@@ -76,10 +76,10 @@ void RawGemmOf(benchmark::State& st) {
   std::mt19937 rng(2);
   for (auto& x : a) x = float_to_bf16(float(rng() % 2001) / 1000.f - 1.f);
   for (auto& x : b) x = float_to_bf16(float(rng() % 2001) / 1000.f - 1.f);
-  engine::RawPacked p;
-  engine::raw_pack({a.data(), n, false}, {b.data(), n, false}, n, n, n, p);
+  driver::RawPacked p;
+  driver::raw_pack({a.data(), n, false}, {b.data(), n, false}, n, n, n, p);
   std::vector<float> c(std::size_t(n * n));
-  for (auto _ : st) engine::raw_gemm_packed(*engine::engine_info(Engine), p, c.data(), n);
+  for (auto _ : st) driver::raw_gemm_packed(*engine::engine_info(Engine), p, c.data(), n);
   st.counters["GFLOPS"] = benchmark::Counter(2.0 * double(n) * double(n) * double(n) * double(st.iterations()) * 1e-9,
                                              benchmark::Counter::kIsRate);
 }

@@ -1,5 +1,5 @@
 // Mode auto: the cost model settles for native before any pass over the operands where emulation cannot win;
-// elsewhere the error model (split/error_model.hpp) picks the fewest products whose predicted e_scaled meets the
+// elsewhere the error model (policy/error_model.hpp) picks the fewest products whose predicted e_scaled meets the
 // target, and the chosen mode must meet it against the double-double reference (docs/auto.md).
 #include <gtest/gtest.h>
 
@@ -8,14 +8,14 @@
 #include <random>
 #include <vector>
 
-#include "api/cost_model.hpp"
 #include "api/mode_policy.hpp"
 #include "bf16x/bf16x.h"
 #include "check/exact_gemm.hpp"
 #include "check/inputs.hpp"
 #include "check/metrics.hpp"
 #include "gemm_fixture.hpp"
-#include "split/error_model.hpp"
+#include "policy/cost_model.hpp"
+#include "policy/error_model.hpp"
 
 using namespace bf16x;
 
@@ -35,9 +35,9 @@ double true_fill_ratio(const check::Mat<T>& a, const check::Mat<T>& b) {
 
 template <typename T>
 double estimated_fill_ratio(const check::Mat<T>& a, const check::Mat<T>& b) {
-  const auto ea = split::measure_fill(pack::MatrixView<T>{a.data(), a.rows, false}, a.rows, a.cols, true);
-  const auto eb = split::measure_fill(pack::MatrixView<T>{b.data(), b.rows, false}, b.rows, b.cols, false);
-  return split::fill_ratio(ea, eb);
+  const auto ea = policy::measure_fill(pack::MatrixView<T>{a.data(), a.rows, false}, a.rows, a.cols, true);
+  const auto eb = policy::measure_fill(pack::MatrixView<T>{b.data(), b.rows, false}, b.rows, b.cols, false);
+  return policy::fill_ratio(ea, eb);
 }
 
 template <typename T>
@@ -125,9 +125,9 @@ TEST(ErrorModel, FillEnvelopeBoundsTheTrueFillRatio) {
     for (std::int64_t l = 0; l < 50; ++l) at(l, i) = a(i, l);
   for (std::int64_t l = 0; l < 50; ++l)
     for (std::int64_t j = 0; j < 30; ++j) bt(j, l) = b(l, j);
-  const auto ea = split::measure_fill(pack::MatrixView<double>{at.data(), 50, true}, 40, 50, true);
-  const auto eb = split::measure_fill(pack::MatrixView<double>{bt.data(), 30, true}, 50, 30, false);
-  EXPECT_EQ(split::fill_ratio(ea, eb), estimated_fill_ratio(a, b));
+  const auto ea = policy::measure_fill(pack::MatrixView<double>{at.data(), 50, true}, 40, 50, true);
+  const auto eb = policy::measure_fill(pack::MatrixView<double>{bt.data(), 30, true}, 50, 30, false);
+  EXPECT_EQ(policy::fill_ratio(ea, eb), estimated_fill_ratio(a, b));
 }
 
 TEST(ErrorModel, FillPassSeesNanAndInfAndIgnoresZeroLines) {
@@ -137,9 +137,9 @@ TEST(ErrorModel, FillPassSeesNanAndInfAndIgnoresZeroLines) {
   for (std::int64_t l = 0; l < 30; ++l) a(3, l) = 0;                 // an all-zero row adds no error
   EXPECT_NEAR(estimated_fill_ratio(a, b), 1 / (0.5 * 0.75), 1e-12);  // |v| = 0.5, |w| = 0.75, exactly on bin edges
   a(4, 7) = INFINITY;
-  EXPECT_TRUE(split::measure_fill(pack::MatrixView<double>{a.data(), 20, false}, 20, 30, true).nonfinite);
+  EXPECT_TRUE(policy::measure_fill(pack::MatrixView<double>{a.data(), 20, false}, 20, 30, true).nonfinite);
   b(2, 3) = NAN;
-  EXPECT_TRUE(split::measure_fill(pack::MatrixView<double>{b.data(), 30, false}, 30, 10, false).nonfinite);
+  EXPECT_TRUE(policy::measure_fill(pack::MatrixView<double>{b.data(), 30, false}, 30, 10, false).nonfinite);
   check::Mat<double> z(20, 30);  // an all-zero operand: C = beta C exactly, nothing to predict
   EXPECT_EQ(estimated_fill_ratio(z, b), 0);
 }
@@ -154,13 +154,13 @@ TEST(ErrorModel, PredictionBoundsTheMeasuredErrorOfEveryMode) {
     const double r = true_fill_ratio(a, b), est = estimated_fill_ratio(a, b);
     for (int mode = BF16X_MODE_FP64X6; mode <= BF16X_MODE_FP64X21; ++mode) {
       const double e = measured_escaled(mode, a, b);
-      EXPECT_LE(e, split::predicted_escaled(mode, k, 0, r)) << in.name << " " << bf16x_mode_name(mode);
-      EXPECT_LE(split::predicted_escaled(mode, k, 0, r), split::predicted_escaled(mode, k, 0, est));
+      EXPECT_LE(e, policy::predicted_escaled(mode, k, 0, r)) << in.name << " " << bf16x_mode_name(mode);
+      EXPECT_LE(policy::predicted_escaled(mode, k, 0, r), policy::predicted_escaled(mode, k, 0, est));
     }
     check::Mat<float> af, bf;
     make(in, m, n, k, 31, af, bf);
     EXPECT_LE(measured_escaled(BF16X_MODE_FP32X6, af, bf),
-              split::predicted_escaled(BF16X_MODE_FP32X6, k, 0, true_fill_ratio(af, bf)))
+              policy::predicted_escaled(BF16X_MODE_FP32X6, k, 0, true_fill_ratio(af, bf)))
         << in.name << " fp32x6";
   }
 }
@@ -170,7 +170,7 @@ TEST(ErrorModel, PredictionBoundsTheMeasuredErrorOfEveryMode) {
 // magnitudes) at most one anti-diagonal more than the measurements would have needed; native when no mode can.
 TEST(Auto, ChosenModeMeetsTheTargetAgainstTheExactReference) {
   const std::int64_t m = 96, n = 80, k = 256;
-  const double native_level = split::native_escaled(true, k);  // gamma_k: the default target
+  const double native_level = policy::native_escaled(true, k);  // gamma_k: the default target
   for (const Input& in : kInputs) {
     check::Mat<double> a, b;
     make(in, m, n, k, 41, a, b);
@@ -178,12 +178,12 @@ TEST(Auto, ChosenModeMeetsTheTargetAgainstTheExactReference) {
     double measured[7] = {};
     for (int d = 3; d <= 6; ++d) measured[d] = measured_escaled(BF16X_MODE_FP64X6 + d - 3, a, b);
     for (const double target : {native_level, 1e-6, 1e-9, 1e-12, 1e-14}) {
-      const int mode = split::fewest_products(true, k, 0, fill, target);
+      const int mode = policy::fewest_products(true, k, 0, fill, target);
       const double got = measured_escaled(mode, a, b);
       EXPECT_LE(got, target) << in.name << ": " << bf16x_mode_name(mode) << " misses " << target;
       if (mode == BF16X_MODE_NATIVE) continue;
       const int d = mode - BF16X_MODE_FP64X6 + 3;
-      EXPECT_LE(split::predicted_escaled(mode, k, 0, fill), target);
+      EXPECT_LE(policy::predicted_escaled(mode, k, 0, fill), target);
       if (in.dist != check::Dist::loguniform && !in.zero_every) {
         int needed = 7;  // the fewest anti-diagonals that measured within the target (7: none did)
         for (int e = 6; e >= 3; --e)
@@ -195,19 +195,19 @@ TEST(Auto, ChosenModeMeetsTheTargetAgainstTheExactReference) {
   // What that means at the default target: fp64x21 for alike magnitudes, native for heavy spread.
   check::Mat<double> a, b;
   make(kInputs[0], m, n, k, 41, a, b);
-  EXPECT_EQ(split::fewest_products(true, k, 0, estimated_fill_ratio(a, b), native_level), BF16X_MODE_FP64X21);
-  EXPECT_EQ(split::fewest_products(true, k, 0, estimated_fill_ratio(a, b), 1e-6), BF16X_MODE_FP64X6);
+  EXPECT_EQ(policy::fewest_products(true, k, 0, estimated_fill_ratio(a, b), native_level), BF16X_MODE_FP64X21);
+  EXPECT_EQ(policy::fewest_products(true, k, 0, estimated_fill_ratio(a, b), 1e-6), BF16X_MODE_FP64X6);
   make(kInputs[1], m, n, k, 41, a, b);
-  EXPECT_EQ(split::fewest_products(true, k, 0, estimated_fill_ratio(a, b), native_level), BF16X_MODE_FP64X21);
+  EXPECT_EQ(policy::fewest_products(true, k, 0, estimated_fill_ratio(a, b), native_level), BF16X_MODE_FP64X21);
   make(kInputs[4], m, n, k, 41, a, b);
-  EXPECT_EQ(split::fewest_products(true, k, 0, estimated_fill_ratio(a, b), native_level), BF16X_MODE_NATIVE);
+  EXPECT_EQ(policy::fewest_products(true, k, 0, estimated_fill_ratio(a, b), native_level), BF16X_MODE_NATIVE);
   // FP32: fp32x6's blocked sums have a larger worst case than gamma_k below k of about 800.
   check::Mat<float> af, bf;
   make(kInputs[0], 64, 48, 1024, 42, af, bf);
   const double fill32 = estimated_fill_ratio(af, bf);
-  EXPECT_EQ(split::fewest_products(false, 1024, 0, fill32, split::native_escaled(false, 1024)), BF16X_MODE_FP32X6);
-  EXPECT_LE(measured_escaled(BF16X_MODE_FP32X6, af, bf), split::native_escaled(false, 1024));
-  EXPECT_EQ(split::fewest_products(false, 256, 0, fill32, split::native_escaled(false, 256)), BF16X_MODE_NATIVE);
+  EXPECT_EQ(policy::fewest_products(false, 1024, 0, fill32, policy::native_escaled(false, 1024)), BF16X_MODE_FP32X6);
+  EXPECT_LE(measured_escaled(BF16X_MODE_FP32X6, af, bf), policy::native_escaled(false, 1024));
+  EXPECT_EQ(policy::fewest_products(false, 256, 0, fill32, policy::native_escaled(false, 256)), BF16X_MODE_NATIVE);
 }
 
 TEST(Auto, IsNativeWithoutAnyPassWhereEmulationCannotWin) {
@@ -238,25 +238,25 @@ TEST(Auto, IsNativeWithoutAnyPassWhereEmulationCannotWin) {
   EXPECT_EQ(c[0], 0.5 * 0.25 * 300);
 }
 
-// On AMX (the figures of api/cost_model.cpp) emulation wins only where products x T(bf16) plus the O((m+n)k)
+// On AMX (the figures of policy/cost_model.cpp) emulation wins only where products x T(bf16) plus the O((m+n)k)
 // preprocessing beat T(native): fp64x6 and fp32x6 on large problems, fp64x21 never (21 products at 16x).
 TEST(Auto, CostModelLetsAmxWinOnlyWhereProductsTimesBf16TimeBeatNative) {
   const int amx = BF16X_ENGINE_AMX;
-  EXPECT_TRUE(api::emulation_wins(amx, BF16X_MODE_FP64X6, 8192, 8192, 8192));
-  EXPECT_TRUE(api::emulation_wins(amx, BF16X_MODE_FP64X10, 8192, 8192, 8192));
-  EXPECT_TRUE(api::emulation_wins(amx, BF16X_MODE_FP32X6, 8192, 8192, 8192));
-  EXPECT_FALSE(api::emulation_wins(amx, BF16X_MODE_FP64X21, 65536, 65536, 65536));
-  EXPECT_FALSE(api::emulation_wins(amx, BF16X_MODE_FP64X6, 256, 256, 256));  // preprocessing dominates
+  EXPECT_TRUE(policy::emulation_wins(amx, BF16X_MODE_FP64X6, 8192, 8192, 8192));
+  EXPECT_TRUE(policy::emulation_wins(amx, BF16X_MODE_FP64X10, 8192, 8192, 8192));
+  EXPECT_TRUE(policy::emulation_wins(amx, BF16X_MODE_FP32X6, 8192, 8192, 8192));
+  EXPECT_FALSE(policy::emulation_wins(amx, BF16X_MODE_FP64X21, 65536, 65536, 65536));
+  EXPECT_FALSE(policy::emulation_wins(amx, BF16X_MODE_FP64X6, 256, 256, 256));  // preprocessing dominates
   // Once emulation wins at some size it wins at every larger one, and only the cheapest scheme is checked first.
   bool won = false;
   for (std::int64_t n = 64; n <= 65536; n *= 2) {
-    const bool w = api::emulation_wins(amx, BF16X_MODE_FP64X6, n, n, n);
+    const bool w = policy::emulation_wins(amx, BF16X_MODE_FP64X6, n, n, n);
     EXPECT_TRUE(w || !won) << n;
     won = won || w;
     EXPECT_EQ(api::resolve_mode({BF16X_MODE_AUTO, true, n, n, n, amx, 0.0}), w ? BF16X_MODE_AUTO : BF16X_MODE_NATIVE);
     const double products =
-        6 * 2.0 * double(n) * double(n) * double(n) / api::engine_cost(amx).fp64_path_flops_per_cycle;
-    EXPECT_GE(api::emulation_cycles(amx, BF16X_MODE_FP64X6, n, n, n), products);
+        6 * 2.0 * double(n) * double(n) * double(n) / policy::engine_cost(amx).fp64_path_flops_per_cycle;
+    EXPECT_GE(policy::emulation_cycles(amx, BF16X_MODE_FP64X6, n, n, n), products);
   }
   EXPECT_TRUE(won);
   // The model's bounds are those of the scaled split: with the paper's slices auto stays native.
@@ -270,8 +270,8 @@ TEST(Auto, CostModelLetsAmxWinOnlyWhereProductsTimesBf16TimeBeatNative) {
 // choose_auto as it would run on AMX: the fill pass, the accuracy choice, the cost check of the chosen scheme.
 TEST(Auto, OnAmxChoosesByAccuracyThenCost) {
   const std::int64_t m = 8192, n = 8192, k = 64;  // large m, n: the products outweigh the O((m+n)k) preprocessing
-  ASSERT_TRUE(api::emulation_wins(BF16X_ENGINE_AMX, BF16X_MODE_FP64X10, m, n, k));
-  ASSERT_FALSE(api::emulation_wins(BF16X_ENGINE_AMX, BF16X_MODE_FP64X15, m, n, k));
+  ASSERT_TRUE(policy::emulation_wins(BF16X_ENGINE_AMX, BF16X_MODE_FP64X10, m, n, k));
+  ASSERT_FALSE(policy::emulation_wins(BF16X_ENGINE_AMX, BF16X_MODE_FP64X15, m, n, k));
   check::Mat<double> a, b;
   make(kInputs[0], m, n, k, 51, a, b);
   pack::MatrixView<double> va{a.data(), m, false}, vb{b.data(), k, false};
@@ -286,7 +286,7 @@ TEST(Auto, OnAmxChoosesByAccuracyThenCost) {
   c = api::choose_auto(r, va, vb);
   EXPECT_EQ(c.mode, BF16X_MODE_NATIVE);
   EXPECT_TRUE(c.measured);
-  EXPECT_EQ(c.target, split::native_escaled(true, k));
+  EXPECT_EQ(c.target, policy::native_escaled(true, k));
   make(kInputs[4], m, n, k, 51, a, b);  // heavy spread: even fp64x6 cannot meet 1e-6
   va.data = a.data();
   vb.data = b.data();
@@ -303,9 +303,9 @@ TEST(Auto, TargetComesFromTheOptionsElseTheNativeBound) {
   EXPECT_EQ(api::auto_target(r), 1e-9);
   r.target = 0;
   if (!std::getenv("BF16X_AUTO_TARGET")) {
-    EXPECT_EQ(api::auto_target(r), split::gamma(500, 0x1p-53));
+    EXPECT_EQ(api::auto_target(r), policy::gamma(500, 0x1p-53));
     r.is_double = false;
-    EXPECT_EQ(api::auto_target(r), split::gamma(500, 0x1p-24));
+    EXPECT_EQ(api::auto_target(r), policy::gamma(500, 0x1p-24));
   }
   // A negative or NaN target is an argument error.
   std::vector<double> x(16, 1.0), c(16);

@@ -8,7 +8,7 @@
 #include "check/metrics.hpp"
 #include "crt/crt_mode.hpp"
 #include "crt/crt_model.hpp"
-#include "split/error_model.hpp"
+#include "policy/error_model.hpp"
 
 namespace bf16x::test {
 namespace {
@@ -19,9 +19,9 @@ void check_model(check::Dist d, double phi, const std::vector<int>& moduli) {
   const auto a = check::make_input<T>(d, m, k, 3, 0, 60, phi);
   const auto b = check::make_input<T>(d, k, n, 3, 1, 60, phi);
   const auto ref = check::exact_gemm(a, b), absab = check::abs_gemm(a, b);
-  const split::FillEnvelope ea = split::measure_fill(pack::MatrixView<T>{a.data(), m, false}, m, k, true);
-  const split::FillEnvelope eb = split::measure_fill(pack::MatrixView<T>{b.data(), k, false}, k, n, false);
-  const double R = split::fill_ratio(ea, eb);
+  const policy::FillEnvelope ea = policy::measure_fill(pack::MatrixView<T>{a.data(), m, false}, m, k, true);
+  const policy::FillEnvelope eb = policy::measure_fill(pack::MatrixView<T>{b.data(), k, false}, k, n, false);
+  const double R = policy::fill_ratio(ea, eb);
   const bool dbl = sizeof(T) == 8;
   for (int N : moduli) {
     check::Mat<T> c(m, n);
@@ -63,7 +63,7 @@ TEST(CrtModel, FewestModuliMeetsTarget) {
     last = mode;
   }
   // The native DGEMM bound gamma_k at k = 1024 on uniform inputs: 14 moduli.
-  EXPECT_EQ(crt::fewest_moduli(true, 1024, 4.5, split::native_escaled(true, 1024)), BF16X_MODE_FP64C(14));
+  EXPECT_EQ(crt::fewest_moduli(true, 1024, 4.5, policy::native_escaled(true, 1024)), BF16X_MODE_FP64C(14));
   EXPECT_EQ(crt::fewest_moduli(true, 1024, 4.5, 1e-40), BF16X_MODE_NATIVE);
 }
 

@@ -26,7 +26,7 @@
 #include "check/exact_gemm.hpp"
 #include "check/inputs.hpp"
 #include "cpu/features.hpp"
-#include "engine/raw_gemm.hpp"
+#include "driver/raw_gemm.hpp"
 #include "engine/registry.hpp"
 #include "gemm_fixture.hpp"
 #include "support/bounds.hpp"
@@ -249,11 +249,11 @@ TEST_P(Engines, RawGemmWithinSummationBoundAndPackedEqualsUnpacked) {
     for (auto& x : b) x = float_to_bf16(u(rng));
     const pack::MatrixView<bf16_t> av{a.data(), lda, cs.ta}, bv{b.data(), ldb, cs.tb};
     std::vector<float> cr(std::size_t(ldc * cs.n), -5.f), ce = cr, cp = cr;
-    ASSERT_TRUE(engine::raw_gemm(engine::reference_engine(), cs.m, cs.n, cs.k, av, bv, cr.data(), ldc));
-    ASSERT_TRUE(engine::raw_gemm(*info, cs.m, cs.n, cs.k, av, bv, ce.data(), ldc));
-    engine::RawPacked packed;
-    engine::raw_pack(av, bv, cs.m, cs.n, cs.k, packed);
-    ASSERT_TRUE(engine::raw_gemm_packed(*info, packed, cp.data(), ldc));
+    ASSERT_TRUE(driver::raw_gemm(engine::reference_engine(), cs.m, cs.n, cs.k, av, bv, cr.data(), ldc));
+    ASSERT_TRUE(driver::raw_gemm(*info, cs.m, cs.n, cs.k, av, bv, ce.data(), ldc));
+    driver::RawPacked packed;
+    driver::raw_pack(av, bv, cs.m, cs.n, cs.k, packed);
+    ASSERT_TRUE(driver::raw_gemm_packed(*info, packed, cp.data(), ldc));
     ASSERT_EQ(0, std::memcmp(ce.data(), cp.data(), ce.size() * sizeof(float))) << "packed entry differs";
     if (bitwise_on_fp32_path(id())) {
       ASSERT_EQ(0, std::memcmp(ce.data(), cr.data(), ce.size() * sizeof(float))) << "differs from the reference";

@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "api/checks.hpp"
+#include "api/engine_choice.hpp"
 #include "api/env.hpp"
 #include "api/mode_policy.hpp"
 #include "api/runtime.hpp"
@@ -141,7 +142,7 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
   // CRT modes run on their own INT8 engines and driver.
   if (const int rm = resolve_mode({opt.mode, is_double, m, n, k, -1, opt.auto_target}); crt::is_crt_mode(rm))
     return gemm_crt_mode<T>(rm, opt, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows, out);
-  int engine_id = engine::resolve_engine(opt.engine);
+  int engine_id = api::resolve_engine(opt.engine);
   if (engine_id < 0 && opt.engine != BF16X_ENGINE_AUTO) {
     // An explicitly requested engine that cannot run here is an error only if emulation is asked for.
     const int probe = resolve_mode({opt.mode, is_double, m, n, k, -1, opt.auto_target});
@@ -282,7 +283,7 @@ int workspace_bytes(int is_double, int layout, std::int64_t m, std::int64_t n, s
   if (k < 0) return BF16X_ERR_K;
   if (const int so = check_options(opt, is_double != 0); so != BF16X_OK) return so;
   if (m == 0 || n == 0 || k == 0) return BF16X_OK;
-  const int engine_id = engine::resolve_engine(opt.engine);
+  const int engine_id = api::resolve_engine(opt.engine);
   const bool scaled = opt.split == BF16X_SPLIT_SCALED && env().split == BF16X_SPLIT_SCALED;
   int mode = resolve_mode({opt.mode, is_double != 0, m, n, k, engine_id, opt.auto_target, opt.block_k, scaled});
   if (mode == BF16X_MODE_NATIVE) return BF16X_OK;

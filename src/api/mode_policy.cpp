@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
-#include "api/cost_model.hpp"
 #include "api/env.hpp"
 #include "api/runtime.hpp"
 #include "bf16x/bf16x.h"
 #include "crt/crt_mode.hpp"
 #include "crt/crt_model.hpp"
-#include "split/error_model.hpp"
+#include "policy/cost_model.hpp"
+#include "policy/error_model.hpp"
 
 namespace bf16x::api {
 namespace {
@@ -20,13 +20,13 @@ namespace {
 // CRT modes: the INT8 engine for the request's engine, and whether N moduli beat native on cost.
 bool crt_wins(const ModeRequest& r, int moduli) {
   const int e = crt::int8_engine_for(r.engine);
-  return e >= 0 && crt_cycles(e, moduli, r.m, r.n, r.k) < native_cycles(r.is_double, r.m, r.n, r.k);
+  return e >= 0 && policy::crt_cycles(e, moduli, r.m, r.n, r.k) < policy::native_cycles(r.is_double, r.m, r.n, r.k);
 }
 int crt_min_moduli(bool is_double) { return is_double ? BF16X_FP64C_MIN : BF16X_FP32C_MIN; }
 
 bool may_emulate(const ModeRequest& r) {
   return r.engine >= 0 && r.scaled &&
-         (!env().auto_cost || emulation_wins(r.engine, cheapest_mode(r.is_double), r.m, r.n, r.k) ||
+         (!env().auto_cost || policy::emulation_wins(r.engine, policy::cheapest_mode(r.is_double), r.m, r.n, r.k) ||
           crt_wins(r, crt_min_moduli(r.is_double)));
 }
 
@@ -49,7 +49,7 @@ int resolve_mode(const ModeRequest& r) {
 double auto_target(const ModeRequest& r) {
   if (r.target > 0) return r.target;
   if (const double t = effective_auto_target(); t > 0) return t;
-  return split::native_escaled(r.is_double, r.k);
+  return policy::native_escaled(r.is_double, r.k);
 }
 
 template <typename T>
@@ -59,26 +59,26 @@ AutoChoice choose_auto(const ModeRequest& r, const pack::MatrixView<T>& a, const
   c.target = auto_target(r);
   if (!may_emulate(r)) return c;
   c.measured = true;
-  const split::FillEnvelope ea = split::measure_fill(a, r.m, r.k, true);
-  const split::FillEnvelope eb = ea.nonfinite ? split::FillEnvelope{} : split::measure_fill(b, r.k, r.n, false);
+  const policy::FillEnvelope ea = policy::measure_fill(a, r.m, r.k, true);
+  const policy::FillEnvelope eb = ea.nonfinite ? policy::FillEnvelope{} : policy::measure_fill(b, r.k, r.n, false);
   c.nonfinite = ea.nonfinite || eb.nonfinite;
   if (c.nonfinite) return c;
-  c.fill_ratio = split::fill_ratio(ea, eb);
-  const int mode = split::fewest_products(r.is_double, r.k, r.block_k, c.fill_ratio, c.target);
+  c.fill_ratio = policy::fill_ratio(ea, eb);
+  const int mode = policy::fewest_products(r.is_double, r.k, r.block_k, c.fill_ratio, c.target);
   // The CRT candidate: the fewest moduli whose bound meets the target (docs/auto.md, "CRT modes").
   const int cmode = crt::fewest_moduli(r.is_double, r.k, c.fill_ratio, c.target);
-  const double bf_cost = mode == BF16X_MODE_NATIVE ? HUGE_VAL : emulation_cycles(r.engine, mode, r.m, r.n, r.k);
+  const double bf_cost = mode == BF16X_MODE_NATIVE ? HUGE_VAL : policy::emulation_cycles(r.engine, mode, r.m, r.n, r.k);
   const int ce = crt::int8_engine_for(r.engine);
-  const double crt_cost = cmode == BF16X_MODE_NATIVE || ce < 0
-                              ? HUGE_VAL
-                              : crt_cycles(ce, crt::crt_moduli(cmode), r.m, r.n, r.k);
+  const double crt_cost =
+      cmode == BF16X_MODE_NATIVE || ce < 0 ? HUGE_VAL : policy::crt_cycles(ce, crt::crt_moduli(cmode), r.m, r.n, r.k);
   const bool use_crt = crt_cost < bf_cost;
   const int best = use_crt ? cmode : mode;
   if (best == BF16X_MODE_NATIVE || !(std::min(bf_cost, crt_cost) < HUGE_VAL)) return c;
   c.predicted = use_crt ? crt::predicted_escaled(crt::crt_moduli(cmode), r.is_double, r.k, c.fill_ratio)
-                        : split::predicted_escaled(mode, r.k, r.block_k, c.fill_ratio);
+                        : policy::predicted_escaled(mode, r.k, r.block_k, c.fill_ratio);
   // More products than the cheapest scheme: the cost model decides again.
-  if (!env().auto_cost || std::min(bf_cost, crt_cost) < native_cycles(r.is_double, r.m, r.n, r.k)) c.mode = best;
+  if (!env().auto_cost || std::min(bf_cost, crt_cost) < policy::native_cycles(r.is_double, r.m, r.n, r.k))
+    c.mode = best;
   return c;
 }
 

@@ -32,7 +32,7 @@ struct AutoChoice {
   int mode = 0;            // concrete
   bool measured = false;   // the fill pass over A and B ran
   bool nonfinite = false;  // ... and found NaN/Inf: the host GEMM classifies them
-  double fill_ratio = 0;   // split::fill_ratio of the operands
+  double fill_ratio = 0;   // policy::fill_ratio of the operands
   double predicted = 0;    // predicted e_scaled of the chosen emulation mode
   double target = 0;
 };

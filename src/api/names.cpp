@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "api/engine_choice.hpp"
 #include "bf16x/bf16x.h"
 #include "crt/crt_mode.hpp"
 #include "crt/int8_kernel.hpp"
@@ -106,7 +107,7 @@ int bf16x_engine_available(int engine) {
     return bf16x::crt::int8_engine_usable(engine) ? 1 : 0;
   return bf16x::engine::engine_usable(engine) ? 1 : 0;
 }
-int bf16x_engine_selected(void) { return bf16x::engine::resolve_engine(BF16X_ENGINE_AUTO); }
+int bf16x_engine_selected(void) { return bf16x::api::resolve_engine(BF16X_ENGINE_AUTO); }
 
 const char* bf16x_status_string(int status) {
   switch (status) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "api/engine_choice.hpp"
 #include "api/env.hpp"
 #include "api/mode_policy.hpp"
 #include "api/runtime.hpp"
@@ -52,7 +53,7 @@ void native_with(const GemmCall<T>& g, const char* name) {
 }  // namespace
 
 int emulation_mode(const GemmShape& s, bool is_double) {
-  const int engine = engine::resolve_engine(BF16X_ENGINE_AUTO);
+  const int engine = api::resolve_engine(BF16X_ENGINE_AUTO);
   return api::resolve_mode({BF16X_MODE_DEFAULT, is_double, s.m, s.n, s.k, engine, 0.0});
 }
 

@@ -15,18 +15,12 @@
 
 #include "pack/layout.hpp"
 #include "split/bf16.hpp"
+#include "split/product.hpp"
 
 namespace bf16x::engine {
 
-struct Product {
-  std::uint8_t a;  // slice index of A
-  std::uint8_t b;  // slice index of B
-};
-
-struct ProductGroup {
-  const Product* products;
-  int count;
-};
+using split::Product;
+using split::ProductGroup;
 
 // Counters of engine operations (AMX terms: one tile load = 16 rows x 64 bytes; one dot = one 16x16x32 TDPBF16PS).
 struct EngineCounters {

@@ -1,5 +1,5 @@
-// Engine selection: explicit request, else BF16X_ENGINE, else the best available, falling back one step at a
-// time (amx -> avx512bf16 -> avx2 -> reference).
+// The BF16 engines and their fallback chain (amx -> avx512bf16 -> avx2 -> reference). Which one a call uses, with
+// BF16X_ENGINE and bf16x_set_engine, is decided above this layer (api/engine_choice.hpp).
 #pragma once
 #include "engine/engine.hpp"
 
@@ -8,8 +8,7 @@ namespace bf16x::engine {
 const EngineInfo* engine_info(int id);  // BF16X_ENGINE_* -> info, nullptr for AUTO/unknown
 bool engine_usable(int id);             // available and implemented
 
-// Resolves a requested engine id. AUTO consults BF16X_ENGINE (read once; an unavailable choice falls back and is
-// reported in verbose mode). Returns -1 if an explicitly requested engine cannot run here.
-int resolve_engine(int requested);
+// `want` if usable here, else the first usable engine down its fallback chain (the reference engine at the end).
+int best_usable(int want);
 
 }  // namespace bf16x::engine

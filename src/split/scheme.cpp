@@ -8,8 +8,8 @@ namespace bf16x::split {
 namespace {
 
 // FP64 products of S_d, smallest anti-diagonal first so the FP64 sums add small terms before large ones.
-std::vector<engine::Product> triangle(int d) {
-  std::vector<engine::Product> p;
+std::vector<Product> triangle(int d) {
+  std::vector<Product> p;
   for (int t = d - 1; t >= 0; --t)
     for (int i = 0; i <= t; ++i) p.push_back({std::uint8_t(i), std::uint8_t(t - i)});
   return p;
@@ -47,8 +47,7 @@ GroupPlan plan_groups(const Scheme& scheme, bool fuse_diagonals, int kb) {
     while (begin < int(plan.products.size())) {
       const int t = plan.products[begin].a + plan.products[begin].b;
       int end = begin;
-      while (end < int(plan.products.size()) && end - begin < cap &&
-             plan.products[end].a + plan.products[end].b == t)
+      while (end < int(plan.products.size()) && end - begin < cap && plan.products[end].a + plan.products[end].b == t)
         ++end;
       ranges.push_back({begin, end});
       begin = end;

@@ -3,7 +3,7 @@
 #pragma once
 #include <vector>
 
-#include "engine/engine.hpp"
+#include "split/product.hpp"
 
 namespace bf16x::split {
 
@@ -14,11 +14,11 @@ enum class Reconstruction {
 
 struct Scheme {
   const char* name;
-  int mode;        // bf16x_mode
-  int slices;      // BF16 slices per operand
-  int diagonals;   // d: products with i+j<d
+  int mode;       // bf16x_mode
+  int slices;     // BF16 slices per operand
+  int diagonals;  // d: products with i+j<d
   Reconstruction reconstruction;
-  std::vector<engine::Product> products;  // execution order
+  std::vector<Product> products;  // execution order
 };
 
 // nullptr for native/auto/default or an unknown mode.
@@ -28,9 +28,9 @@ const Scheme* scheme_for_mode(int mode);
 // FP64 path: one group per product (the paper), or with fuse_diagonals the products of one anti-diagonal share an
 // accumulator, at most max_fused_products(kb) at a time, which keeps every FP32 sum exact (docs/numerics.md).
 struct GroupPlan {
-  std::vector<engine::Product> products;     // storage the groups point into
-  std::vector<engine::ProductGroup> groups;  // in accumulation order
-  std::vector<int> diagonal;                 // i+j of each group
+  std::vector<Product> products;     // storage the groups point into
+  std::vector<ProductGroup> groups;  // in accumulation order
+  std::vector<int> diagonal;         // i+j of each group
 };
 GroupPlan plan_groups(const Scheme& scheme, bool fuse_diagonals, int kb);
 

@@ -1,5 +1,5 @@
 // Error bounds shared by the tests and the fuzzer, derived here from first principles rather than copied from the
-// library's error model (src/split/error_model.cpp), which they check.
+// library's error model (src/policy/error_model.cpp), which they check.
 #pragma once
 #include <cmath>
 

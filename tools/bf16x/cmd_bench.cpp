@@ -31,7 +31,7 @@
 #include "command.hpp"
 #include "cpu/features.hpp"
 #include "crt/crt_mode.hpp"
-#include "engine/raw_gemm.hpp"
+#include "driver/raw_gemm.hpp"
 #include "engine/registry.hpp"
 #include "host/host_blas.hpp"
 #include "split/scheme.hpp"
@@ -329,7 +329,7 @@ int run_bench(const BenchArgs& a) {
       std::vector<float> craw(nn);
       auto raw_once = [&]() {
         const double t0 = now();
-        return engine::raw_gemm(eng, n, n, n, av, bv, craw.data(), n) ? now() - t0 : -1.0;
+        return driver::raw_gemm(eng, n, n, n, av, bv, craw.data(), n) ? now() - t0 : -1.0;
       };
       std::unique_ptr<bench::PeakProbe> probe;
       if (peak) probe = std::make_unique<bench::PeakProbe>(t, 0.03);
@@ -346,22 +346,22 @@ int run_bench(const BenchArgs& a) {
         raw = time_it(
             a,
             [&](double* sp, double* co) {
-              engine::RawTimes rt;
+              driver::RawTimes rt;
               const double t0 = now();
-              if (!engine::raw_gemm(eng, n, n, n, av, bv, cf.data(), n, &rt)) return -1.0;
+              if (!driver::raw_gemm(eng, n, n, n, av, bv, cf.data(), n, &rt)) return -1.0;
               const double el = now() - t0;
               *sp = rt.pack;
               *co = rt.compute;
               return el;
             },
             peak_pair);
-        engine::RawPacked packed;
-        engine::raw_pack(av, bv, n, n, n, packed);
+        driver::RawPacked packed;
+        driver::raw_pack(av, bv, n, n, n, packed);
         rawp = time_it(
             a,
             [&](double*, double*) {
               const double t0 = now();
-              if (!engine::raw_gemm_packed(eng, packed, cf.data(), n)) return -1.0;
+              if (!driver::raw_gemm_packed(eng, packed, cf.data(), n)) return -1.0;
               return now() - t0;
             },
             peak_pair);

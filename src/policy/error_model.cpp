@@ -1,4 +1,4 @@
-#include "split/error_model.hpp"
+#include "policy/error_model.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@
 #include "pack/layout.hpp"
 #include "split/slice_fp64.hpp"
 
-namespace bf16x::split {
+namespace bf16x::policy {
 namespace {
 
 using Env = FillEnvelope;
@@ -78,7 +78,7 @@ Env measure(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count,
         nonfinite = nonfinite || mx[r] >= kInfBits;
         double m;
         std::memcpy(&m, &mx[r], sizeof m);
-        scale[r] = scale_exponent(m);
+        scale[r] = split::scale_exponent(m);
         lo[r] = Env::kBins;
         hi[r] = 0;
       }
@@ -197,4 +197,4 @@ int fewest_products(bool is_double, std::int64_t k, int block_k, double fill_rat
 template FillEnvelope measure_fill(const pack::MatrixView<float>&, std::int64_t, std::int64_t, bool);
 template FillEnvelope measure_fill(const pack::MatrixView<double>&, std::int64_t, std::int64_t, bool);
 
-}  // namespace bf16x::split
+}  // namespace bf16x::policy

@@ -4,7 +4,7 @@
 //   native:     2mnk / R_host                     R_host: FP64 or FP32 FMA rate of the host BLAS, flop/cycle
 //   emulation:  P * 2mnk / R_engine               P BF16 products per output, R_engine: effective BF16 rate
 //             + (m + n) k (S * c_split + c_fill)  S slices per operand, c_split: scan + split + pack per slice,
-//                                                 c_fill: auto's fill pass (split/error_model.hpp)
+//                                                 c_fill: auto's fill pass (policy/error_model.hpp)
 //
 // CRT modes (N moduli, INT8 engine e): (N + 1) 2mnk / R_int8(e)   (the +1: the bound GEMM of the scaling)
 //                                     + (m + n) k (2 N + 8) + mn (N + 4)   residues, loads, CRT and write
@@ -14,7 +14,7 @@
 #pragma once
 #include <cstdint>
 
-namespace bf16x::api {
+namespace bf16x::policy {
 
 struct EngineCost {
   double fp64_path_flops_per_cycle;  // effective BF16 rate, with per-product stores and FP64 reconstruction
@@ -35,4 +35,4 @@ double emulation_cycles(int engine, int mode, std::int64_t m, std::int64_t n, st
 int cheapest_mode(bool is_double);
 bool emulation_wins(int engine, int mode, std::int64_t m, std::int64_t n, std::int64_t k);
 
-}  // namespace bf16x::api
+}  // namespace bf16x::policy

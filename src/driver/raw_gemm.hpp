@@ -10,7 +10,7 @@
 #include "pack/operand.hpp"
 #include "pack/panels.hpp"
 
-namespace bf16x::engine {
+namespace bf16x::driver {
 
 // op(A) (m x k) and op(B) (k x n) packed once, one slice, k-blocks of pack::kBlockK.
 struct RawPacked {
@@ -23,15 +23,16 @@ void raw_pack(const pack::MatrixView<bf16_t>& a, const pack::MatrixView<bf16_t>&
               std::int64_t k, RawPacked& out);
 
 // C (column-major, ldc) = op(A) op(B) from packed operands. False if the block scratch cannot be allocated.
-bool raw_gemm_packed(const EngineInfo& e, const RawPacked& p, float* c, std::int64_t ldc,
-                     EngineCounters* counters = nullptr);
+bool raw_gemm_packed(const engine::EngineInfo& e, const RawPacked& p, float* c, std::int64_t ldc,
+                     engine::EngineCounters* counters = nullptr);
 
 struct RawTimes {
   double pack = 0, compute = 0;  // seconds
 };
 
 // Unpacked operands: packs into a per-thread buffer (kept between calls), then computes.
-bool raw_gemm(const EngineInfo& e, std::int64_t m, std::int64_t n, std::int64_t k, const pack::MatrixView<bf16_t>& a,
-              const pack::MatrixView<bf16_t>& b, float* c, std::int64_t ldc, RawTimes* times = nullptr);
+bool raw_gemm(const engine::EngineInfo& e, std::int64_t m, std::int64_t n, std::int64_t k,
+              const pack::MatrixView<bf16_t>& a, const pack::MatrixView<bf16_t>& b, float* c, std::int64_t ldc,
+              RawTimes* times = nullptr);
 
-}  // namespace bf16x::engine
+}  // namespace bf16x::driver

@@ -1,4 +1,4 @@
-#include "engine/raw_gemm.hpp"
+#include "driver/raw_gemm.hpp"
 
 #include <omp.h>
 
@@ -7,13 +7,13 @@
 #include "driver/block_loop.hpp"
 #include "driver/workspace.hpp"
 
-namespace bf16x::engine {
+namespace bf16x::driver {
 namespace {
 
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
-constexpr Product kProduct{0, 0};
-constexpr ProductGroup kGroup{&kProduct, 1};
+constexpr split::Product kProduct{0, 0};
+constexpr split::ProductGroup kGroup{&kProduct, 1};
 
 void init(RawPacked& out, std::int64_t m, std::int64_t n, std::int64_t k) {
   out.m = m;
@@ -42,7 +42,8 @@ void raw_pack(const pack::MatrixView<bf16_t>& a, const pack::MatrixView<bf16_t>&
   pack::pack_b_vnni(b, {1, false}, out.b);
 }
 
-bool raw_gemm_packed(const EngineInfo& e, const RawPacked& p, float* c, std::int64_t ldc, EngineCounters* counters) {
+bool raw_gemm_packed(const engine::EngineInfo& e, const RawPacked& p, float* c, std::int64_t ldc,
+                     engine::EngineCounters* counters) {
   const driver::BlockPlan plan = driver::plan_blocks(p.m, p.n, omp_get_max_threads());
   const std::size_t per_thread = driver::thread_scratch_bytes(plan, driver::Accumulation::running_fp32, 1);
   auto* scratch = static_cast<unsigned char*>(scratch_workspace().reserve(per_thread * std::size_t(plan.threads)));
@@ -53,8 +54,9 @@ bool raw_gemm_packed(const EngineInfo& e, const RawPacked& p, float* c, std::int
   return true;
 }
 
-bool raw_gemm(const EngineInfo& e, std::int64_t m, std::int64_t n, std::int64_t k, const pack::MatrixView<bf16_t>& a,
-              const pack::MatrixView<bf16_t>& b, float* c, std::int64_t ldc, RawTimes* times) {
+bool raw_gemm(const engine::EngineInfo& e, std::int64_t m, std::int64_t n, std::int64_t k,
+              const pack::MatrixView<bf16_t>& a, const pack::MatrixView<bf16_t>& b, float* c, std::int64_t ldc,
+              RawTimes* times) {
   // thread_local state is reached through references inside the parallel region (see driver/gemm_driver.cpp).
   thread_local RawPacked tl_p;
   thread_local driver::Workspace tl_ws;
@@ -90,4 +92,4 @@ bool raw_gemm(const EngineInfo& e, std::int64_t m, std::int64_t n, std::int64_t 
   return true;
 }
 
-}  // namespace bf16x::engine
+}  // namespace bf16x::driver

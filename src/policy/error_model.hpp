@@ -22,7 +22,7 @@
 
 #include "pack/operand.hpp"
 
-namespace bf16x::split {
+namespace bf16x::policy {
 
 inline constexpr double kUnitRoundoff64 = 0x1p-53;
 inline constexpr double kUnitRoundoff32 = 0x1p-24;
@@ -64,4 +64,4 @@ double native_escaled(bool is_double, std::int64_t k);
 // The emulation mode with the fewest products whose predicted e_scaled meets target; BF16X_MODE_NATIVE if none.
 int fewest_products(bool is_double, std::int64_t k, int block_k, double fill_ratio, double target);
 
-}  // namespace bf16x::split
+}  // namespace bf16x::policy

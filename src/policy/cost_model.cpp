@@ -1,11 +1,11 @@
-#include "api/cost_model.hpp"
+#include "policy/cost_model.hpp"
 
 #include <cmath>
 
 #include "bf16x/bf16x.h"
 #include "split/scheme.hpp"
 
-namespace bf16x::api {
+namespace bf16x::policy {
 namespace {
 
 // Host BLAS per core: two 512-bit FMA ports, as on every CPU that has AMX.
@@ -15,7 +15,7 @@ constexpr double kHostFp32FlopsPerCycle = 64;
 // Scan, split and pack, per operand element and slice (bf16x_stats.seconds_split of fp64x6 / fp32x6 at N = 1024
 // on one AVX-512 core: about 2.6 ns per element and slice).
 constexpr double kSplitCyclesPerSlice = 8;
-// The fill pass of auto (split::measure_fill): two reads and a histogram update per element, measured at 5 to
+// The fill pass of auto (policy::measure_fill): two reads and a histogram update per element, measured at 5 to
 // 10 ns per element on one 2.3 GHz core.
 constexpr double kFillCyclesPerElement = 16;
 
@@ -50,17 +50,23 @@ EngineCost engine_cost(int engine) {
 
 double int8_ops_per_cycle(int int8_engine) {
   switch (int8_engine) {
-    case BF16X_ENGINE_REFERENCE: return 2;  // scalar loops
+    case BF16X_ENGINE_REFERENCE:
+      return 2;  // scalar loops
     // VPDPBUSD: 64 multiply-adds per instruction. Measured: fp64c15 compute time at N = 1024 on two Zen 4 cores,
     // 16 INT8 GEMMs (bound included) in 99 ms, about 56 op/cycle per core with packing and CRT included.
-    case BF16X_ENGINE_AVX512VNNI: return 56;
+    case BF16X_ENGINE_AVX512VNNI:
+      return 56;
     // VPMADDWD on sign-extended bytes: the kernel alone reaches a quarter of the VNNI kernel's rate.
-    case BF16X_ENGINE_AVX2_INT8: return 14;
+    case BF16X_ENGINE_AVX2_INT8:
+      return 14;
     // TDPBSSD: 16x16x64 multiply-adds in 16 cycles, 2048 op/cycle peak. Estimate: a quarter of it, until a
     // device run measures it.
-    case BF16X_ENGINE_AMX: return 512;
-    case BF16X_ENGINE_AMX_MODEL: return 0.1;
-    default: return 0;
+    case BF16X_ENGINE_AMX:
+      return 512;
+    case BF16X_ENGINE_AMX_MODEL:
+      return 0.1;
+    default:
+      return 0;
   }
 }
 
@@ -94,4 +100,4 @@ bool emulation_wins(int engine, int mode, std::int64_t m, std::int64_t n, std::i
   return emulation_cycles(engine, mode, m, n, k) < native_cycles(is_double, m, n, k);
 }
 
-}  // namespace bf16x::api
+}  // namespace bf16x::policy

@@ -1,0 +1,11 @@
+// Which BF16 engine a call runs on: the call's request, else bf16x_set_engine, else BF16X_ENGINE, else the best
+// available (engine/registry.hpp's fallback chain).
+#pragma once
+
+namespace bf16x::api {
+
+// Resolves a requested engine id. AUTO consults the runtime setting, then BF16X_ENGINE (read once; an unavailable
+// choice falls back and is said once on stderr). Returns -1 if an explicitly requested engine cannot run here.
+int resolve_engine(int requested);
+
+}  // namespace bf16x::api
