@@ -10,6 +10,7 @@
 #include "crt/crt_mode.hpp"
 #include "crt/int8_kernel.hpp"
 #include "engine/registry.hpp"
+#include "split/scheme.hpp"
 
 namespace {
 
@@ -78,6 +79,20 @@ std::vector<std::string> engine_name_list() {
   std::vector<std::string> v;
   for (const Named& e : kEngines)
     if (e.id != BF16X_ENGINE_AUTO) v.emplace_back(e.name);
+  return v;
+}
+
+std::vector<std::string> bf16_engine_choices() {
+  std::vector<std::string> v;
+  for (const Named& e : kEngines)
+    if (e.id == BF16X_ENGINE_AUTO || bf16x::engine::engine_info(e.id)) v.emplace_back(e.name);
+  return v;
+}
+
+std::vector<std::string> bf16_mode_names() {
+  std::vector<std::string> v;
+  for (const Named& m : kModes)
+    if (bf16x::split::scheme_for_mode(m.id)) v.emplace_back(m.name);
   return v;
 }
 

@@ -5,10 +5,12 @@
 
 namespace bf16x::api {
 
-std::vector<std::string> engine_name_list();  // every engine except auto, in id order
-std::string engine_names();                   // the same, comma separated
+std::vector<std::string> engine_name_list();     // every engine except auto, in id order
+std::string engine_names();                      // the same, comma separated
+std::vector<std::string> bf16_engine_choices();  // "auto" and the BF16 engines (the CLI's --engine values)
+std::vector<std::string> bf16_mode_names();      // the BF16 emulation modes, fp32x6 then fp64x6 .. fp64x21
 
-std::string config_text();  // bf16x_get_config (api/config.cpp)
+std::string config_text();     // bf16x_get_config (api/config.cpp)
 std::string cpu_model_name();  // /proc/cpuinfo "model name" (api/config.cpp)
 
 }  // namespace bf16x::api

@@ -17,6 +17,7 @@
 
 #include "crt/crt_ops.hpp"
 #include "crt/moduli.hpp"
+#include "util/align.hpp"
 
 namespace bf16x::crt {
 namespace {
@@ -138,7 +139,7 @@ struct Layout {
 };
 
 Layout layout_of(int moduli, const Blocking& b) {
-  auto al = [](std::size_t x) { return (x + 63) / 64 * 64; };
+  const auto al = util::align64;
   Layout l;
   const std::size_t nm = std::size_t(std::max(moduli, 1));
   l.apack = al(nm * (b.mc / kTile) * a_panel_bytes(b.kc));

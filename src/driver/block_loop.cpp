@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "driver/block_ops.hpp"
+#include "util/align.hpp"
 
 namespace bf16x::driver {
 namespace {
@@ -13,7 +14,7 @@ namespace {
 using pack::kTileM;
 using pack::kTileN;
 
-constexpr std::size_t align64(std::size_t x) { return (x + 63) / 64 * 64; }
+using util::align64;
 
 // C = alpha * 2^(ea_i + eb_j) * acc + beta * C for the rows x cols block at (ci, cj). A row-major C is the
 // column-major C^T: its block is written from the transposed accumulators, one 32 x 32 tile at a time, with the

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "pack/layout.hpp"
+#include "util/align.hpp"
 
 namespace bf16x::driver {
 namespace {
@@ -10,7 +11,7 @@ namespace {
 using pack::kTileM;
 using pack::kTileN;
 
-constexpr std::size_t align64(std::size_t x) { return (x + 63) / 64 * 64; }
+using util::align64;
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 

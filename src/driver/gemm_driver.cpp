@@ -28,14 +28,16 @@
 
 #include <algorithm>
 #include <chrono>
-#include <type_traits>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "driver/block_loop.hpp"
 #include "driver/blocking.hpp"
 #include "driver/workspace.hpp"
 #include "pack/panels.hpp"
+#include "util/align.hpp"
+#include "util/clock.hpp"
 
 namespace bf16x::driver {
 namespace {
@@ -43,9 +45,9 @@ namespace {
 using pack::kTileM;
 using pack::kTileN;
 
-constexpr std::size_t align64(std::size_t x) { return (x + 63) / 64 * 64; }
+using util::align64;
 
-double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+using util::now;
 
 int default_block_k(bool fp64) { return fp64 ? pack::kBlockK : pack::kBlockKFp32; }
 

@@ -6,11 +6,12 @@
 
 #include "driver/block_loop.hpp"
 #include "driver/workspace.hpp"
+#include "util/clock.hpp"
 
 namespace bf16x::driver {
 namespace {
 
-double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+using util::now;
 
 constexpr split::Product kProduct{0, 0};
 constexpr split::ProductGroup kGroup{&kProduct, 1};

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <new>
 
+#include "util/align.hpp"
+
 namespace bf16x::driver {
 namespace {
 std::atomic<std::size_t> g_held{0}, g_allocations{0};
@@ -15,7 +17,7 @@ void* Workspace::reserve(std::size_t bytes) {
   g_held -= capacity_;
   data_ = nullptr;
   capacity_ = 0;
-  const std::size_t rounded = (bytes + 63) / 64 * 64;
+  const std::size_t rounded = util::align64(bytes);
   if (rounded < bytes) return nullptr;
   data_ = std::aligned_alloc(64, rounded);
   if (data_) {

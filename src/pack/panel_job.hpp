@@ -1,5 +1,5 @@
 // One packing job: split a run of consecutive 32-wide micro-panels of op(A) or op(B) over one k-block into their
-// slices, in the layout of pack/layout.hpp. pack_a / pack_b_vnni cut the operands into these jobs; split_panel
+// slices, in the layout of pack/layout.hpp. pack_a / pack_b_vnni (pack_operand.cpp) cut the operands into these jobs; split_panel
 // does one. A run of several panels lets a source that is contiguous across the panels (A not transposed, B
 // transposed) be read a whole column segment at a time instead of one 32-element piece per page.
 #pragma once

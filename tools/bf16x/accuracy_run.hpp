@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "api/names.hpp"
 #include "check/inputs.hpp"
 #include "check/metrics.hpp"
 
@@ -25,13 +26,13 @@ struct AccuracyConfig {
   std::int64_t k = 0;  // inner dimension (0: n)
   check::Dist dist = check::Dist::uniform;
   std::uint64_t seed = 1;
-  std::vector<std::string> modes = {"fp32x6", "fp64x6", "fp64x10", "fp64x15", "fp64x21"};
-  int engine = 0;  // BF16X_ENGINE_AUTO
-  int split = 0;   // BF16X_SPLIT_SCALED
-  int emax = 60;   // loguniform range 2^-emax .. 2^emax
+  std::vector<std::string> modes = api::bf16_mode_names();
+  int engine = 0;    // BF16X_ENGINE_AUTO
+  int split = 0;     // BF16X_SPLIT_SCALED
+  int emax = 60;     // loguniform range 2^-emax .. 2^emax
   double phi = 0.5;  // phi class spread
-  int reps = 1;    // timing repetitions (median)
-  int block_k = 0; // 0: the mode's default BK
+  int reps = 1;      // timing repetitions (median)
+  int block_k = 0;   // 0: the mode's default BK
 };
 
 struct AccuracyReport {

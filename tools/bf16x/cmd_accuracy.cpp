@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "accuracy_run.hpp"
+#include "api/names.hpp"
 #include "bf16x/bf16x.h"
 #include "command.hpp"
 
@@ -18,7 +19,7 @@ struct AccuracyArgs {
   double phi = 0.5;
   int block_k = 0;
   bool json = false;
-  std::vector<std::string> modes = {"fp32x6", "fp64x6", "fp64x10", "fp64x15", "fp64x21"};
+  std::vector<std::string> modes = api::bf16_mode_names();
 };
 
 const RegisterCommand reg(
@@ -29,10 +30,9 @@ const RegisterCommand reg(
           ->check(CLI::IsMember({"uniform", "loguniform", "cancel", "phi"}));
       app.add_option("--phi", args->phi, "phi class: entries (U - 0.5) exp(phi N(0,1))")->check(CLI::Range(0.0, 20.0));
       app.add_option("--k", args->k, "inner dimension (default: n; m = n)")->check(CLI::Range(0, 1 << 20));
-  app.add_option("--seed", args->seed, "random seed");
+      app.add_option("--seed", args->seed, "random seed");
       app.add_option("--emax", args->emax, "loguniform: magnitudes 2^-emax..2^emax")->check(CLI::Range(0, 1000));
-      app.add_option("--engine", args->engine, "engine")
-          ->check(CLI::IsMember({"auto", "reference", "avx2", "avx512bf16", "amx", "amx-model"}));
+      app.add_option("--engine", args->engine, "engine")->check(CLI::IsMember(api::bf16_engine_choices()));
       app.add_option("--split", args->split, "slice extraction")->check(CLI::IsMember({"scaled", "paper"}));
       app.add_option("--modes", args->modes, "modes to run")->delimiter(',');
       app.add_option("--block-k", args->block_k, "k-block depth (0: mode default; multiple of 32, <= 256)")
@@ -41,7 +41,7 @@ const RegisterCommand reg(
       app.callback([args] {
         AccuracyConfig cfg;
         cfg.n = args->n;
-    cfg.k = args->k;
+        cfg.k = args->k;
         check::parse_dist(args->dist, cfg.dist);
         cfg.seed = args->seed;
         cfg.emax = args->emax;

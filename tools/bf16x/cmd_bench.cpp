@@ -35,6 +35,7 @@
 #include "engine/registry.hpp"
 #include "host/host_blas.hpp"
 #include "split/scheme.hpp"
+#include "util/clock.hpp"
 
 namespace bf16x::cli {
 namespace {
@@ -45,7 +46,11 @@ using bench::Row;
 struct BenchArgs {
   std::vector<std::int64_t> sizes = {256, 512, 1024};
   std::vector<int> threads = {1, 2};
-  std::vector<std::string> modes = {"fp32x6", "fp64x6", "fp64x10", "fp64x15", "fp64x21", "native"};
+  std::vector<std::string> modes = [] {
+    auto v = api::bf16_mode_names();
+    v.emplace_back("native");
+    return v;
+  }();
   std::string engine = "auto";
   std::string crt_engine = "auto";  // INT8 engine of the CRT modes
   int reps = 5;
@@ -57,7 +62,7 @@ struct BenchArgs {
   bool measure = true;
 };
 
-double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+using util::now;
 
 double median(std::vector<double> v) {
   if (v.empty()) return kNone;
@@ -476,8 +481,7 @@ const RegisterCommand reg(
       app.add_option("--threads", args->threads, "thread counts, 1..4096")->delimiter(',')->check(CLI::Range(1, 4096));
       app.add_option("--modes", args->modes, "modes (fp32x6, fp64x6..21, native)")->delimiter(',');
       app.add_option("--crt-engine", args->crt_engine, "INT8 engine of fp64c/fp32c modes (auto, avx512vnni, ...)");
-      app.add_option("--engine", args->engine, "engine")
-          ->check(CLI::IsMember({"auto", "reference", "avx2", "avx512bf16", "amx", "amx-model"}));
+      app.add_option("--engine", args->engine, "engine")->check(CLI::IsMember(api::bf16_engine_choices()));
       app.add_option("--reps", args->reps, "timed repetitions (median)")->check(CLI::Range(1, 1000));
       app.add_option("--warmup", args->warmup, "untimed runs before the timed ones")->check(CLI::Range(0, 100));
       app.add_option("--csv", args->csv, "write the rows as CSV");

@@ -10,11 +10,12 @@
 #include "cpu/features.hpp"
 #include "engine/avx512bf16/kernel_avx512bf16.hpp"
 #include "host/host_blas.hpp"
+#include "util/clock.hpp"
 
 namespace bf16x::cli::bench {
 namespace {
 
-double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+using util::now;
 
 }  // namespace
 

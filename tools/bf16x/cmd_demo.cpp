@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include "accuracy_run.hpp"
+#include "api/names.hpp"
 #include "bf16x/bf16x.h"
 #include "command.hpp"
 #include "cpu/features.hpp"
@@ -24,9 +25,10 @@ void print_machine() {
              amx ? "available" : fmt::format("unavailable ({} check failed)", cpu::amx_unavailable_reason()));
   fmt::print("  AVX512-BF16      : {}\n", cpu::has_avx512bf16() ? "available" : "unavailable");
   fmt::print("  AVX2 + FMA       : {}\n", cpu::has_avx2_fma() ? "available" : "unavailable");
-  for (int e : {BF16X_ENGINE_AMX, BF16X_ENGINE_AMX_MODEL, BF16X_ENGINE_AVX512BF16, BF16X_ENGINE_AVX2,
-                BF16X_ENGINE_REFERENCE})
-    fmt::print("  engine {:<10}: {}\n", bf16x_engine_name(e), bf16x_engine_available(e) ? "selectable" : "not available");
+  for (int e :
+       {BF16X_ENGINE_AMX, BF16X_ENGINE_AMX_MODEL, BF16X_ENGINE_AVX512BF16, BF16X_ENGINE_AVX2, BF16X_ENGINE_REFERENCE})
+    fmt::print("  engine {:<10}: {}\n", bf16x_engine_name(e),
+               bf16x_engine_available(e) ? "selectable" : "not available");
   fmt::print("  auto engine      : {}\n", bf16x_engine_name(bf16x_engine_selected()));
   fmt::print("  host BLAS        : {} (kernel {})\n", host::library_name(), host::core_name());
   fmt::print(
@@ -38,8 +40,7 @@ const RegisterCommand reg(
     "demo", "machine summary and every mode's accuracy and speed vs the host BLAS", [](CLI::App& app) {
       auto args = std::make_shared<DemoArgs>();
       app.add_option("--sizes", args->sizes, "square sizes")->delimiter(',')->check(CLI::Range(1, 1 << 16));
-      app.add_option("--engine", args->engine, "engine")
-          ->check(CLI::IsMember({"auto", "reference", "avx2", "avx512bf16", "amx", "amx-model"}));
+      app.add_option("--engine", args->engine, "engine")->check(CLI::IsMember(api::bf16_engine_choices()));
       app.add_option("--reps", args->reps, "timing repetitions (median)")->check(CLI::Range(1, 100));
       app.callback([args] {
         print_machine();
@@ -48,7 +49,8 @@ const RegisterCommand reg(
           cfg.n = n;
           cfg.reps = args->reps;
           cfg.engine = bf16x_engine_from_name(args->engine.c_str());
-          cfg.modes = {"fp32x6", "fp64x6", "fp64x10", "fp64x15", "fp64x21", "auto"};
+          cfg.modes = api::bf16_mode_names();
+          cfg.modes.emplace_back("auto");
           const AccuracyReport r = run_accuracy(cfg);
           print_report_table(r);
           for (const ModeResult& m : r.modes)

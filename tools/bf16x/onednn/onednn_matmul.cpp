@@ -4,11 +4,12 @@
 #include <dnnl.hpp>
 
 #include "cmd_bench_baselines.hpp"
+#include "util/clock.hpp"
 
 namespace bf16x::cli::bench {
 namespace {
 
-double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+using util::now;
 
 }  // namespace
 
