@@ -5,6 +5,8 @@ none: its ThreadpoolController finds libraries by matching loaded file names aga
 _SUPPORTED_LIBRARIES and instantiates the class named there from the module's globals. With 3.1 the controller
 is added to that table and module namespace; this uses threadpoolctl internals and may break with other 3.1.x.
 """
+import ctypes
+
 try:
     import threadpoolctl
 except ImportError:  # optional dependency
@@ -27,7 +29,7 @@ if threadpoolctl is not None:
             self._default = None if self._runtime_set() else self.get_num_threads()
 
         def _runtime_set(self):
-            self._dynlib.bf16x_get_config.restype = threadpoolctl.ctypes.c_char_p
+            self._dynlib.bf16x_get_config.restype = ctypes.c_char_p
             return b"(bf16x_set_num_threads)" in self._dynlib.bf16x_get_config()
 
         def get_num_threads(self):
@@ -38,7 +40,7 @@ if threadpoolctl is not None:
             return self._dynlib.bf16x_set_num_threads(n)
 
         def get_version(self):
-            self._dynlib.bf16x_version.restype = threadpoolctl.ctypes.c_char_p
+            self._dynlib.bf16x_version.restype = ctypes.c_char_p
             return self._dynlib.bf16x_version().decode()
 
 
