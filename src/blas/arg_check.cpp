@@ -46,21 +46,22 @@ char fortran_trans(char c) {
 
 int fortran_gemm_info(const GemmShape& s) {
   const bool nota = s.transa == 'N', notb = s.transb == 'N';
-  const int nrowa = nota ? s.m : s.k;
-  const int nrowb = notb ? s.k : s.n;
+  const std::int64_t nrowa = nota ? s.m : s.k;
+  const std::int64_t nrowb = notb ? s.k : s.n;
   if (!s.transa) return 1;
   if (!s.transb) return 2;
   if (s.m < 0) return 3;
   if (s.n < 0) return 4;
   if (s.k < 0) return 5;
-  if (s.lda < std::max(1, nrowa)) return 8;
-  if (s.ldb < std::max(1, nrowb)) return 10;
-  if (s.ldc < std::max(1, s.m)) return 13;
+  if (s.lda < std::max<std::int64_t>(1, nrowa)) return 8;
+  if (s.ldb < std::max<std::int64_t>(1, nrowb)) return 10;
+  if (s.ldc < std::max<std::int64_t>(1, s.m)) return 13;
   return 0;
 }
 
-std::optional<GemmShape> cblas_gemm_shape(int layout, int transa, int transb, int m, int n, int k, int lda, int ldb,
-                                          int ldc, const char* rout, CblasError* error) {
+std::optional<GemmShape> cblas_gemm_shape(int layout, int transa, int transb, std::int64_t m, std::int64_t n,
+                                          std::int64_t k, std::int64_t lda, std::int64_t ldb, std::int64_t ldc,
+                                          const char* rout, CblasError* error) {
   if (layout != kColMajor && layout != kRowMajor) {
     *error = {1, 1, false, rout, "Illegal layout setting, %d\n", layout};
     return std::nullopt;

@@ -64,7 +64,7 @@ void native_via_library(const GemmCall<double>& g) { native_with(g, "dgemm"); }
 
 bool verbose() { return api::effective_verbose(); }
 
-void verbose_forwarded(const GemmShape& s, bool is_double, double alpha, double beta, const void* fn,
+void verbose_forwarded(const GemmShape& s, bool row_major, bool is_double, double alpha, double beta, const void* fn,
                        int declined_status, double seconds) {
   // Why the call ran native, in the library's words: the library declined it, BF16X_MIN_SIZE, or auto's cost model.
   char why[96] = "";
@@ -75,7 +75,20 @@ void verbose_forwarded(const GemmShape& s, bool is_double, double alpha, double 
     std::snprintf(why, sizeof why, ",min_size=%lld", (long long)api::env().min_size);
   else if (requested == BF16X_MODE_AUTO)
     std::snprintf(why, sizeof why, ",auto=cost_model");
-  api::VerboseCall v{is_double, false, s.transa, s.transb, s.m, s.n, s.k, s.lda, s.ldb, s.ldc, alpha, beta};
+  // The call as the caller made it: a row-major one with A, B, m, n back in place (as the library's own lines).
+  api::VerboseCall v;
+  v.is_double = is_double;
+  v.row_major = row_major;
+  v.ta = row_major ? s.transb : s.transa;
+  v.tb = row_major ? s.transa : s.transb;
+  v.m = row_major ? s.n : s.m;
+  v.n = row_major ? s.m : s.n;
+  v.k = s.k;
+  v.lda = row_major ? s.ldb : s.lda;
+  v.ldb = row_major ? s.lda : s.ldb;
+  v.ldc = s.ldc;
+  v.alpha = alpha;
+  v.beta = beta;
   v.mode = "native";
   v.engine = library_of(fn);
   v.why = why;

@@ -34,7 +34,7 @@ bool emulate(const GemmCall<double>& g, int mode, int* status);
 void native_via_library(const GemmCall<float>& g);
 void native_via_library(const GemmCall<double>& g);
 
-void verbose_forwarded(const GemmShape& s, bool is_double, double alpha, double beta, const void* fn,
+void verbose_forwarded(const GemmShape& s, bool row_major, bool is_double, double alpha, double beta, const void* fn,
                        int declined_status, double seconds);
 bool verbose();
 
@@ -65,7 +65,7 @@ void dispatch(const GemmCall<T>& g, Forward&& forward) {
     return;
   }
   if (verbose())
-    verbose_forwarded(s, is_double, double(g.alpha), double(g.beta), fn, declined,
+    verbose_forwarded(s, g.row_major, is_double, double(g.alpha), double(g.beta), fn, declined,
                       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
 }
 

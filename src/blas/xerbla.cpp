@@ -10,13 +10,27 @@ namespace bf16x::blas {
 namespace {
 
 using Xerbla = void (*)(const char*, const int*, std::size_t);
+using Xerbla64 = void (*)(const char*, const std::int64_t*, std::size_t);
 using CblasXerbla = void (*)(int, const char*, const char*, ...);
+using CblasXerbla64 = void (*)(std::int64_t, const char*, const char*, ...);
+
+void call_cblas_handler(void* handler, const ErrorHandlers& h, int info, const CblasError& e) {
+  if (h.int64_info)
+    reinterpret_cast<CblasXerbla64>(handler)(std::int64_t(info), e.rout, e.form, e.value);
+  else
+    reinterpret_cast<CblasXerbla>(handler)(info, e.rout, e.form, e.value);
+}
 
 }  // namespace
 
-void report_fortran(const char* name6, int info) {
-  if (auto* xerbla = reinterpret_cast<Xerbla>(dlsym(RTLD_DEFAULT, "xerbla_"))) {
-    xerbla(name6, &info, 6);
+void report_fortran(const char* name6, int info, const ErrorHandlers& h) {
+  if (void* xerbla = dlsym(RTLD_DEFAULT, h.xerbla)) {
+    if (h.int64_info) {
+      const std::int64_t info64 = info;
+      reinterpret_cast<Xerbla64>(xerbla)(name6, &info64, 6);
+    } else {
+      reinterpret_cast<Xerbla>(xerbla)(name6, &info, 6);
+    }
     return;
   }
   // No XERBLA anywhere in the process: print the reference message. The reference then STOPs; the shim returns
@@ -26,16 +40,16 @@ void report_fortran(const char* name6, int info) {
   std::fprintf(stderr, " ** On entry to %.*s parameter number %2d had an illegal value\n", len, name6, info);
 }
 
-void report_cblas(const CblasError& e) {
-  auto* handler = reinterpret_cast<CblasXerbla>(dlsym(RTLD_DEFAULT, "cblas_xerbla"));
-  auto* row_major_strg = static_cast<int*>(dlsym(RTLD_DEFAULT, "RowMajorStrg"));
+void report_cblas(const CblasError& e, const ErrorHandlers& h) {
+  void* handler = dlsym(RTLD_DEFAULT, h.cblas_xerbla);
+  auto* row_major_strg = h.row_major_strg ? static_cast<int*>(dlsym(RTLD_DEFAULT, h.row_major_strg)) : nullptr;
   if (handler) {
     if (row_major_strg) {
       *row_major_strg = e.row_major ? 1 : 0;
-      handler(e.info_reported, e.rout, e.form, e.value);
+      call_cblas_handler(handler, h, e.info_reported, e);
       *row_major_strg = 0;  // as the reference leaves it after every call
     } else {
-      handler(e.info, e.rout, e.form, e.value);
+      call_cblas_handler(handler, h, e.info, e);
     }
     return;
   }

@@ -2,11 +2,22 @@
 // the error (dlsym(RTLD_DEFAULT)), so a program's own XERBLA / cblas_xerbla, which the netlib test programs define,
 // is the one called; it comes first in the lookup order.
 #pragma once
+#include <cstdint>
 
 namespace bf16x::blas {
 
+// The handlers of one BLAS integer model: the LP64 names, or those of an ILP64 interface (ilp64_gemm.hpp), whose
+// XERBLA and cblas_xerbla take a 64-bit INFO.
+struct ErrorHandlers {
+  const char* xerbla;          // Fortran XERBLA: "xerbla_"
+  const char* cblas_xerbla;    // "cblas_xerbla"
+  const char* row_major_strg;  // reference CBLAS's global: "RowMajorStrg"; nullptr: none to set
+  bool int64_info;
+};
+inline constexpr ErrorHandlers kLp64Handlers{"xerbla_", "cblas_xerbla", "RowMajorStrg", false};
+
 // Fortran: CALL XERBLA(name, info), name blank-padded to 6 characters ("SGEMM ").
-void report_fortran(const char* name6, int info);
+void report_fortran(const char* name6, int info, const ErrorHandlers& h = kLp64Handlers);
 
 // CBLAS: cblas_xerbla(info, rout, form, value) with reference CBLAS's argument number for the call as made.
 // row_major_swapped is the number the reference passes for a row-major call: there it checks the swapped Fortran
@@ -21,6 +32,6 @@ struct CblasError {
   const char* form;  // printf format of the extra message ("" or "Illegal TransA setting, %d\n")
   int value;         // the value printed by form
 };
-void report_cblas(const CblasError& e);
+void report_cblas(const CblasError& e, const ErrorHandlers& h = kLp64Handlers);
 
 }  // namespace bf16x::blas

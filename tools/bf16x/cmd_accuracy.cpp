@@ -29,7 +29,7 @@ const RegisterCommand reg(
       app.add_option("--dist", args->dist, "input class")
           ->check(CLI::IsMember({"uniform", "loguniform", "cancel", "phi"}));
       app.add_option("--phi", args->phi, "phi class: entries (U - 0.5) exp(phi N(0,1))")->check(CLI::Range(0.0, 20.0));
-      app.add_option("--k", args->k, "inner dimension (default: n; m = n)")->check(CLI::Range(0, 1 << 20));
+      app.add_option("--k", args->k, "inner dimension (0: k = n; m = n)")->check(CLI::Range(0, 1 << 20));
       app.add_option("--seed", args->seed, "random seed");
       app.add_option("--emax", args->emax, "loguniform: magnitudes 2^-emax..2^emax")->check(CLI::Range(0, 1000));
       app.add_option("--engine", args->engine, "engine")->check(CLI::IsMember(api::bf16_engine_choices()));

@@ -484,9 +484,9 @@ const RegisterCommand reg(
       app.add_option("--engine", args->engine, "engine")->check(CLI::IsMember(api::bf16_engine_choices()));
       app.add_option("--reps", args->reps, "timed repetitions (median)")->check(CLI::Range(1, 1000));
       app.add_option("--warmup", args->warmup, "untimed runs before the timed ones")->check(CLI::Range(0, 100));
-      app.add_option("--csv", args->csv, "write the rows as CSV");
-      app.add_option("--json", args->json, "write header, peaks and rows as JSON");
-      app.add_option("--plots", args->plots, "write PNG figures (gnuplot) into this directory");
+      app.add_option("--csv", args->csv, "write the rows as CSV to this file (default: none)");
+      app.add_option("--json", args->json, "write header, peaks and rows as JSON to this file (default: none)");
+      app.add_option("--plots", args->plots, "write PNG figures (gnuplot) into this directory (default: none)");
       app.add_flag("--peak", args->peak, "measure the VDPBF16PS peak per thread count");
       auto* sizes_opt = app.get_option("--sizes");
       app.add_option("--load", args->load,

@@ -19,6 +19,9 @@ int main(int argc, char** argv) {
   CLI::App app{"bf16x: FP32/FP64 GEMM from BF16 matrix-engine products"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("bf16x ") + bf16x_version());
+  // Every option's help shows its default: the value its variable holds when the option is added (subcommands
+  // inherit this from the parent's option defaults).
+  app.option_defaults()->always_capture_default();
   for (auto& c : bf16x::cli::commands()) c.setup(*app.add_subcommand(c.name, c.help));
   try {
     app.parse(argc, argv);
