@@ -104,6 +104,7 @@ int gemm_crt_mode(int mode, const bf16x_options& opt, int transa, int transb, st
   const crt::CrtArgs<T> args{m,    n, k,   alpha, a, lda, transa != BF16X_NO_TRANS, b, ldb, transb != BF16X_NO_TRANS,
                              beta, c, ldc, c_rows};
   bool done = false;
+  const ThreadScope threads;  // bf16x_set_num_threads, for this call's parallel region only
   switch (crt::gemm_crt(args, cfg)) {
     case crt::CrtStatus::ok:
       done = true;
