@@ -16,7 +16,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -27,6 +26,7 @@
 #include "api/names.hpp"
 #include "bf16x/bf16x.h"
 #include "cmd_bench_baselines.hpp"
+#include "cmd_bench_header.hpp"
 #include "cmd_bench_report.hpp"
 #include "command.hpp"
 #include "cpu/features.hpp"
@@ -178,13 +178,6 @@ std::string loadavg() {
   return a + " " + b + " " + c;
 }
 
-std::string today() {
-  const std::time_t t = std::time(nullptr);
-  char b[32];
-  std::strftime(b, sizeof b, "%Y-%m-%d %H:%M", std::localtime(&t));
-  return b;
-}
-
 int products_of(const std::string& mode) {
   const int id = bf16x_mode_from_name(mode.c_str());
   if (crt::is_crt_mode(id)) return crt::crt_moduli(id);  // INT8 products, one per modulus
@@ -234,29 +227,8 @@ int run_bench(const BenchArgs& a) {
   const bool want_d = std::any_of(a.modes.begin(), a.modes.end(), [&](const std::string& m) { return !single(m); });
 
   bench::Report rep;
-  const char* coretype = std::getenv("OPENBLAS_CORETYPE");
   if (a.measure)
-    rep.header = {{"cpu", api::cpu_model_name()},
-                  {"date", today()},
-                  {"engine", bf16x_engine_name(engine_id)},
-                  {"avx512bf16", cpu::has_avx512bf16() ? "yes" : "no"},
-                  {"avx2+fma", cpu::has_avx2_fma() ? "yes" : "no"},
-                  {"amx", cpu::amx_available() ? "yes" : std::string("no (") + cpu::amx_unavailable_reason() + ")"},
-                  {"host blas", host::library_name()},
-                  {"host kernel", *host::core_name() ? host::core_name() : "(not OpenBLAS)"},
-                  {"OPENBLAS_CORETYPE", coretype ? coretype : "(unset)"},
-                  {"host threads via",
-                   bench::set_host_threads(1).empty() ? "(none: library default)" : bench::set_host_threads(1)},
-                  {"onednn", bench::OnednnMatmul::version()},
-                  {"reps", std::to_string(a.reps) + " timed (median), " + std::to_string(a.warmup) + " warm-up"},
-                  {"inputs", "uniform [-1, 1], square, column-major, no transpose, alpha 1, beta 0"}};
-  if (a.measure) {
-    bench::OnednnMatmul probe(256, 256, 256);
-    rep.header.push_back({"onednn matmul impl", probe.impl()});
-    rep.header.push_back({"load average", loadavg() + " (at the start; other processes may share the CPUs)"});
-    if (a.wait_idle > 0)
-      rep.header.push_back({"wait for idle CPUs", "up to " + std::to_string(a.wait_idle) + " s per group"});
-  }
+    rep.header = bench::run_header({engine_id, a.sizes, a.threads, a.modes, a.reps, a.warmup, a.wait_idle});
   for (const auto& f : a.load)
     if (!bench::read_json(rep, f)) {
       std::fprintf(stderr, "bf16x bench: cannot read %s\n", f.c_str());
@@ -453,7 +425,7 @@ int run_bench(const BenchArgs& a) {
     }
   }
   prog.finish();
-  rep.header.push_back({"load average end", loadavg()});
+  rep.header["load_average_end"] = bench::load_average();
   fmt::print("\n  load average at the end: {}\n", loadavg());
   return finish_outputs(a, rep);
 }

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,19 +34,31 @@ struct Row {
   double rel_err = kNone;          // ||C - C_dgemm||_F / ||C_dgemm||_F
 };
 
+// The header of a file merged with --load, as it was read (schema 1: strings; schema 2: typed, cmd_bench_header.hpp).
+struct Source {
+  std::string file;
+  int schema_version = 0;
+  nlohmann::ordered_json header;
+};
+
 struct Report {
-  std::vector<std::pair<std::string, std::string>> header;  // machine, libraries, settings
+  nlohmann::ordered_json header;  // this run's (run_header), null when the report only merges --load files
+  std::vector<Source> merged;
   std::vector<Peak> peaks;
   std::vector<Row> rows;
 };
 
+// A header value as the table shows it: strings as they are, booleans yes/no, arrays comma-separated, null "-".
+std::string header_text(const nlohmann::ordered_json& v);
 void print_header(const Report& r);
 void print_peaks(const Report& r);
 void print_table_head();
 void print_row(const Row& row);
 bool write_csv(const Report& r, const std::string& path);
+// JSON schema 2 (docs/bench_json.md).
 bool write_json(const Report& r, const std::string& path);
-// Appends the peaks and rows of a file written by write_json (and its header, prefixed "<file>: ").
+// Appends the peaks, rows and header(s) of a file written by write_json, schema 1 (no "schema_version") or 2; any
+// other schema, or a malformed file, is refused with the reason on stderr.
 bool read_json(Report& r, const std::string& path);
 // PNG figures (and their data and gnuplot scripts) under dir; false if gnuplot failed or is missing.
 bool write_plots(const Report& r, const std::string& dir);
