@@ -22,6 +22,8 @@ struct VerboseCall {
   int threads = -1;    // bf16x threads of an emulated call; -1: the host BLAS ran it ("threads=host")
   int status = 0;      // bf16x_status
   double seconds = 0;
+  bool is_complex = false;  // cgemm/zgemm: the line also has alpha_im and beta_im
+  double alpha_im = 0, beta_im = 0;
 };
 
 // Writes the header first if this process has not, then the call's line (one write, so lines never interleave).
