@@ -68,6 +68,8 @@ FortranDgemm next_dgemm() { return cached<FortranDgemm>(dgemm_slot, "dgemm_"); }
 CblasSgemm next_cblas_sgemm() { return cached<CblasSgemm>(cblas_sgemm_slot, "cblas_sgemm"); }
 CblasDgemm next_cblas_dgemm() { return cached<CblasDgemm>(cblas_dgemm_slot, "cblas_dgemm"); }
 
+void* next_definition(std::atomic<void*>& slot, const char* name) { return cached<void*>(slot, name); }
+
 const char* library_of(const void* fn) {
   Dl_info info{};
   if (!fn || !dladdr(fn, &info) || !info.dli_fname) return "?";

@@ -2,6 +2,7 @@
 // process's symbol lookup order. Native calls go there, so they reach exactly the routine the program would have
 // called without the shim.
 #pragma once
+#include <atomic>
 #include <cstddef>
 
 namespace bf16x::blas {
@@ -23,6 +24,9 @@ FortranSgemm next_sgemm();
 FortranDgemm next_dgemm();
 CblasSgemm next_cblas_sgemm();
 CblasDgemm next_cblas_dgemm();
+
+// The next definition of name after the shim, cached in slot once found (nullptr while there is none).
+void* next_definition(std::atomic<void*>& slot, const char* name);
 
 // File name (without directories) of the shared object that defines fn, for verbose lines.
 const char* library_of(const void* fn);
