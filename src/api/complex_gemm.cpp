@@ -88,6 +88,7 @@ int run_complex(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, 
     std::int64_t len = 0;
     if (__builtin_mul_overflow(m, n, &len) || __builtin_mul_overflow(len, std::int64_t(2), &len)) return BF16X_ERR_SIZE;
     std::vector<T> p(static_cast<std::size_t>(len));
+    const ThreadScope threads;  // bf16x_set_num_threads for the deinterleave and the write too
     const ComplexOperand<T> oa{&a->re, lda, ta, m, k}, ob{&b->re, ldb, tb, k, n};
     ComplexProduct done;
     if (const int st = complex_product<T>(method, oa, ob, p.data(), opt, out, done); st != BF16X_OK) return st;
