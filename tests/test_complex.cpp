@@ -338,6 +338,25 @@ TEST(Complex, ErrorsLeaveCUntouched) {
             BF16X_ERR_NULL);
 }
 
+// Stats: the mode and engine of the real products, and the workspace including the parts and P.
+TEST(Complex, StatsReportTheRealProducts) {
+  const std::int64_t m = 20, n = 12, k = 16;
+  std::vector<bf16x_complex_double> a(m * k, {0.5, -0.25}), b(k * n, {1, 2}), c(m * n);
+  bf16x_stats st{};
+  bf16x_options o;
+  bf16x_options_init(&o);
+  o.mode = BF16X_MODE_FP64X21;
+  o.stats = &st;
+  ASSERT_EQ(bf16x_zgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, {1, 0}, a.data(), m, b.data(), k,
+                           {0, 0}, c.data(), m, &o),
+            BF16X_OK);
+  EXPECT_EQ(st.mode, BF16X_MODE_FP64X21);
+  EXPECT_GE(st.engine, 0);
+  EXPECT_GE(st.workspace_bytes, std::uint64_t(2 * m * k + 4 * k * n + 2 * m * n) * sizeof(double));
+  EXPECT_EQ(c[0].re, 16 * (0.5 * 1 + 0.25 * 2));  // (0.5 - 0.25i)(1 + 2i) = 1 + 0.75i, exact in fp64x21
+  EXPECT_EQ(c[0].im, 16 * 0.75);
+}
+
 // NaN/Inf in A or B: the host zgemm classifies them (as for the real routines).
 TEST(Complex, NonfiniteInputGoesToHost) {
   CProblem<double> p(5, 4, 6, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 15);

@@ -103,7 +103,8 @@ typedef struct {
   uint64_t micro_tiles;   /* micro-kernel calls (one 32x32 tile and one BK panel) */
   double seconds_split;   /* scan + split + pack, as the first thread of the team spent them */
   double seconds_compute; /* the rest of the call: engine, reconstruction, waits */
-  uint64_t workspace_bytes; /* workspace the call reserved (0 for native), besides the (m + n) int scale vectors */
+  uint64_t workspace_bytes; /* workspace the call reserved (0 for native), besides the (m + n) int scale vectors;
+                               cgemm/zgemm: plus the real parts and the product P */
 } bf16x_stats;
 
 typedef struct {

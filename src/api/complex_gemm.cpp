@@ -93,6 +93,7 @@ int run_complex(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, 
     ComplexProduct done;
     if (const int st = complex_product<T>(method, oa, ob, p.data(), opt, out, done); st != BF16X_OK) return st;
     if (!done.nonfinite) {
+      out.workspace_bytes += p.size() * sizeof(T);
       combine<T>(m, n, alpha, p.data(), beta, c, ldc);
       out.why += done.method == BF16X_COMPLEX_3M ? ",complex=3m" : ",complex=4m";
       return BF16X_OK;

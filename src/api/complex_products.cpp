@@ -49,7 +49,9 @@ int product_4m(const ComplexOperand<T>& a, const ComplexOperand<T>& b, T* p, con
     }
   }
   done.method = BF16X_COMPLEX_4M;
-  return real_product<T>(m, 2 * n, k2, ae.data(), be.data(), p, opt, out);
+  const int st = real_product<T>(m, 2 * n, k2, ae.data(), be.data(), p, opt, out);
+  out.workspace_bytes += (ae.size() + be.size()) * sizeof(T);
+  return st;
 }
 
 // x + y into s, false if a sum overflows.
@@ -85,6 +87,7 @@ int product_3m(const ComplexOperand<T>& a, const ComplexOperand<T>& b, T* p, con
   if (st == BF16X_OK) st = real_product<T>(m, n, k, ai.data(), bi.data(), t2, opt, out);
   if (st == BF16X_OK) st = real_product<T>(m, n, k, as.data(), bs.data(), t3.data(), opt, out);
   if (st != BF16X_OK) return st;
+  out.workspace_bytes += (3 * ar.size() + 3 * br.size() + t3.size()) * sizeof(T);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < mn; ++i) {
     const T re = t1[i] - t2[i], im = t3[i] - t1[i] - t2[i];
