@@ -236,43 +236,54 @@ TEST(Complex, Zgemm3MWithinKaratsubaBound) {
       "fp64x21 3M");
 }
 
-// fp64c<N>: the CRT bound of crt_bound.hpp for the block operands A~, B~, with the scales the CRT driver chooses
-// for them (as test_crt_gemm.cpp does), per part.
-TEST(Complex, ZgemmCrtWithinCrtBound) {
+// fp64c<N> / fp32c<N>: the CRT bound of crt_bound.hpp for the block operands A~, B~, with the scales the CRT
+// driver chooses for them (as test_crt_gemm.cpp does), per part; P's rounding to T (3 u_T |alpha P|) on top.
+template <typename T>
+void check_crt_4m(CProblem<T>& p, int mode, int moduli) {
+  ASSERT_EQ(p.run(mode, BF16X_COMPLEX_4M), BF16X_OK);
+  const std::int64_t m = p.m, n = p.n, k = p.k;
+  check::Mat<T> ae(m, 2 * k), be(2 * k, 2 * n), pe(m, 2 * n);
+  for (std::int64_t l = 0; l < k; ++l)
+    for (std::int64_t i = 0; i < m; ++i) {
+      ae(i, l) = p.opa.re(i, l);
+      ae(i, k + l) = p.opa.im(i, l);
+    }
+  for (std::int64_t j = 0; j < n; ++j)
+    for (std::int64_t l = 0; l < k; ++l) {
+      be(l, j) = p.opb.re(l, j);
+      be(k + l, j) = -p.opb.im(l, j);
+      be(l, n + j) = p.opb.im(l, j);
+      be(k + l, n + j) = p.opb.re(l, j);
+    }
+  crt::CrtScales s;
+  crt::CrtConfig cfg;
+  cfg.moduli = moduli;
+  cfg.engine = crt::int8_engine(crt::resolve_int8_engine(BF16X_ENGINE_AUTO));
+  cfg.scales = &s;
+  const crt::CrtArgs<T> args{m, 2 * n, 2 * k, T(1), ae.data(), m, false, be.data(), 2 * k, false, T(0), pe.data(), m};
+  ASSERT_EQ(crt::gemm_crt(args, cfg), crt::CrtStatus::ok);
+  const CrtBound bd = crt_bound(ae, be, s, moduli);
+  const double uT = sizeof(T) == 4 ? kU32 : kU64;
+  p.check(
+      [&](std::int64_t i, std::int64_t j, double) {
+        return p.abs_alpha() * (bd.tol(i, j) + bd.tol(i, n + j)) * (1 + 1e-12) +
+               3 * uT * p.abs_alpha() * std::hypot(double(pe(i, j)), double(pe(i, n + j)));
+      },
+      "CRT 4M");
+}
+
+TEST(Complex, CrtModesWithinCrtBound) {
   for (int moduli : {12, 15}) {
     CProblem<double> p(30, 26, 150, BF16X_ROW_MAJOR, BF16X_TRANS, BF16X_NO_TRANS, 50 + moduli);
     p.alpha = {-1, 0.5};
     p.beta = {0, 2};
-    ASSERT_EQ(p.run(BF16X_MODE_FP64C(moduli), BF16X_COMPLEX_4M), BF16X_OK);
-    const std::int64_t m = p.m, n = p.n, k = p.k;
-    check::Mat<double> ae(m, 2 * k), be(2 * k, 2 * n), pe(m, 2 * n);
-    for (std::int64_t l = 0; l < k; ++l)
-      for (std::int64_t i = 0; i < m; ++i) {
-        ae(i, l) = p.opa.re(i, l);
-        ae(i, k + l) = p.opa.im(i, l);
-      }
-    for (std::int64_t j = 0; j < n; ++j)
-      for (std::int64_t l = 0; l < k; ++l) {
-        be(l, j) = p.opb.re(l, j);
-        be(k + l, j) = -p.opb.im(l, j);
-        be(l, n + j) = p.opb.im(l, j);
-        be(k + l, n + j) = p.opb.re(l, j);
-      }
-    crt::CrtScales s;
-    crt::CrtConfig cfg;
-    cfg.moduli = moduli;
-    cfg.engine = crt::int8_engine(crt::resolve_int8_engine(BF16X_ENGINE_AUTO));
-    cfg.scales = &s;
-    const crt::CrtArgs<double> args{m,         2 * n, 2 * k, 1.0, ae.data(), m, false,
-                                    be.data(), 2 * k, false, 0.0, pe.data(), m};
-    ASSERT_EQ(crt::gemm_crt(args, cfg), crt::CrtStatus::ok);
-    const CrtBound bd = crt_bound(ae, be, s, moduli);
-    p.check(
-        [&](std::int64_t i, std::int64_t j, double) {
-          return p.abs_alpha() * (bd.tol(i, j) + bd.tol(i, n + j)) * (1 + 1e-12) +
-                 3 * kU64 * p.abs_alpha() * std::hypot(pe(i, j), pe(i, n + j));
-        },
-        "fp64c 4M");
+    check_crt_4m(p, BF16X_MODE_FP64C(moduli), moduli);
+  }
+  for (int moduli : {6, 8}) {
+    CProblem<float> p(25, 31, 90, BF16X_COL_MAJOR, BF16X_CONJ_TRANS, BF16X_TRANS, 70 + moduli);
+    p.alpha = {0.5f, 2};
+    p.beta = {1, -1};
+    check_crt_4m(p, BF16X_MODE_FP32C(moduli), moduli);
   }
 }
 
