@@ -77,8 +77,8 @@ inline void cgemm(Layout layout, Op ta, Op tb, std::int64_t m, std::int64_t n, s
 
 inline void zgemm(Layout layout, Op ta, Op tb, std::int64_t m, std::int64_t n, std::int64_t k,
                   std::complex<double> alpha, const std::complex<double>* a, std::int64_t lda,
-                  const std::complex<double>* b, std::int64_t ldb, std::complex<double> beta,
-                  std::complex<double>* c, std::int64_t ldc, Mode mode = Mode::default_mode) {
+                  const std::complex<double>* b, std::int64_t ldb, std::complex<double> beta, std::complex<double>* c,
+                  std::int64_t ldc, Mode mode = Mode::default_mode) {
   using C = bf16x_complex_double;
   check(bf16x_zgemm(bf16x_layout(layout), bf16x_transpose(ta), bf16x_transpose(tb), m, n, k,
                     C{alpha.real(), alpha.imag()}, reinterpret_cast<const C*>(a), lda, reinterpret_cast<const C*>(b),

@@ -56,7 +56,7 @@ struct BenchArgs {
   int wait_idle = 0;              // seconds to wait at most, before each (size, threads) group, for the CPUs to be idle
   std::vector<std::string> load;  // earlier --json outputs to merge (no measurement unless --sizes is given)
   bool measure = true;
-  std::string routine = "gemm";                 // gemm, or cgemm/zgemm (cmd_bench_complex.hpp)
+  std::string routine = "gemm";  // gemm, or cgemm/zgemm (cmd_bench_complex.hpp)
   std::vector<std::string> complex_methods = {"4m", "3m"};
 };
 
@@ -501,8 +501,9 @@ const RegisterCommand reg(
       auto* modes_opt = app.get_option("--modes");
       app.callback([args, sizes_opt, modes_opt] {
         if (args->routine != "gemm") {
-          ComplexBenchArgs c{args->routine, args->sizes, args->threads, args->modes, args->complex_methods,
-                             bf16x_engine_from_name(args->engine.c_str()), args->reps, args->warmup, args->csv};
+          ComplexBenchArgs c{args->routine, args->sizes,           args->threads,
+                             args->modes,   args->complex_methods, bf16x_engine_from_name(args->engine.c_str()),
+                             args->reps,    args->warmup,          args->csv};
           if (modes_opt->count() == 0)
             c.modes = args->routine == "zgemm" ? std::vector<std::string>{"native", "fp64x21", "fp64c15"}
                                                : std::vector<std::string>{"native", "fp32x6", "fp32c8"};
