@@ -78,8 +78,9 @@ TEST(EnvParse, ValidValuesAreTaken) {
   FakeEnv f;
   f.vars = {{"BF16X_DGEMM_MODE", "fp64x15"}, {"BF16X_SGEMM_MODE", "native"}, {"BF16X_MIN_SIZE", "65"},
             {"BF16X_ENGINE", "reference"},   {"BF16X_VERBOSE", "on"},        {"BF16X_SPLIT", "paper"},
-            {"BF16X_AUTO_TARGET", "1e-10"},  {"BF16X_AUTO_COST", "off"}};
+            {"BF16X_AUTO_TARGET", "1e-10"},  {"BF16X_AUTO_COST", "off"},     {"BF16X_COMPLEX_METHOD", "3m"}};
   const api::Env e = f.parse();
+  EXPECT_EQ(e.complex_method, BF16X_COMPLEX_3M);
   EXPECT_EQ(e.dgemm_mode, BF16X_MODE_FP64X15);
   EXPECT_EQ(e.sgemm_mode, BF16X_MODE_NATIVE);
   EXPECT_EQ(e.min_size, 65);
@@ -97,7 +98,7 @@ TEST(EnvParse, EveryBadValueGivesOneLineNamingTheVariableAndWhatIsKept) {
       {"BF16X_MIN_SIZE", "-3"},     {"BF16X_MIN_SIZE", "1e3"},       {"BF16X_MIN_SIZE", "65x"},
       {"BF16X_VERBOSE", "maybe"},   {"BF16X_AUTO_COST", "disabled"}, {"BF16X_SPLIT", "Paper"},
       {"BF16X_ENGINE", "avx1024"},  {"BF16X_AUTO_TARGET", "-1"},     {"BF16X_AUTO_TARGET", "1e-10x"},
-      {"BF16X_DGEMM_MODE", "fast"}, {"BF16X_SGEMM_MODE", "default"}};
+      {"BF16X_DGEMM_MODE", "fast"}, {"BF16X_SGEMM_MODE", "default"}, {"BF16X_COMPLEX_METHOD", "3M"}};
   for (const auto& [var, value] : bad) {
     FakeEnv f;
     f.vars = {{var, value}};
@@ -116,6 +117,7 @@ TEST(EnvParse, EveryBadValueGivesOneLineNamingTheVariableAndWhatIsKept) {
     EXPECT_EQ(e.auto_target, d.auto_target);
     EXPECT_EQ(e.dgemm_mode, d.dgemm_mode);
     EXPECT_EQ(e.sgemm_mode, d.sgemm_mode);
+    EXPECT_EQ(e.complex_method, d.complex_method);
   }
 }
 

@@ -62,6 +62,13 @@ typedef BF16X_ENUM {
   BF16X_ENGINE_AVX2_INT8 = 17   /* VPMADDWD on sign-extended bytes */
 } bf16x_engine;
 
+/* Complex products (bf16x_cgemm / bf16x_zgemm) from real ones. */
+typedef BF16X_ENUM {
+  BF16X_COMPLEX_DEFAULT = 0, /* BF16X_COMPLEX_METHOD (4m or 3m), else 4M */
+  BF16X_COMPLEX_4M = 1,      /* Re = ArBr - AiBi, Im = ArBi + AiBr: the real mode's bound, per part */
+  BF16X_COMPLEX_3M = 2       /* Karatsuba, 3 products: 25% less work, error relative to |Ar+Ai||Br+Bi| */
+} bf16x_complex_method;
+
 typedef BF16X_ENUM {
   BF16X_SPLIT_SCALED = 0, /* power-of-two scale per row of A / column of B: any finite input */
   BF16X_SPLIT_PAPER = 1   /* unscaled slices, as in the paper: inputs must stay in the BF16 exponent range */
@@ -96,7 +103,8 @@ typedef struct {
   uint64_t micro_tiles;   /* micro-kernel calls (one 32x32 tile and one BK panel) */
   double seconds_split;   /* scan + split + pack, as the first thread of the team spent them */
   double seconds_compute; /* the rest of the call: engine, reconstruction, waits */
-  uint64_t workspace_bytes; /* workspace the call reserved (0 for native), besides the (m + n) int scale vectors */
+  uint64_t workspace_bytes; /* workspace the call reserved (0 for native), besides the (m + n) int scale vectors;
+                               cgemm/zgemm: plus the real parts and the product P */
 } bf16x_stats;
 
 typedef struct {
@@ -107,7 +115,17 @@ typedef struct {
   int block_k;          /* 0 = default 256; multiple of 32, at most 256 */
   double auto_target;   /* auto mode: target e_scaled (0 = native-DGEMM level) */
   bf16x_stats* stats;   /* optional */
+  int complex_method;   /* bf16x_complex_method (cgemm/zgemm only) */
 } bf16x_options;
+
+/* Complex numbers as interleaved (real, imaginary) pairs: the layout of C99 float/double _Complex and of
+ * std::complex<float>/<double>, so arrays of those can be passed by pointer cast. */
+typedef struct {
+  float re, im;
+} bf16x_complex_float;
+typedef struct {
+  double re, im;
+} bf16x_complex_double;
 
 BF16X_API void bf16x_options_init(bf16x_options* opt);
 
@@ -124,6 +142,26 @@ BF16X_API int bf16x_sgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_
 BF16X_API int bf16x_dgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n,
                    int64_t k, double alpha, const double* a, int64_t lda, const double* b, int64_t ldb, double beta,
                    double* c, int64_t ldc, const bf16x_options* opt);
+
+/* Complex GEMM, BLAS semantics (CBLAS_CONJ_TRANS conjugates). The real mode of the same precision (fp32x6 /
+ * fp32c<N> for cgemm, fp64x<N> / fp64c<N> for zgemm), native (the host cgemm/zgemm) or auto, as for sgemm/dgemm;
+ * DEFAULT reads BF16X_SGEMM_MODE (cgemm) / BF16X_DGEMM_MODE (zgemm). Leading dimensions count complex elements. */
+BF16X_API int bf16x_cgemm(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n,
+                          int64_t k, bf16x_complex_float alpha, const bf16x_complex_float* a, int64_t lda,
+                          const bf16x_complex_float* b, int64_t ldb, bf16x_complex_float beta, bf16x_complex_float* c,
+                          int64_t ldc, bf16x_mode mode);
+BF16X_API int bf16x_zgemm(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n,
+                          int64_t k, bf16x_complex_double alpha, const bf16x_complex_double* a, int64_t lda,
+                          const bf16x_complex_double* b, int64_t ldb, bf16x_complex_double beta,
+                          bf16x_complex_double* c, int64_t ldc, bf16x_mode mode);
+BF16X_API int bf16x_cgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m,
+                             int64_t n, int64_t k, bf16x_complex_float alpha, const bf16x_complex_float* a,
+                             int64_t lda, const bf16x_complex_float* b, int64_t ldb, bf16x_complex_float beta,
+                             bf16x_complex_float* c, int64_t ldc, const bf16x_options* opt);
+BF16X_API int bf16x_zgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m,
+                             int64_t n, int64_t k, bf16x_complex_double alpha, const bf16x_complex_double* a,
+                             int64_t lda, const bf16x_complex_double* b, int64_t ldb, bf16x_complex_double beta,
+                             bf16x_complex_double* c, int64_t ldc, const bf16x_options* opt);
 
 /* Bytes of workspace an sgemm (is_double = 0) or dgemm (1) call of this shape and these options (NULL: defaults)
  * needs on the calling thread's team, besides two scale vectors of m and n ints: bounded by the block sizes, the

@@ -1,5 +1,6 @@
 // C++ interface to bf16x: scoped enums, exceptions for bad arguments, the same semantics as the C API.
 #pragma once
+#include <complex>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -61,6 +62,27 @@ inline void sgemm(Layout layout, Op ta, Op tb, std::int64_t m, std::int64_t n, s
                   std::int64_t ldc, const bf16x_options& opt) {
   check(bf16x_sgemm_ex(bf16x_layout(layout), bf16x_transpose(ta), bf16x_transpose(tb), m, n, k, alpha, a, lda, b,
                        ldb, beta, c, ldc, &opt));
+}
+
+// Complex: std::complex<T> has the layout of bf16x_complex_float/double (an array of two T, [complex.numbers]).
+inline void cgemm(Layout layout, Op ta, Op tb, std::int64_t m, std::int64_t n, std::int64_t k,
+                  std::complex<float> alpha, const std::complex<float>* a, std::int64_t lda,
+                  const std::complex<float>* b, std::int64_t ldb, std::complex<float> beta, std::complex<float>* c,
+                  std::int64_t ldc, Mode mode = Mode::default_mode) {
+  using C = bf16x_complex_float;
+  check(bf16x_cgemm(bf16x_layout(layout), bf16x_transpose(ta), bf16x_transpose(tb), m, n, k,
+                    C{alpha.real(), alpha.imag()}, reinterpret_cast<const C*>(a), lda, reinterpret_cast<const C*>(b),
+                    ldb, C{beta.real(), beta.imag()}, reinterpret_cast<C*>(c), ldc, bf16x_mode(mode)));
+}
+
+inline void zgemm(Layout layout, Op ta, Op tb, std::int64_t m, std::int64_t n, std::int64_t k,
+                  std::complex<double> alpha, const std::complex<double>* a, std::int64_t lda,
+                  const std::complex<double>* b, std::int64_t ldb, std::complex<double> beta, std::complex<double>* c,
+                  std::int64_t ldc, Mode mode = Mode::default_mode) {
+  using C = bf16x_complex_double;
+  check(bf16x_zgemm(bf16x_layout(layout), bf16x_transpose(ta), bf16x_transpose(tb), m, n, k,
+                    C{alpha.real(), alpha.imag()}, reinterpret_cast<const C*>(a), lda, reinterpret_cast<const C*>(b),
+                    ldb, C{beta.real(), beta.imag()}, reinterpret_cast<C*>(c), ldc, bf16x_mode(mode)));
 }
 
 }  // namespace bf16x

@@ -43,6 +43,9 @@ Env parse_env(const envvar::Source& src) {
                 : BF16X_SPLIT_SCALED;
   r.auto_target = envvar::positive(src, "BF16X_AUTO_TARGET", "the native GEMM's bound").value_or(0);
   r.auto_cost = envvar::boolean(src, "BF16X_AUTO_COST", "on").value_or(true);
+  r.complex_method = envvar::choice(src, "BF16X_COMPLEX_METHOD", {"4m", "3m"}, "4m").value_or("4m") == "3m"
+                         ? BF16X_COMPLEX_3M
+                         : BF16X_COMPLEX_4M;
   return r;
 }
 

@@ -15,6 +15,7 @@
 #include "api/engine_choice.hpp"
 #include "api/env.hpp"
 #include "api/mode_policy.hpp"
+#include "api/real_gemm.hpp"
 #include "api/runtime.hpp"
 #include "api/verbose.hpp"
 #include "bf16x/bf16x.h"
@@ -54,16 +55,6 @@ void scale_c(std::int64_t m, std::int64_t n, T beta, T* c, std::int64_t ldc, boo
     for (std::int64_t i = 0; i < m; ++i) c[i + j * ldc] = beta == T(0) ? T(0) : beta * c[i + j * ldc];
 }
 
-int check_options(const bf16x_options& o, bool is_double) {
-  if (!bf16x_mode_name(o.mode)) return BF16X_ERR_MODE;
-  if (!mode_fits(o.mode, is_double)) return BF16X_ERR_MODE;
-  if (!bf16x_engine_name(o.engine)) return BF16X_ERR_OPTIONS;
-  if (o.split != BF16X_SPLIT_SCALED && o.split != BF16X_SPLIT_PAPER) return BF16X_ERR_OPTIONS;
-  if (o.block_k < 0 || o.block_k > 256 || o.block_k % 32 != 0) return BF16X_ERR_OPTIONS;
-  if (!(o.auto_target >= 0.0)) return BF16X_ERR_OPTIONS;
-  return BF16X_OK;
-}
-
 // An emulation mode the caller asked for by name that lands on the scalar reference engine (no vector BF16 engine
 // here, and none requested): said once per process, since it runs 40-1000x slower than the host BLAS.
 void warn_if_reference(int requested, int mode, int engine_id, int engine_option) {
@@ -78,18 +69,6 @@ void warn_if_reference(int requested, int mode, int engine_id, int engine_option
                  "slower than the host BLAS");
   });
 }
-
-char trans_char(int t) { return t == BF16X_NO_TRANS ? 'N' : (t == BF16X_TRANS ? 'T' : 'C'); }
-
-// What a call did, for the stats and the verbose line.
-struct Outcome {
-  int mode = BF16X_MODE_NATIVE;  // mode that ran
-  int engine = -1;               // engine that ran, -1: the host BLAS
-  std::string why;               // ",key=value..." for the verbose line
-  engine::EngineCounters counters;
-  double seconds_split = 0, seconds_compute = 0;
-  std::size_t workspace_bytes = 0;
-};
 
 // A CRT mode (fp64c<N>, fp32c<N>): the INT8 engine, the CRT driver, the host GEMM for NaN/Inf inputs.
 template <typename T>
@@ -126,6 +105,20 @@ int gemm_crt_mode(int mode, const bf16x_options& opt, int transa, int transb, st
   if (!host_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows)) return BF16X_ERR_ENGINE;
   return BF16X_OK;
 }
+
+}  // namespace
+
+int check_options(const bf16x_options& o, bool is_double) {
+  if (!bf16x_mode_name(o.mode)) return BF16X_ERR_MODE;
+  if (!mode_fits(o.mode, is_double)) return BF16X_ERR_MODE;
+  if (!bf16x_engine_name(o.engine)) return BF16X_ERR_OPTIONS;
+  if (o.split != BF16X_SPLIT_SCALED && o.split != BF16X_SPLIT_PAPER) return BF16X_ERR_OPTIONS;
+  if (o.block_k < 0 || o.block_k > 256 || o.block_k % 32 != 0) return BF16X_ERR_OPTIONS;
+  if (!(o.auto_target >= 0.0)) return BF16X_ERR_OPTIONS;
+  return BF16X_OK;
+}
+
+char trans_char(int t) { return t == BF16X_NO_TRANS ? 'N' : (t == BF16X_TRANS ? 'T' : 'C'); }
 
 // A checked call on column-major operand views (row-major operands already read as transposed) and a C in either
 // layout: quick return, engine and mode, then the driver or the host GEMM. Returns the status; C is written only
@@ -212,6 +205,13 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
   if (!host_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows)) return BF16X_ERR_ENGINE;
   return BF16X_OK;
 }
+
+template int run_gemm(int, int, std::int64_t, std::int64_t, std::int64_t, float, const float*, std::int64_t,
+                      const float*, std::int64_t, float, float*, std::int64_t, bool, const bf16x_options&, Outcome&);
+template int run_gemm(int, int, std::int64_t, std::int64_t, std::int64_t, double, const double*, std::int64_t,
+                      const double*, std::int64_t, double, double*, std::int64_t, bool, const bf16x_options&, Outcome&);
+
+namespace {
 
 template <typename T>
 int gemm(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std::int64_t k, T alpha, const T* a,

@@ -47,13 +47,18 @@ void verbose_line(const VerboseCall& c) {
   static std::once_flag once;
   std::FILE* out = sink();
   std::call_once(once, [out] { std::fputs(header().c_str(), out); });
-  char line[768];
+  char line[768], alpha_im[40] = "", beta_im[40] = "";
+  if (c.is_complex) {
+    std::snprintf(alpha_im, sizeof alpha_im, ",alpha_im=%.17g", c.alpha_im);
+    std::snprintf(beta_im, sizeof beta_im, ",beta_im=%.17g", c.beta_im);
+  }
+  const char prefix = c.is_complex ? (c.is_double ? 'z' : 'c') : (c.is_double ? 'd' : 's');
   std::snprintf(line, sizeof line,
-                "BF16X_VERBOSE,%cgemm,%c,%c,%lld,%lld,%lld,mode=%s,engine=%s%s,layout=%s,alpha=%.17g,lda=%lld,"
-                "ldb=%lld,beta=%.17g,ldc=%lld,threads=%s,status=%s,time_ms=%.3f\n",
-                c.is_double ? 'd' : 's', c.ta, c.tb, (long long)c.m, (long long)c.n, (long long)c.k, c.mode.c_str(),
-                c.engine.c_str(), c.why.c_str(), c.row_major ? "row" : "col", c.alpha, (long long)c.lda,
-                (long long)c.ldb, c.beta, (long long)c.ldc, c.threads >= 0 ? std::to_string(c.threads).c_str() : "host",
+                "BF16X_VERBOSE,%cgemm,%c,%c,%lld,%lld,%lld,mode=%s,engine=%s%s,layout=%s,alpha=%.17g%s,lda=%lld,"
+                "ldb=%lld,beta=%.17g%s,ldc=%lld,threads=%s,status=%s,time_ms=%.3f\n",
+                prefix, c.ta, c.tb, (long long)c.m, (long long)c.n, (long long)c.k, c.mode.c_str(), c.engine.c_str(),
+                c.why.c_str(), c.row_major ? "row" : "col", c.alpha, alpha_im, (long long)c.lda, (long long)c.ldb,
+                c.beta, beta_im, (long long)c.ldc, c.threads >= 0 ? std::to_string(c.threads).c_str() : "host",
                 c.status == 0 ? "ok" : bf16x_status_string(c.status), c.seconds * 1e3);
   std::fputs(line, out);
 }

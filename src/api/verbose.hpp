@@ -16,12 +16,14 @@ struct VerboseCall {
   char ta, tb;  // 'N', 'T', 'C'
   std::int64_t m, n, k, lda, ldb, ldc;
   double alpha, beta;
-  std::string mode;    // mode that ran, or "-" for a rejected call
-  std::string engine;  // engine or host library, or "-"
-  std::string why;     // extra key=value pairs (",fallback=...", ",auto_fill=..."), may be empty
-  int threads = -1;    // bf16x threads of an emulated call; -1: the host BLAS ran it ("threads=host")
-  int status = 0;      // bf16x_status
+  std::string mode{};    // mode that ran, or "-" for a rejected call
+  std::string engine{};  // engine or host library, or "-"
+  std::string why{};     // extra key=value pairs (",fallback=...", ",auto_fill=..."), may be empty
+  int threads = -1;      // bf16x threads of an emulated call; -1: the host BLAS ran it ("threads=host")
+  int status = 0;        // bf16x_status
   double seconds = 0;
+  bool is_complex = false;  // cgemm/zgemm: the line also has alpha_im and beta_im
+  double alpha_im = 0, beta_im = 0;
 };
 
 // Writes the header first if this process has not, then the call's line (one write, so lines never interleave).

@@ -64,8 +64,7 @@ void native_via_library(const GemmCall<double>& g) { native_with(g, "dgemm"); }
 
 bool verbose() { return api::effective_verbose(); }
 
-void verbose_forwarded(const GemmShape& s, bool row_major, bool is_double, double alpha, double beta, const void* fn,
-                       int declined_status, double seconds) {
+std::string forwarded_why(const GemmShape& s, bool is_double, int declined_status) {
   // Why the call ran native, in the library's words: the library declined it, BF16X_MIN_SIZE, or auto's cost model.
   char why[96] = "";
   const int requested = api::effective_mode(is_double);
@@ -75,6 +74,11 @@ void verbose_forwarded(const GemmShape& s, bool row_major, bool is_double, doubl
     std::snprintf(why, sizeof why, ",min_size=%lld", (long long)api::env().min_size);
   else if (requested == BF16X_MODE_AUTO)
     std::snprintf(why, sizeof why, ",auto=cost_model");
+  return why;
+}
+
+void verbose_forwarded(const GemmShape& s, bool row_major, bool is_double, double alpha, double beta, const void* fn,
+                       int declined_status, double seconds) {
   // The call as the caller made it: a row-major one with A, B, m, n back in place (as the library's own lines).
   api::VerboseCall v;
   v.is_double = is_double;
@@ -91,7 +95,7 @@ void verbose_forwarded(const GemmShape& s, bool row_major, bool is_double, doubl
   v.beta = beta;
   v.mode = "native";
   v.engine = library_of(fn);
-  v.why = why;
+  v.why = forwarded_why(s, is_double, declined_status);
   v.seconds = seconds;
   api::verbose_line(v);
 }

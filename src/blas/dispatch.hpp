@@ -4,6 +4,7 @@
 // for emulated calls and from here for forwarded ones, in the library's format.
 #pragma once
 #include <chrono>
+#include <string>
 
 #include "bf16x/bf16x.h"
 #include "blas/arg_check.hpp"
@@ -34,6 +35,8 @@ bool emulate(const GemmCall<double>& g, int mode, int* status);
 void native_via_library(const GemmCall<float>& g);
 void native_via_library(const GemmCall<double>& g);
 
+// ",key=value" of a forwarded call's verbose line: why it ran native (empty if it was asked to).
+std::string forwarded_why(const GemmShape& s, bool is_double, int declined_status);
 void verbose_forwarded(const GemmShape& s, bool row_major, bool is_double, double alpha, double beta, const void* fn,
                        int declined_status, double seconds);
 bool verbose();

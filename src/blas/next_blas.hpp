@@ -25,7 +25,8 @@ FortranDgemm next_dgemm();
 CblasSgemm next_cblas_sgemm();
 CblasDgemm next_cblas_dgemm();
 
-// The next definition of any name, cached in slot once found (for the ILP64 entry points, ilp64_gemm.hpp).
+// The next definition of name after the shim, cached in slot once found (nullptr while there is none); for the
+// ILP64 and complex entry points.
 void* next_definition(std::atomic<void*>& slot, const char* name);
 
 // File name (without directories) of the shared object that defines fn, for verbose lines.

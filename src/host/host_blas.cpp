@@ -13,12 +13,16 @@ using CblasSgemm = void (*)(int, int, int, int, int, int, float, const float*, i
                             int);
 using CblasDgemm = void (*)(int, int, int, int, int, int, double, const double*, int, const double*, int, double,
                             double*, int);
+// cblas_cgemm and cblas_zgemm share one prototype: complex scalars and matrices by pointer.
+using CblasComplexGemm = void (*)(int, int, int, int, int, int, const void*, const void*, int, const void*, int,
+                                  const void*, void*, int);
 using CoreName = char* (*)();
 
 struct Host {
   std::string name;
   CblasSgemm sgemm = nullptr;
   CblasDgemm dgemm = nullptr;
+  CblasComplexGemm cgemm = nullptr, zgemm = nullptr;  // optional
   CoreName corename = nullptr;
 };
 
@@ -38,6 +42,8 @@ const Host& host() {
       if (!handle) continue;
       r.sgemm = reinterpret_cast<CblasSgemm>(dlsym(handle, "cblas_sgemm"));
       r.dgemm = reinterpret_cast<CblasDgemm>(dlsym(handle, "cblas_dgemm"));
+      r.cgemm = reinterpret_cast<CblasComplexGemm>(dlsym(handle, "cblas_cgemm"));
+      r.zgemm = reinterpret_cast<CblasComplexGemm>(dlsym(handle, "cblas_zgemm"));
       r.corename = reinterpret_cast<CoreName>(dlsym(handle, "openblas_get_corename"));
       if (r.sgemm && r.dgemm) {
         r.name = lib;
@@ -57,6 +63,15 @@ constexpr int kColMajor = 102;
 
 bool fits_int(std::int64_t v) { return v >= 0 && v <= 0x7fffffff; }
 
+bool complex_gemm(CblasComplexGemm f, int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, const void* alpha,
+                  const void* a, std::int64_t lda, const void* b, std::int64_t ldb, const void* beta, void* c,
+                  std::int64_t ldc) {
+  if (!f || !fits_int(m) || !fits_int(n) || !fits_int(k) || !fits_int(lda) || !fits_int(ldb) || !fits_int(ldc))
+    return false;
+  f(kColMajor, ta, tb, int(m), int(n), int(k), alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
+  return true;
+}
+
 }  // namespace
 
 bool sgemm(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* a,
@@ -75,6 +90,16 @@ bool dgemm(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, doubl
     return false;
   h.dgemm(kColMajor, ta, tb, int(m), int(n), int(k), alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
   return true;
+}
+
+bool cgemm(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, const float* alpha, const float* a,
+           std::int64_t lda, const float* b, std::int64_t ldb, const float* beta, float* c, std::int64_t ldc) {
+  return complex_gemm(host().cgemm, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+bool zgemm(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, const double* alpha, const double* a,
+           std::int64_t lda, const double* b, std::int64_t ldb, const double* beta, double* c, std::int64_t ldc) {
+  return complex_gemm(host().zgemm, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 const char* library_name() { return host().name.c_str(); }

@@ -12,6 +12,13 @@ bool sgemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_t 
 bool dgemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_t k, double alpha, const double* a,
            std::int64_t lda, const double* b, std::int64_t ldb, double beta, double* c, std::int64_t ldc);
 
+// Complex: interleaved (re, im) pairs, alpha and beta by pointer as in CBLAS. False also where the library has no
+// cblas_cgemm/cblas_zgemm.
+bool cgemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_t k, const float* alpha, const float* a,
+           std::int64_t lda, const float* b, std::int64_t ldb, const float* beta, float* c, std::int64_t ldc);
+bool zgemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_t k, const double* alpha, const double* a,
+           std::int64_t lda, const double* b, std::int64_t ldb, const double* beta, double* c, std::int64_t ldc);
+
 const char* library_name();  // the loaded library, or "" if none
 const char* core_name();     // openblas_get_corename() when the host is OpenBLAS, else ""
 

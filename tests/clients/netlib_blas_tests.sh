@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The netlib Level-3 BLAS test programs of Debian's libblas-test against libbf16x_blas.so, with their stock input
 # files (threshold 16.0, error exits on): xblat3s/xblat3d call the Fortran SGEMM/DGEMM, xscblat3/xdcblat3 the
-# CBLAS ones in both layouts. Only GEMM runs in bf16x (SGEMM fp32x6, DGEMM fp64x21); the other Level-3 routines
-# are the host's. This test requires, from the program's summary:
+# CBLAS ones in both layouts; xblat3c/xblat3z and xccblat3/xzcblat3 the same for CGEMM/ZGEMM. Only GEMM runs in
+# bf16x (SGEMM/CGEMM fp32x6, DGEMM/ZGEMM fp64x21, or the MODE given); the other Level-3 routines are the host's. This test requires, from the program's summary:
 #   - GEMM passed the tests of error exits (the program's own XERBLA / cblas_xerbla saw the reference numbers);
 #   - no FATAL ERROR / FAILED / NOT DETECTED / unexpected XERBLA line anywhere: every argument preserved, C outside
 #     its m x n part untouched, and every result within the program's sqrt(eps) gross-error limit;
@@ -24,9 +24,17 @@ case $prog in
   xblat3d) input=dblat3.in p=d gemm=DGEMM sym=dgemm_ ;;
   xscblat3) input=sin3 p=s gemm=cblas_sgemm sym=cblas_sgemm ;;
   xdcblat3) input=din3 p=d gemm=cblas_dgemm sym=cblas_dgemm ;;
+  xblat3c) input=cblat3.in p=c gemm=CGEMM sym=cgemm_ ;;
+  xblat3z) input=zblat3.in p=z gemm=ZGEMM sym=zgemm_ ;;
+  xccblat3) input=cin3 p=c gemm=cblas_cgemm sym=cblas_cgemm ;;
+  xzcblat3) input=zin3 p=z gemm=cblas_zgemm sym=cblas_zgemm ;;
   *) echo "netlib_blas_tests.sh: unknown program $prog"; exit 1 ;;
 esac
-if [ $p = s ]; then mode=${want:-fp32x6}; modes=(BF16X_SGEMM_MODE=$mode); else mode=${want:-fp64x21}; modes=(BF16X_DGEMM_MODE=$mode); fi
+# CGEMM/ZGEMM take the mode of SGEMM/DGEMM (docs/blas.md).
+case $p in
+  s | c) mode=${want:-fp32x6} modes=(BF16X_SGEMM_MODE=$mode) ;;
+  *) mode=${want:-fp64x21} modes=(BF16X_DGEMM_MODE=$mode) ;;
+esac
 [ "$mode" = auto ] && modes+=(BF16X_AUTO_COST=off)
 # The CBLAS test programs need netlib's CBLAS (they reference its RowMajorStrg); Debian ships that libblas.so.3
 # next to them. The Fortran ones use whatever libblas.so.3 the system selects.
@@ -64,7 +72,7 @@ done
 if [ "$mode" = auto ]; then
   # Every call with k > 0 and alpha != 0 is measured and decided by the error model.
   n=$(grep -c "auto_target=" verbose.txt || true)
-  echo "BF16X_VERBOSE lines decided by auto's error model: $n (emulated: $(grep -c 'mode=fp64x' verbose.txt || true))"
+  echo "BF16X_VERBOSE lines decided by auto's error model: $n (emulated: $(grep -c 'mode=fp[0-9]*[xc]' verbose.txt || true))"
   [ "$n" -ge 1000 ] || bad "auto's error model did not decide the $gemm calls"
 else
   n=$(grep -c "mode=$mode," verbose.txt || true)

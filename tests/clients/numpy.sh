@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# numpy's matmul through libbf16x_blas.so: numpy calls cblas_dgemm/cblas_sgemm of the libblas.so.3 its core
+# numpy's matmul through libbf16x_blas.so: numpy calls cblas_dgemm/cblas_sgemm/cblas_zgemm of the libblas.so.3 its core
 # module links (Debian: OpenBLAS through the alternatives system), and LD_PRELOAD puts the shim in front of it.
 # Usage: numpy.sh LIBBF16X_BLAS WORKDIR
 set -euo pipefail
@@ -14,7 +14,7 @@ core=$("$py" -c 'import numpy.core._multiarray_umath as m; print(m.__file__)')
 blas=$(ldd "$core" | awk '/libblas|libcblas|openblas|blis|mkl/ {print $3; exit}')
 echo "numpy core module: $core"
 echo "its BLAS: $blas -> $(readlink -f "$blas")"
-nm -D "$core" | grep -E ' U cblas_(d|s)gemm$' ||
+nm -D "$core" | grep -E ' U cblas_(d|s|z)gemm$' ||
   { echo "numpy.sh: numpy does not import cblas_?gemm dynamically; LD_PRELOAD cannot interpose it"; exit 1; }
 
 # Deterministic host runs: OpenBLAS's split of the work depends on its thread count.
@@ -43,6 +43,10 @@ expect emulated.err 1 '^BF16X_VERBOSE,dgemm,N,N,256,256,256,mode=fp64x6,.*,layou
 expect emulated.err 1 '^BF16X_VERBOSE,dgemm,T,N,256,256,256,mode=fp64x6,.*,layout=row,'
 expect emulated.err 1 '^BF16X_VERBOSE,sgemm,N,N,256,256,256,mode=fp32x6,.*,layout=row,'
 expect x21.err 2 '^BF16X_VERBOSE,dgemm,.*,256,256,256,mode=fp64x21,'
+# complex128: ZGEMM on DGEMM's mode (Z^H W: numpy passes the conjugated copy of Z transposed)
+expect native.err 2 '^BF16X_VERBOSE,zgemm,.*,256,256,256,mode=native,engine=libblas'
+expect emulated.err 2 '^BF16X_VERBOSE,zgemm,.,.,256,256,256,mode=fp64x6,.*complex=4m'
+expect x21.err 2 '^BF16X_VERBOSE,zgemm,.*,256,256,256,mode=fp64x21,'
 echo "a verbose line from numpy: $(grep -m1 'mode=fp64x6' emulated.err)"
 "$py" "$here/numpy_matmul.py" verify base.npz native.npz emulated.npz x21.npz || fail=1
 exit $fail

@@ -55,8 +55,8 @@ AccuracyReport run_accuracy(const AccuracyConfig& cfg) {
 
   check::Mat<double> nat64(n, n);
   check::Mat<float> nat32(n, n);
-  const double t_d =
-      timed(cfg.reps, [&] { host::dgemm(111, 111, n, n, kk, 1.0, a64.data(), n, b64.data(), kk, 0.0, nat64.data(), n); });
+  const double t_d = timed(
+      cfg.reps, [&] { host::dgemm(111, 111, n, n, kk, 1.0, a64.data(), n, b64.data(), kk, 0.0, nat64.data(), n); });
   const double t_s = timed(
       cfg.reps, [&] { host::sgemm(111, 111, n, n, kk, 1.0f, a32.data(), n, b32.data(), kk, 0.0f, nat32.data(), n); });
   if (need64) rep.native_dgemm_vs_exact = check::errors(nat64, ex64, ab64);
@@ -106,6 +106,7 @@ AccuracyReport run_accuracy(const AccuracyConfig& cfg) {
 
 std::string report_json(const AccuracyReport& r) {
   nlohmann::ordered_json j;
+  j["routine"] = r.cfg.routine;
   j["n"] = r.cfg.n;
   j["k"] = r.cfg.k > 0 ? r.cfg.k : r.cfg.n;
   j["dist"] = check::dist_name(r.cfg.dist);
@@ -142,25 +143,30 @@ std::string report_json(const AccuracyReport& r) {
 }
 
 void print_report_table(const AccuracyReport& r) {
-  fmt::print("n={} k={} dist={}{} seed={} split={}  host={} ({})\n", r.cfg.n, r.cfg.k > 0 ? r.cfg.k : r.cfg.n,
-             check::dist_name(r.cfg.dist),
-             r.cfg.dist == check::Dist::phi ? fmt::format(" phi={}", r.cfg.phi) : "", r.cfg.seed,
-             r.cfg.split == BF16X_SPLIT_PAPER ? "paper" : "scaled", host::library_name(), host::core_name());
-  fmt::print("{:<9} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}  {:<10} {:>10} {:>10} {:>7}\n", "mode", "eF/native",
+  fmt::print("{}n={} k={} dist={}{} seed={} split={}  host={} ({})\n",
+             r.cfg.routine == "gemm" ? "" : r.cfg.routine + " ", r.cfg.n, r.cfg.k > 0 ? r.cfg.k : r.cfg.n,
+             check::dist_name(r.cfg.dist), r.cfg.dist == check::Dist::phi ? fmt::format(" phi={}", r.cfg.phi) : "",
+             r.cfg.seed, r.cfg.split == BF16X_SPLIT_PAPER ? "paper" : "scaled", host::library_name(),
+             host::core_name());
+  fmt::print("{:<12} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}  {:<10} {:>10} {:>10} {:>7}\n", "mode", "eF/native",
              "eS/native", "eF/exact", "eS/exact", "maxrel/ex", "medrel/ex", "engine", "t [ms]", "host [ms]", "speedup");
-  fmt::print("{:<9} {:>11} {:>11} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e}\n", "sgemm", "-", "-",
-             r.native_sgemm_vs_exact.eF, r.native_sgemm_vs_exact.e_scaled, r.native_sgemm_vs_exact.max_rel,
-             r.native_sgemm_vs_exact.median_rel);
-  fmt::print("{:<9} {:>11} {:>11} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e}\n", "dgemm", "-", "-",
-             r.native_dgemm_vs_exact.eF, r.native_dgemm_vs_exact.e_scaled, r.native_dgemm_vs_exact.max_rel,
-             r.native_dgemm_vs_exact.median_rel);
+  // The host routines' own errors: sgemm and dgemm, or the one complex routine.
+  const bool complex = r.cfg.routine != "gemm";
+  if (!complex || r.cfg.routine == "cgemm")
+    fmt::print("{:<12} {:>11} {:>11} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e}\n", complex ? "cgemm" : "sgemm", "-", "-",
+               r.native_sgemm_vs_exact.eF, r.native_sgemm_vs_exact.e_scaled, r.native_sgemm_vs_exact.max_rel,
+               r.native_sgemm_vs_exact.median_rel);
+  if (!complex || r.cfg.routine == "zgemm")
+    fmt::print("{:<12} {:>11} {:>11} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e}\n", complex ? "zgemm" : "dgemm", "-", "-",
+               r.native_dgemm_vs_exact.eF, r.native_dgemm_vs_exact.e_scaled, r.native_dgemm_vs_exact.max_rel,
+               r.native_dgemm_vs_exact.median_rel);
   for (const auto& m : r.modes) {
     if (m.status != 0) {
-      fmt::print("{:<9} error: {}\n", m.mode, bf16x_status_string(m.status));
+      fmt::print("{:<12} error: {}\n", m.mode, bf16x_status_string(m.status));
       continue;
     }
     fmt::print(
-        "{:<9} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e}  {:<10} {:>10.2f} {:>10.2f} {:>7.3f}\n",
+        "{:<12} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e}  {:<10} {:>10.2f} {:>10.2f} {:>7.3f}\n",
         m.mode, m.vs_native.eF, m.vs_native.e_scaled, m.vs_exact.eF, m.vs_exact.e_scaled, m.vs_exact.max_rel,
         m.vs_exact.median_rel, m.engine >= 0 ? bf16x_engine_name(m.engine) : "native", m.seconds * 1e3,
         m.native_seconds * 1e3, m.seconds > 0 ? m.native_seconds / m.seconds : 0.0);

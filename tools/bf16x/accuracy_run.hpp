@@ -27,12 +27,14 @@ struct AccuracyConfig {
   check::Dist dist = check::Dist::uniform;
   std::uint64_t seed = 1;
   std::vector<std::string> modes = api::bf16_mode_names();
-  int engine = 0;    // BF16X_ENGINE_AUTO
-  int split = 0;     // BF16X_SPLIT_SCALED
-  int emax = 60;     // loguniform range 2^-emax .. 2^emax
-  double phi = 0.5;  // phi class spread
-  int reps = 1;      // timing repetitions (median)
-  int block_k = 0;   // 0: the mode's default BK
+  int engine = 0;                                     // BF16X_ENGINE_AUTO
+  int split = 0;                                      // BF16X_SPLIT_SCALED
+  int emax = 60;                                      // loguniform range 2^-emax .. 2^emax
+  double phi = 0.5;                                   // phi class spread
+  int reps = 1;                                       // timing repetitions (median)
+  int block_k = 0;                                    // 0: the mode's default BK
+  std::string routine = "gemm";                       // gemm (sgemm and dgemm by mode), cgemm or zgemm
+  std::vector<std::string> complex_methods = {"4m"};  // cgemm/zgemm: 4m, 3m
 };
 
 struct AccuracyReport {

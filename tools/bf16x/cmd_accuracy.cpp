@@ -6,6 +6,7 @@
 #include "api/names.hpp"
 #include "bf16x/bf16x.h"
 #include "command.hpp"
+#include "complex_accuracy_run.hpp"
 
 namespace bf16x::cli {
 namespace {
@@ -19,6 +20,8 @@ struct AccuracyArgs {
   double phi = 0.5;
   int block_k = 0;
   bool json = false;
+  std::string routine = "gemm";
+  std::vector<std::string> complex_methods = {"4m"};
   std::vector<std::string> modes = api::bf16_mode_names();
 };
 
@@ -37,6 +40,11 @@ const RegisterCommand reg(
       app.add_option("--modes", args->modes, "modes to run")->delimiter(',');
       app.add_option("--block-k", args->block_k, "k-block depth (0: mode default; multiple of 32, <= 256)")
           ->check(CLI::Range(0, 256));
+      app.add_option("--routine", args->routine, "gemm (sgemm/dgemm by mode), cgemm or zgemm")
+          ->check(CLI::IsMember({"gemm", "cgemm", "zgemm"}));
+      app.add_option("--complex-method", args->complex_methods, "cgemm/zgemm: 4m, 3m or both (4m,3m)")
+          ->delimiter(',')
+          ->check(CLI::IsMember({"4m", "3m"}));
       app.add_flag("--json", args->json, "print one JSON object");
       app.callback([args] {
         AccuracyConfig cfg;
@@ -52,7 +60,17 @@ const RegisterCommand reg(
         for (const auto& m : args->modes)
           if (bf16x_mode_from_name(m.c_str()) < 0) throw CLI::ValidationError("--modes", "unknown mode " + m);
         cfg.modes = args->modes;
-        const AccuracyReport r = run_accuracy(cfg);
+        cfg.routine = args->routine;
+        cfg.complex_methods = args->complex_methods;
+        // cgemm takes the SGEMM modes, zgemm the DGEMM ones (native and auto both).
+        if (cfg.routine != "gemm")
+          for (const auto& m : args->modes) {
+            const int id = bf16x_mode_from_name(m.c_str());
+            const bool single = id == BF16X_MODE_FP32X6 || m.rfind("fp32c", 0) == 0;
+            if (id != BF16X_MODE_NATIVE && id != BF16X_MODE_AUTO && single != (cfg.routine == "cgemm"))
+              throw CLI::ValidationError("--modes", m + " is not a " + cfg.routine + " mode");
+          }
+        const AccuracyReport r = cfg.routine == "gemm" ? run_accuracy(cfg) : run_complex_accuracy(cfg);
         if (args->json)
           std::cout << report_json(r) << "\n";
         else

@@ -26,6 +26,7 @@
 #include "api/names.hpp"
 #include "bf16x/bf16x.h"
 #include "cmd_bench_baselines.hpp"
+#include "cmd_bench_complex.hpp"
 #include "cmd_bench_header.hpp"
 #include "cmd_bench_report.hpp"
 #include "command.hpp"
@@ -60,6 +61,8 @@ struct BenchArgs {
   int wait_idle = 0;              // seconds to wait at most, before each (size, threads) group, for the CPUs to be idle
   std::vector<std::string> load;  // earlier --json outputs to merge (no measurement unless --sizes is given)
   bool measure = true;
+  std::string routine = "gemm";  // gemm, or cgemm/zgemm (cmd_bench_complex.hpp)
+  std::vector<std::string> complex_methods = {"4m", "3m"};
 };
 
 using util::now;
@@ -466,7 +469,23 @@ const RegisterCommand reg(
       app.add_option("--wait-idle", args->wait_idle,
                      "before each (size, threads) group, wait up to this many seconds for idle CPUs (shared machines)")
           ->check(CLI::Range(0, 3600));
-      app.callback([args, sizes_opt] {
+      app.add_option("--routine", args->routine, "gemm (the real modes), or cgemm/zgemm (host vs modes, 4M and 3M)")
+          ->check(CLI::IsMember({"gemm", "cgemm", "zgemm"}));
+      app.add_option("--complex-method", args->complex_methods, "cgemm/zgemm: 4m, 3m (default both)")
+          ->delimiter(',')
+          ->check(CLI::IsMember({"4m", "3m"}));
+      auto* modes_opt = app.get_option("--modes");
+      app.callback([args, sizes_opt, modes_opt] {
+        if (args->routine != "gemm") {
+          ComplexBenchArgs c{args->routine, args->sizes,           args->threads,
+                             args->modes,   args->complex_methods, bf16x_engine_from_name(args->engine.c_str()),
+                             args->reps,    args->warmup,          args->csv};
+          if (modes_opt->count() == 0)
+            c.modes = args->routine == "zgemm" ? std::vector<std::string>{"native", "fp64x21", "fp64c15"}
+                                               : std::vector<std::string>{"native", "fp32x6", "fp32c8"};
+          exit_code() = run_complex_bench(c);
+          return;
+        }
         args->measure = args->load.empty() || sizes_opt->count() > 0;
         exit_code() = run_bench(*args);
       });

@@ -1,0 +1,35 @@
+// The checked real GEMM after layout normalisation, shared by bf16x_sgemm/bf16x_dgemm and by the complex routines
+// (which run it on the deinterleaved real and imaginary parts).
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "bf16x/bf16x.h"
+#include "engine/engine.hpp"
+
+namespace bf16x::api {
+
+// What a call did, for the stats and the verbose line.
+struct Outcome {
+  int mode = BF16X_MODE_NATIVE;  // mode that ran
+  int engine = -1;               // engine that ran, -1: the host BLAS
+  std::string why;               // ",key=value..." for the verbose line
+  engine::EngineCounters counters;
+  double seconds_split = 0, seconds_compute = 0;
+  std::size_t workspace_bytes = 0;
+};
+
+// BF16X_OK or the status for options out of range or a mode of the other precision.
+int check_options(const bf16x_options& o, bool is_double);
+
+// A checked call on column-major operand views (row-major operands already read as transposed) and a C in either
+// layout (c_rows: C(i, j) at c[i * ldc + j]): quick return, engine and mode, then the driver or the host GEMM.
+// Returns the status; C is written only when it returns BF16X_OK.
+template <typename T>
+int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_t k, T alpha, const T* a,
+             std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc, bool c_rows,
+             const bf16x_options& opt, Outcome& out);
+
+char trans_char(int t);  // 'N', 'T', 'C'
+
+}  // namespace bf16x::api
