@@ -12,7 +12,9 @@
 // GCC 12 reports its own _mm*_undefined_* placeholders as uninitialised where intrinsics inline (GCC PR 105593).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#ifndef __clang__
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 
 namespace bf16x::driver {
 namespace {
