@@ -26,10 +26,9 @@ std::string config_text() {
   line("version", bf16x_version());
   line("cpu", cpu_model_name());
   std::string isa;
-  __builtin_cpu_init();
-  const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  for (const auto& [has, name] : {std::pair{avx2, "avx2+fma"}, std::pair{cpu::has_avx512bf16(), "avx512bf16"},
-                                  std::pair{cpu::amx_available(), "amx-bf16"}})
+  for (const auto& [has, name] :
+       {std::pair{cpu::has_avx2_fma(), "avx2+fma"}, std::pair{cpu::has_avx512bf16(), "avx512bf16"},
+        std::pair{cpu::amx_available(), "amx-bf16"}})
     if (has) isa += (isa.empty() ? "" : " ") + std::string(name);
   line("isa", isa.empty() ? "x86-64 baseline" : isa);
   if (!cpu::amx_available())

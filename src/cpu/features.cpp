@@ -79,24 +79,21 @@ bool has_avx2_fma() {
   return fma && avx && avx2 && ymm_state;
 }
 
-bool has_avx512bf16() {
+bool has_avx512() {
   const Leaf7 l = leaf7();
-  const bool f = l.ebx & (1u << 16), bw = l.ebx & (1u << 30), bf16 = l.eax1 & (1u << 5);
-  const std::uint64_t x = xcr0();
-  const bool zmm_state = (x & 0xe6) == 0xe6;  // SSE, AVX, opmask, ZMM_Hi256, Hi16_ZMM
-  return f && bw && bf16 && zmm_state;
+  const bool f = l.ebx & (1u << 16), dq = l.ebx & (1u << 17), bw = l.ebx & (1u << 30), vl = l.ebx & (1u << 31);
+  const bool zmm_state = (xcr0() & 0xe6) == 0xe6;  // SSE, AVX, opmask, ZMM_Hi256, Hi16_ZMM
+  return f && dq && bw && vl && zmm_state && has_avx2_fma();
 }
 
-bool has_avx512vnni() {
-  const Leaf7 l = leaf7();
-  const bool f = l.ebx & (1u << 16), bw = l.ebx & (1u << 30), vnni = l.ecx & (1u << 11);
-  return f && bw && vnni && (xcr0() & 0xe6) == 0xe6;
+Level vector_level() {
+  static const Level level = has_avx512() ? Level::avx512 : has_avx2_fma() ? Level::avx2 : Level::generic;
+  return level;
 }
 
-bool has_avx2() {
-  const Leaf7 l = leaf7();
-  return (l.ebx & (1u << 5)) && (xcr0() & 0x6) == 0x6;
-}
+bool has_avx512bf16() { return has_avx512() && (leaf7().eax1 & (1u << 5)); }
+
+bool has_avx512vnni() { return has_avx512() && (leaf7().ecx & (1u << 11)); }
 
 bool has_amx_int8() { return (leaf7().edx & (1u << 25)) && amx_available(); }
 

@@ -1,4 +1,5 @@
-// Runtime CPU capability checks. None of these executes an instruction of the feature it tests.
+// Runtime CPU capability checks. None of these executes an instruction of the feature it tests. Each check covers
+// every flag that cmake/isa.cmake gives the *_isa.cpp files called after it.
 #pragma once
 
 namespace bf16x::cpu {
@@ -7,14 +8,32 @@ namespace bf16x::cpu {
 // (OSXSAVE, XCR0 bits 1 and 2).
 bool has_avx2_fma();
 
-// AVX512F + AVX512BW + AVX512-BF16 in CPUID and ZMM/opmask state enabled by the OS in XCR0.
+// has_avx512() and AVX512-BF16 (CPUID.(7,1):EAX bit 5).
 bool has_avx512bf16();
 
-// AVX512F + AVX512BW + AVX512-VNNI (CPUID.(7,0):ECX bit 11) and the ZMM/opmask state in XCR0.
+// has_avx512() and AVX512-VNNI (CPUID.(7,0):ECX bit 11).
 bool has_avx512vnni();
 
-// AVX2 (CPUID.(7,0):EBX bit 5) and the YMM state in XCR0.
-bool has_avx2();
+// has_avx2_fma() and AVX512F + BW + VL + DQ (CPUID.(7,0):EBX bits 16/30/31/17) with the ZMM/opmask state in XCR0:
+// the x86-64-v4 vector level.
+bool has_avx512();
+
+// The vector level of the *_avx2_isa.cpp / *_avx512_isa.cpp variants this CPU runs, resolved once, thread-safely.
+enum class Level { generic, avx2, avx512 };
+Level vector_level();
+
+// The one of three variant tables (loops built per level) that vector_level() selects.
+template <typename T>
+const T& by_level(const T& generic, const T& avx2, const T& avx512) {
+  switch (vector_level()) {
+    case Level::avx512:
+      return avx512;
+    case Level::avx2:
+      return avx2;
+    default:
+      return generic;
+  }
+}
 
 // amx_available() and AMX-INT8 (CPUID.(7,0):EDX bit 25).
 bool has_amx_int8();

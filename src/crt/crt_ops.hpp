@@ -1,4 +1,4 @@
-// Element loops of the CRT driver (crt_ops.cpp: multi-versioned for x86-64, v3 and v4). All but the FP64 sums of
+// Element loops of the CRT driver (built per vector level in crt/crt_loops.hpp, chosen once). All but the FP64 sums of
 // reconstruct_row are exact integer arithmetic in FP64, so every version gives the same bits.
 #pragma once
 #include <cstddef>

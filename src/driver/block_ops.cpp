@@ -4,20 +4,13 @@
 #include <cmath>
 #include <cstring>
 
+#include "cpu/features.hpp"
+#include "driver/block_loops.hpp"
 #include "driver/write_block_avx512.hpp"
 #include "pack/layout.hpp"
 
-// The clones for FMA-capable ISAs must not contract alpha * x + beta * y into one FMA: the result would round
-// differently from the separate multiply and add that define it (and that the default build computes).
-#pragma GCC optimize("fp-contract=off")
-
 namespace bf16x::driver {
 namespace {
-
-using pack::kTileM;
-using pack::kTileN;
-
-#define BF16X_CLONES __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
 
 // 2^e for a normal-range exponent, built from its bit pattern.
 inline double pow2(int e) {
@@ -29,48 +22,24 @@ inline double pow2(int e) {
 
 constexpr int kMinExp = -1022, kMaxExp = 1023;
 
-// Element loop of write_block for one column: (alpha * acc) * s, where `s` holds the exact power of two of each row.
-template <typename T, typename Acc>
-inline void write_column(T* col, const Acc* acc, int ld, int rows, double alpha, double beta, const double* s) {
-  if (beta == 0.0) {
-    for (int r = 0; r < rows; ++r) col[r] = T((alpha * double(acc[std::int64_t(r) * ld])) * s[r]);
-  } else {
-    for (int r = 0; r < rows; ++r) {
-      // Separate statements: compilers that contract only within one expression (clang) keep two roundings too.
-      const double v = (alpha * double(acc[std::int64_t(r) * ld])) * s[r];
-      const double w = beta * double(col[r]);
-      col[r] = T(v + w);
-    }
-  }
+void write_column(float* col, const float* acc, int ld, int rows, double alpha, double beta, const double* s) {
+  block_loops().write_column_fp32(col, acc, ld, rows, alpha, beta, s);
 }
-
-BF16X_CLONES void write_column_clone(float* col, const float* acc, int ld, int rows, double alpha, double beta,
-                                     const double* s) {
-  write_column(col, acc, ld, rows, alpha, beta, s);
-}
-BF16X_CLONES void write_column_clone(double* col, const double* acc, int ld, int rows, double alpha, double beta,
-                                     const double* s) {
-  write_column(col, acc, ld, rows, alpha, beta, s);
+void write_column(double* col, const double* acc, int ld, int rows, double alpha, double beta, const double* s) {
+  block_loops().write_column_fp64(col, acc, ld, rows, alpha, beta, s);
 }
 
 }  // namespace
 
-BF16X_CLONES void add_tile_fp32(float* dst, int ld, const float* part) {
-  for (int r = 0; r < kTileM; ++r)
-    for (int c = 0; c < kTileN; ++c) dst[std::int64_t(r) * ld + c] += part[r * kTileN + c];
+const BlockLoops& block_loops() {
+  static const BlockLoops& loops = cpu::by_level(kBlockLoopsGeneric, kBlockLoopsAvx2, kBlockLoopsAvx512);
+  return loops;
 }
 
-BF16X_CLONES void add_groups_fp64(double* dst, int ld, const float* const* src, int n, bool first) {
-  for (int r = 0; r < kTileM; ++r) {
-    double row[kTileN];
-    double* d = dst + std::int64_t(r) * ld;
-    for (int c = 0; c < kTileN; ++c) row[c] = first ? 0.0 : d[c];
-    for (int g = 0; g < n; ++g) {
-      const float* s = src[g] + r * kTileN;
-      for (int c = 0; c < kTileN; ++c) row[c] += double(s[c]);
-    }
-    for (int c = 0; c < kTileN; ++c) d[c] = row[c];
-  }
+void add_tile_fp32(float* dst, int ld, const float* part) { block_loops().add_tile_fp32(dst, ld, part); }
+
+void add_groups_fp64(double* dst, int ld, const float* const* src, int n, bool first) {
+  block_loops().add_groups_fp64(dst, ld, src, n, first);
 }
 
 template <typename T, typename Acc>
@@ -92,8 +61,7 @@ void write_block(T* c, std::int64_t ldc, const Acc* acc, int ld, int rows, int c
   if (exact) {
     for (int r = 0; r < rows; ++r) sa[r] = pow2(ra[r]);
     for (int j = 0; j < cols; ++j) sb[j] = pow2(rb[j]);
-    static const bool vector = write_block_avx512_usable();
-    if (vector) {
+    if (cpu::vector_level() == cpu::Level::avx512) {
       write_block_avx512(c, ldc, acc, ld, rows, cols, m_alpha, beta, sa, sb);
       return;
     }
@@ -102,7 +70,7 @@ void write_block(T* c, std::int64_t ldc, const Acc* acc, int ld, int rows, int c
     T* col = c + std::int64_t(j) * ldc;
     if (exact) {
       for (int r = 0; r < rows; ++r) s[r] = sa[r] * sb[j];
-      write_column_clone(col, acc + j, ld, rows, m_alpha, beta, s);
+      write_column(col, acc + j, ld, rows, m_alpha, beta, s);
     } else {
       // ldexp rounds once, correctly, where 2^(ra + rb) is not a normal double.
       for (int r = 0; r < rows; ++r) {
@@ -113,8 +81,6 @@ void write_block(T* c, std::int64_t ldc, const Acc* acc, int ld, int rows, int c
     }
   }
 }
-
-#undef BF16X_CLONES
 
 template void write_block(float*, std::int64_t, const float*, int, int, int, double, double, const int*, const int*);
 template void write_block(double*, std::int64_t, const double*, int, int, int, double, double, const int*, const int*);

@@ -1,5 +1,5 @@
-// The element loops of the block loop: FP32 block sums, FP64 reconstruction and the final write of C. Plain
-// loops built for several ISA levels (function multi-versioning), chosen once at load time.
+// The element loops of the block loop: FP32 block sums, FP64 reconstruction and the final write of C. The loops
+// are built once per vector level (driver/block_loops.hpp) and chosen once from CPUID.
 #pragma once
 #include <cstdint>
 

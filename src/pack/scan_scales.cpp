@@ -6,7 +6,9 @@
 // walked along its contiguous direction whichever way the maxima run.
 #include <cstring>
 
+#include "cpu/features.hpp"
 #include "pack/panels.hpp"
+#include "pack/scan_loops.hpp"
 #include "split/slice_fp64.hpp"
 
 namespace bf16x::pack {
@@ -17,20 +19,13 @@ struct Bits;
 template <>
 struct Bits<float> {
   using U = std::uint32_t;
-  static constexpr U kAbs = 0x7fffffffu, kInf = 0x7f800000u;
+  static constexpr U kInf = 0x7f800000u;
 };
 template <>
 struct Bits<double> {
   using U = std::uint64_t;
-  static constexpr U kAbs = 0x7fffffffffffffffull, kInf = 0x7ff0000000000000ull;
+  static constexpr U kInf = 0x7ff0000000000000ull;
 };
-
-template <typename T>
-typename Bits<T>::U abs_bits(T x) {
-  typename Bits<T>::U u;
-  std::memcpy(&u, &x, sizeof u);
-  return u & Bits<T>::kAbs;
-}
 
 template <typename T>
 T from_bits(typename Bits<T>::U u) {
@@ -39,38 +34,10 @@ T from_bits(typename Bits<T>::U u) {
   return x;
 }
 
-// Largest magnitude pattern of x[0..len).
-#define BF16X_VECTOR_CLONES __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
-BF16X_VECTOR_CLONES std::uint32_t line_max(const float* x, std::int64_t len) {
-  std::uint32_t m = 0;
-  for (std::int64_t l = 0; l < len; ++l) {
-    const std::uint32_t u = abs_bits(x[l]);
-    m = u > m ? u : m;
-  }
-  return m;
-}
-BF16X_VECTOR_CLONES std::uint64_t line_max(const double* x, std::int64_t len) {
-  std::uint64_t m = 0;
-  for (std::int64_t l = 0; l < len; ++l) {
-    const std::uint64_t u = abs_bits(x[l]);
-    m = u > m ? u : m;
-  }
-  return m;
-}
-// m[i] = max(m[i], |x[i]|) for i < len.
-BF16X_VECTOR_CLONES void lane_max(const float* x, std::int64_t len, std::uint32_t* m) {
-  for (std::int64_t i = 0; i < len; ++i) {
-    const std::uint32_t u = abs_bits(x[i]);
-    m[i] = u > m[i] ? u : m[i];
-  }
-}
-BF16X_VECTOR_CLONES void lane_max(const double* x, std::int64_t len, std::uint64_t* m) {
-  for (std::int64_t i = 0; i < len; ++i) {
-    const std::uint64_t u = abs_bits(x[i]);
-    m[i] = u > m[i] ? u : m[i];
-  }
-}
-#undef BF16X_VECTOR_CLONES
+std::uint32_t line_max(const float* x, std::int64_t len) { return scan_loops().line_max_fp32(x, len); }
+std::uint64_t line_max(const double* x, std::int64_t len) { return scan_loops().line_max_fp64(x, len); }
+void lane_max(const float* x, std::int64_t len, std::uint32_t* m) { scan_loops().lane_max_fp32(x, len, m); }
+void lane_max(const double* x, std::int64_t len, std::uint64_t* m) { scan_loops().lane_max_fp64(x, len, m); }
 
 // Maxima of `count` lines of op(X) that each run over `len` elements, shared among the threads of the region.
 // Line r, element l sits at data[r * sr + l * sl]; exactly one of sr, sl is 1 (sl == 1 is checked first: it also
@@ -126,6 +93,11 @@ void scan_b(const MatrixView<T>& b, std::int64_t k, std::int64_t n, bool scaled,
 }
 
 }  // namespace
+
+const ScanLoops& scan_loops() {
+  static const ScanLoops& loops = cpu::by_level(kScanLoopsGeneric, kScanLoopsAvx2, kScanLoopsAvx512);
+  return loops;
+}
 
 template <typename T>
 ScaleScan scan_scales_a(const MatrixView<T>& a, std::int64_t m, std::int64_t k, bool scaled, std::vector<int>& exp) {

@@ -1,4 +1,5 @@
 // split_panel_generic: the element-by-element packer (split/slice_fp32.hpp, split/slice_fp64.hpp per element).
+#include "cpu/features.hpp"
 #include "pack/element_split.hpp"
 #include "pack/panel_job.hpp"
 
@@ -25,10 +26,11 @@ template void split_panel_generic(const PanelJob<float>&);
 template void split_panel_generic(const PanelJob<double>&);
 template void split_panel_generic(const PanelJob<bf16_t>&);
 
+bool split_panel_avx512_usable() { return cpu::vector_level() == cpu::Level::avx512; }
+
 template <typename T>
 void split_panel(const PanelJob<T>& job) {
-  static const bool vector = split_panel_avx512_usable();
-  if (vector)
+  if (split_panel_avx512_usable())
     split_panel_avx512(job);
   else
     split_panel_generic(job);

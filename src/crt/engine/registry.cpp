@@ -25,7 +25,7 @@ const Int8Engine& int8_avx512vnni() {
   return e;
 }
 const Int8Engine& int8_avx2() {
-  static const Int8Engine e{BF16X_ENGINE_AVX2_INT8, "avx2-int8", cpu::has_avx2, kernel_avx2_int8, nullptr};
+  static const Int8Engine e{BF16X_ENGINE_AVX2_INT8, "avx2-int8", cpu::has_avx2_fma, kernel_avx2_int8, nullptr};
   return e;
 }
 const Int8Engine& int8_amx() {

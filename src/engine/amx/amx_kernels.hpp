@@ -1,5 +1,5 @@
 // The two instantiations of kernel_amx_bf16_32x32 with their per-thread tile context:
-//   hardware (kernel_amx_hw_isa.cpp, HwTiles)  and  model (kernel_amx_model.cpp, a thread_local TileModel).
+//   hardware (kernel_hw_amx_bf16_isa.cpp, HwTiles)  and  model (kernel_amx_model.cpp, a thread_local TileModel).
 // thread_begin loads the kernel's palette unless this thread already holds it; thread_end releases the tiles.
 // A kernel called without thread_begin configures its thread on first use, so it is correct either way; the
 // driver brackets each GEMM call's parallel region with the pair, which makes it one LDTILECFG per thread per call.

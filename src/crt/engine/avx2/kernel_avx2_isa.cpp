@@ -1,6 +1,6 @@
 // The AVX2 INT8 engine: bytes sign-extended to int16 (VPMOVSXBW) and multiplied pairwise by VPMADDWD, which sums
 // two exact products into each int32 lane: lanes hold (column, k pair) partial sums, added pairwise at the end.
-// Compiled with -mavx2; called only after cpu::has_avx2().
+// Compiled with -mavx2 -mfma (cmake/isa.cmake); called only after cpu::has_avx2_fma().
 #include <immintrin.h>
 
 #include "crt/int8_kernel.hpp"

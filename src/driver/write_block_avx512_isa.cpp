@@ -1,22 +1,20 @@
 // write_block's exact-scale path with AVX-512: the row-major block accumulator is read in 16 x 16 (FP32) or
 // 8 x 8 (FP64) sub-blocks, transposed in registers and written down the columns of C, with the same IEEE
 // operations per element as the element loop (widen, times alpha's significand, times 2^(ea + eb + e_alpha), plus beta
-// * C, round once), so the results are equal bit for bit. Compiled for AVX-512 by the target pragma; called only where
-// usable.
-#include "driver/write_block_avx512.hpp"
-
+// * C, round once), so the results are equal bit for bit. Built for AVX-512 F/BW/VL/DQ without FMA contraction
+// (cmake/isa.cmake); called only where cpu::vector_level() is avx512.
 #include <immintrin.h>
 
 #include <algorithm>
 
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,avx512vl,avx512dq")
-// No FMA contraction of alpha * x + beta * c: the separate multiply and add define the result.
-#pragma GCC optimize("fp-contract=off")
-// GCC 12 reports its own _mm*_undefined_* placeholders as uninitialised under a target pragma (GCC PR 105593).
+#include "driver/write_block_avx512.hpp"
+
+// GCC 12 reports its own _mm*_undefined_* placeholders as uninitialised where intrinsics inline (GCC PR 105593).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#ifndef __clang__
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 
 namespace bf16x::driver {
 namespace {
@@ -74,12 +72,6 @@ inline __m512d finish(__m512d acc, __m512d s, __m512d alpha, __m512d beta, __m51
 }
 
 }  // namespace
-
-bool write_block_avx512_usable() {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
-}
 
 void write_block_avx512(float* c, std::int64_t ldc, const float* acc, int ld, int rows, int cols, double alpha,
                         double beta, const double* sa, const double* sb) {
@@ -146,4 +138,3 @@ void write_block_avx512(double* c, std::int64_t ldc, const double* acc, int ld, 
 }  // namespace bf16x::driver
 
 #pragma GCC diagnostic pop
-#pragma GCC pop_options

@@ -1,7 +1,7 @@
 // split_panel_avx512: the split and packing of one panel job with AVX-512, equal bit for bit to
 // split_panel_generic (the same IEEE operations per element: VSCALEF for ldexp, VRNDSCALE for nearbyint, the RNE
-// bit trick of float_to_bf16 on integer lanes). Compiled for AVX-512 by the target pragma below and called only
-// where split_panel_avx512_usable() says the CPU and OS run it.
+// bit trick of float_to_bf16 on integer lanes). Built for AVX-512 F/BW/VL/DQ without FMA contraction
+// (cmake/isa.cmake) and called only where split_panel_avx512_usable() (cpu::vector_level() avx512).
 //
 // A job is cut into 16 (u) x 32 (k) blocks. Every slice of a block is 16 x 16 dwords (a dword is a k pair):
 //   k-contiguous source (A transposed, B not): 32 k of one u per load  -> rows u, dwords pairs   ("u-major")
@@ -13,13 +13,13 @@
 #include "pack/panel_job.hpp"
 #include "split/slice_fp64.hpp"
 
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,avx512vl,avx512dq")
-// GCC 12 reports its own _mm*_undefined_* placeholders as uninitialised when intrinsics are inlined under a
-// target pragma (GCC PR 105593); the values are never read.
+// GCC 12 reports its own _mm*_undefined_* placeholders as uninitialised when intrinsics are inlined (GCC PR
+// 105593); the values are never read.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#ifndef __clang__
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 
 namespace bf16x::pack {
 namespace {
@@ -196,12 +196,6 @@ void transpose16(__m512i* r) {
 
 }  // namespace
 
-bool split_panel_avx512_usable() {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
-}
-
 template <typename T>
 void split_panel_avx512(const PanelJob<T>& job) {
   static_assert(kTileM == 2 * kU && kKChunk == 2 * kU, "a micro-panel is 2 x (kp / 32) blocks of 16 x 32");
@@ -246,4 +240,3 @@ template void split_panel_avx512(const PanelJob<bf16_t>&);
 }  // namespace bf16x::pack
 
 #pragma GCC diagnostic pop
-#pragma GCC pop_options

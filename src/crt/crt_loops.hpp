@@ -1,0 +1,32 @@
+// The element loops of crt/crt_ops.hpp, built once per vector level (cmake/isa.cmake), members as documented
+// there. All but the FP64 sums of reconstruct_row are exact integer arithmetic in FP64, and no variant contracts a
+// multiply and an add into an FMA, so every variant gives the same bits.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "crt/moduli.hpp"
+
+namespace bf16x::crt {
+
+struct CrtLoops {
+  void (*load_scaled_fp32)(const float* x, int len, double f1, double f2, bool digits, double* out);
+  void (*load_scaled_fp64)(const double* x, int len, double f1, double f2, bool digits, double* out);
+  void (*load_across_fp32)(const float* x, int rows, const double* f1, const double* f2, bool digits, double* out);
+  void (*load_across_fp64)(const double* x, int rows, const double* f1, const double* f2, bool digits, double* out);
+  void (*residues)(const double* y, int len, double p, double invp, double hi, double lo, bool big, std::int8_t* out);
+  void (*pack_a_panel)(const double* yb, int kcp, const CrtPlan* plan, int t, bool big, std::int8_t* panel);
+  void (*pack_b_panel)(const double* yb, int kcp, const CrtPlan* plan, int t, bool big, std::int8_t* tmp,
+                       std::int8_t* panel);
+  void (*reduce_mod)(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t);
+  void (*reconstruct_row)(const std::int32_t* acc, std::size_t stride, int cols, const CrtPlan& plan, double* s1,
+                          double* s2, double* out);
+};
+
+// crt_loops_generic.cpp (x86-64), crt_loops_avx2_isa.cpp, crt_loops_avx512_isa.cpp.
+extern const CrtLoops kCrtLoopsGeneric, kCrtLoopsAvx2, kCrtLoopsAvx512;
+
+// The variant for this CPU (cpu::vector_level()).
+const CrtLoops& crt_loops();
+
+}  // namespace bf16x::crt

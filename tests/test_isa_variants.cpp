@@ -1,0 +1,197 @@
+// The per-level loop variants (driver/block_loops.hpp, pack/scan_loops.hpp, crt/crt_loops.hpp) against their
+// generic x86-64 build, bit for bit, on random and special values. A variant the CPU cannot run is skipped, so
+// each level is checked on the CPUs that have it (the qemu stage of scripts/test runs the avx2 one).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "cpu/features.hpp"
+#include "crt/crt_loops.hpp"
+#include "driver/block_loops.hpp"
+#include "pack/scan_loops.hpp"
+
+namespace bf16x {
+namespace {
+
+struct Level {
+  const char* name;
+  bool runs;
+  const driver::BlockLoops& block;
+  const pack::ScanLoops& scan;
+  const crt::CrtLoops& crt;
+};
+
+std::vector<Level> vector_levels() {
+  return {{"avx2", cpu::has_avx2_fma(), driver::kBlockLoopsAvx2, pack::kScanLoopsAvx2, crt::kCrtLoopsAvx2},
+          {"avx512", cpu::has_avx512(), driver::kBlockLoopsAvx512, pack::kScanLoopsAvx512, crt::kCrtLoopsAvx512}};
+}
+
+// Random values over a wide exponent range, with signed zeros, subnormals, infinities and NaNs mixed in.
+template <typename T>
+std::vector<T> values(std::size_t n, unsigned seed, bool special = true) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> m(-1.0, 1.0);
+  std::uniform_int_distribution<int> e(-60, 60), pick(0, 31);
+  using L = std::numeric_limits<T>;
+  const T odd[] = {T(0), -T(0), L::denorm_min(), -L::min(), L::max(), L::infinity(), -L::infinity(), L::quiet_NaN()};
+  std::vector<T> v(n);
+  for (auto& x : v) {
+    const int p = pick(rng);
+    x = special && p < 8 ? odd[p] : T(std::ldexp(m(rng), e(rng)));
+  }
+  return v;
+}
+
+// Equal bit patterns; a NaN matches any NaN (IEEE 754 leaves the sign and payload of a NaN result open, and a
+// vectorised sum may take them from the other operand).
+template <typename T>
+void expect_same_bits(const std::vector<T>& a, const std::vector<T>& b, const char* what, const char* level) {
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (std::memcmp(&a[i], &b[i], sizeof(T)) != 0 && !(std::isnan(a[i]) && std::isnan(b[i]))) {
+      ADD_FAILURE() << what << " differs on " << level << " at " << i << ": " << a[i] << " (generic) vs " << b[i];
+      return;
+    }
+}
+
+TEST(IsaVariants, LevelIsConsistentWithTheChecks) {
+  const auto level = cpu::vector_level();
+  EXPECT_EQ(level == cpu::Level::avx512, cpu::has_avx512());
+  EXPECT_EQ(level != cpu::Level::generic, cpu::has_avx2_fma());
+  std::printf("[ isa      ] vector level here: %s\n", level == cpu::Level::avx512 ? "avx512"
+                                                      : level == cpu::Level::avx2 ? "avx2"
+                                                                                  : "generic");
+}
+
+TEST(IsaVariants, BlockLoopsEqualGeneric) {
+  const auto& g = driver::kBlockLoopsGeneric;
+  constexpr int kLd = 40;
+  for (const Level& lv : vector_levels()) {
+    if (!lv.runs) continue;
+    const auto& v = lv.block;
+    const auto part = values<float>(32 * 32, 1);
+    auto d0 = values<float>(32 * kLd, 2), d1 = d0;
+    g.add_tile_fp32(d0.data(), kLd, part.data());
+    v.add_tile_fp32(d1.data(), kLd, part.data());
+    expect_same_bits(d0, d1, "add_tile_fp32", lv.name);
+
+    std::vector<std::vector<float>> groups;
+    std::vector<const float*> src;
+    for (int i = 0; i < 5; ++i) groups.push_back(values<float>(32 * 32, 10 + i, i != 2));
+    for (const auto& x : groups) src.push_back(x.data());
+    for (bool first : {true, false}) {
+      auto e0 = values<double>(32 * kLd, 3), e1 = e0;
+      g.add_groups_fp64(e0.data(), kLd, src.data(), 5, first);
+      v.add_groups_fp64(e1.data(), kLd, src.data(), 5, first);
+      expect_same_bits(e0, e1, "add_groups_fp64", lv.name);
+    }
+
+    const auto s = values<double>(64, 4, false);
+    for (double alpha : {1.0, -0.75, 0.6180339887498949})
+      for (double beta : {0.0, 1.0, -0.3}) {
+        const auto af = values<float>(64 * kLd, 5);
+        auto c0 = values<float>(64, 6), c1 = c0;
+        g.write_column_fp32(c0.data(), af.data(), kLd, 61, alpha, beta, s.data());
+        v.write_column_fp32(c1.data(), af.data(), kLd, 61, alpha, beta, s.data());
+        expect_same_bits(c0, c1, "write_column_fp32", lv.name);
+        const auto ad = values<double>(64 * kLd, 7);
+        auto x0 = values<double>(64, 8), x1 = x0;
+        g.write_column_fp64(x0.data(), ad.data(), kLd, 61, alpha, beta, s.data());
+        v.write_column_fp64(x1.data(), ad.data(), kLd, 61, alpha, beta, s.data());
+        expect_same_bits(x0, x1, "write_column_fp64", lv.name);
+      }
+  }
+}
+
+TEST(IsaVariants, ScanLoopsEqualGeneric) {
+  const auto& g = pack::kScanLoopsGeneric;
+  for (const Level& lv : vector_levels()) {
+    if (!lv.runs) continue;
+    for (int len : {0, 1, 7, 64, 1000}) {
+      const auto f = values<float>(std::size_t(len) + 1, 20 + len);
+      const auto d = values<double>(std::size_t(len) + 1, 30 + len);
+      EXPECT_EQ(g.line_max_fp32(f.data(), len), lv.scan.line_max_fp32(f.data(), len)) << lv.name;
+      EXPECT_EQ(g.line_max_fp64(d.data(), len), lv.scan.line_max_fp64(d.data(), len)) << lv.name;
+      std::vector<std::uint32_t> m0(std::size_t(len) + 1, 5), m1 = m0;
+      std::vector<std::uint64_t> n0(std::size_t(len) + 1, 5), n1 = n0;
+      g.lane_max_fp32(f.data(), len, m0.data());
+      lv.scan.lane_max_fp32(f.data(), len, m1.data());
+      g.lane_max_fp64(d.data(), len, n0.data());
+      lv.scan.lane_max_fp64(d.data(), len, n1.data());
+      EXPECT_EQ(m0, m1) << lv.name;
+      EXPECT_EQ(n0, n1) << lv.name;
+    }
+  }
+}
+
+TEST(IsaVariants, CrtLoopsEqualGeneric) {
+  const auto& g = crt::kCrtLoopsGeneric;
+  for (const Level& lv : vector_levels()) {
+    if (!lv.runs) continue;
+    const auto& v = lv.crt;
+    constexpr int kLen = 77;
+    const auto xf = values<float>(kLen, 40, false);
+    const auto xd = values<double>(kLen, 41, false);
+    const auto f1 = values<double>(kLen, 42, false);
+    for (bool digits : {false, true}) {
+      std::vector<double> o0(kLen), o1(kLen);
+      g.load_scaled_fp32(xf.data(), kLen, 0x1p20, 0x1p-3, digits, o0.data());
+      v.load_scaled_fp32(xf.data(), kLen, 0x1p20, 0x1p-3, digits, o1.data());
+      expect_same_bits(o0, o1, "load_scaled_fp32", lv.name);
+      g.load_scaled_fp64(xd.data(), kLen, 0x1p40, 0x1p-3, digits, o0.data());
+      v.load_scaled_fp64(xd.data(), kLen, 0x1p40, 0x1p-3, digits, o1.data());
+      expect_same_bits(o0, o1, "load_scaled_fp64", lv.name);
+      g.load_across_fp32(xf.data(), kLen, f1.data(), f1.data(), digits, o0.data());
+      v.load_across_fp32(xf.data(), kLen, f1.data(), f1.data(), digits, o1.data());
+      expect_same_bits(o0, o1, "load_across_fp32", lv.name);
+      g.load_across_fp64(xd.data(), kLen, f1.data(), f1.data(), digits, o0.data());
+      v.load_across_fp64(xd.data(), kLen, f1.data(), f1.data(), digits, o1.data());
+      expect_same_bits(o0, o1, "load_across_fp64", lv.name);
+    }
+
+    std::mt19937_64 rng(50);
+    for (int n : {3, 8, 20}) {
+      const crt::CrtPlan& plan = crt::crt_plan(n);
+      constexpr int kKcp = 128;
+      for (bool big : {false, true}) {
+        // Integer-valued inputs below 2^51 p (2^100 with big), as the driver gives them.
+        std::uniform_real_distribution<double> u(-1.0, 1.0);
+        std::vector<double> yb(32 * kKcp);
+        for (auto& y : yb) y = std::trunc(std::ldexp(u(rng), big ? 99 : 58));
+        std::vector<std::int8_t> r0(yb.size()), r1(yb.size());
+        g.residues(yb.data(), int(yb.size()), plan.p[1], plan.invp[1], plan.hi[1], plan.lo[1], big, r0.data());
+        v.residues(yb.data(), int(yb.size()), plan.p[1], plan.invp[1], plan.hi[1], plan.lo[1], big, r1.data());
+        EXPECT_EQ(r0, r1) << "residues on " << lv.name;
+        const std::size_t panel = std::size_t(kKcp) * 32 + 32 * 4;
+        std::vector<std::int8_t> p0(panel), p1(panel), tmp(kKcp);
+        g.pack_a_panel(yb.data(), kKcp, &plan, 2, big, p0.data());
+        v.pack_a_panel(yb.data(), kKcp, &plan, 2, big, p1.data());
+        EXPECT_EQ(p0, p1) << "pack_a_panel on " << lv.name;
+        g.pack_b_panel(yb.data(), kKcp, &plan, 2, big, tmp.data(), p0.data());
+        v.pack_b_panel(yb.data(), kKcp, &plan, 2, big, tmp.data(), p1.data());
+        EXPECT_EQ(p0, p1) << "pack_b_panel on " << lv.name;
+      }
+      std::uniform_int_distribution<std::int32_t> acc_d(-(1 << 30), 1 << 30);
+      constexpr int kCols = 45;
+      std::vector<std::int32_t> acc(std::size_t(n) * 64);
+      for (auto& a : acc) a = acc_d(rng);
+      auto a0 = acc, a1 = acc;
+      g.reduce_mod(a0.data(), a0.size(), plan, n - 1);
+      v.reduce_mod(a1.data(), a1.size(), plan, n - 1);
+      EXPECT_EQ(a0, a1) << "reduce_mod on " << lv.name;
+      for (int t = 0; t < n; ++t) g.reduce_mod(acc.data() + t * 64, 64, plan, t);
+      std::vector<double> s1(kCols), s2(kCols), o0(kCols), o1(kCols);
+      g.reconstruct_row(acc.data(), 64, kCols, plan, s1.data(), s2.data(), o0.data());
+      v.reconstruct_row(acc.data(), 64, kCols, plan, s1.data(), s2.data(), o1.data());
+      expect_same_bits(o0, o1, "reconstruct_row", lv.name);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace bf16x
