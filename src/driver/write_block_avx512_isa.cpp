@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "driver/write_block_avx512.hpp"
+#include "pack/transpose_avx512.hpp"
 
 // GCC 12 reports its own _mm*_undefined_* placeholders as uninitialised where intrinsics inline (GCC PR 105593).
 #pragma GCC diagnostic push
@@ -21,30 +22,6 @@ namespace {
 
 inline __mmask8 lanes8(int n) { return n >= 8 ? __mmask8(0xff) : __mmask8((1u << (n > 0 ? n : 0)) - 1); }
 inline __mmask16 lanes16(int n) { return n >= 16 ? __mmask16(0xffff) : __mmask16((1u << (n > 0 ? n : 0)) - 1); }
-
-// 16 x 16 dword transpose in place (as in pack/split_panel_avx512.cpp).
-void transpose16(__m512i* r) {
-  __m512i t[16], v[16];
-  for (int i = 0; i < 8; ++i) {
-    t[2 * i] = _mm512_unpacklo_epi32(r[2 * i], r[2 * i + 1]);
-    t[2 * i + 1] = _mm512_unpackhi_epi32(r[2 * i], r[2 * i + 1]);
-  }
-  for (int i = 0; i < 4; ++i) {
-    v[4 * i + 0] = _mm512_unpacklo_epi64(t[4 * i], t[4 * i + 2]);
-    v[4 * i + 1] = _mm512_unpackhi_epi64(t[4 * i], t[4 * i + 2]);
-    v[4 * i + 2] = _mm512_unpacklo_epi64(t[4 * i + 1], t[4 * i + 3]);
-    v[4 * i + 3] = _mm512_unpackhi_epi64(t[4 * i + 1], t[4 * i + 3]);
-  }
-  for (int c = 0; c < 4; ++c) {
-    const __m512i x0 = _mm512_shuffle_i32x4(v[c], v[4 + c], 0x88), x1 = _mm512_shuffle_i32x4(v[c], v[4 + c], 0xdd);
-    const __m512i x2 = _mm512_shuffle_i32x4(v[8 + c], v[12 + c], 0x88);
-    const __m512i x3 = _mm512_shuffle_i32x4(v[8 + c], v[12 + c], 0xdd);
-    r[c] = _mm512_shuffle_i32x4(x0, x2, 0x88);
-    r[4 + c] = _mm512_shuffle_i32x4(x1, x3, 0x88);
-    r[8 + c] = _mm512_shuffle_i32x4(x0, x2, 0xdd);
-    r[12 + c] = _mm512_shuffle_i32x4(x1, x3, 0xdd);
-  }
-}
 
 // 8 x 8 double transpose in place: pairs within 128-bit lanes, then lanes.
 void transpose8(__m512d* r) {
@@ -89,7 +66,7 @@ void write_block_avx512(float* c, std::int64_t ldc, const float* acc, int ld, in
       const __m512d s_hi = _mm512_maskz_loadu_pd(__mmask8(mr >> 8), sa + r0 + 8);
       for (int i = 0; i < 16; ++i)
         blk[i] = i < nr ? _mm512_maskz_loadu_epi32(mc, acc + std::int64_t(r0 + i) * ld + c0) : _mm512_setzero_si512();
-      transpose16(blk);  // blk[j]: column c0 + j, rows r0 .. r0+15
+      pack::transpose16(blk);  // blk[j]: column c0 + j, rows r0 .. r0+15
       for (int j = 0; j < nc; ++j) {
         float* col = c + std::int64_t(c0 + j) * ldc + r0;
         const __m512 a = _mm512_castsi512_ps(blk[j]);

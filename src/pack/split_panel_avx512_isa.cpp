@@ -11,6 +11,7 @@
 #include <immintrin.h>
 
 #include "pack/panel_job.hpp"
+#include "pack/transpose_avx512.hpp"
 #include "split/slice_fp64.hpp"
 
 // GCC 12 reports its own _mm*_undefined_* placeholders as uninitialised when intrinsics are inlined (GCC PR
@@ -166,31 +167,6 @@ void prefetch_block(const PanelJob<T>& job, int u0, int l0) {
     for (int l = 0; l < len; ++l)
       for (int u = 0; u < cols; u += kLine)
         _mm_prefetch(reinterpret_cast<const char*>(job.src + (l0 + l) * job.sl + u0 + u), _MM_HINT_T0);
-  }
-}
-
-// In-place 16 x 16 dword transpose: 4x4 within 128-bit lanes (unpack 32/64), then 4x4 of lanes (two shuffles).
-void transpose16(__m512i* r) {
-  __m512i t[16], v[16];
-  for (int i = 0; i < 8; ++i) {
-    t[2 * i] = _mm512_unpacklo_epi32(r[2 * i], r[2 * i + 1]);
-    t[2 * i + 1] = _mm512_unpackhi_epi32(r[2 * i], r[2 * i + 1]);
-  }
-  // v[4i + c]: lane l holds rows 4i .. 4i+3 of column 4l + c.
-  for (int i = 0; i < 4; ++i) {
-    v[4 * i + 0] = _mm512_unpacklo_epi64(t[4 * i], t[4 * i + 2]);
-    v[4 * i + 1] = _mm512_unpackhi_epi64(t[4 * i], t[4 * i + 2]);
-    v[4 * i + 2] = _mm512_unpacklo_epi64(t[4 * i + 1], t[4 * i + 3]);
-    v[4 * i + 3] = _mm512_unpackhi_epi64(t[4 * i + 1], t[4 * i + 3]);
-  }
-  for (int c = 0; c < 4; ++c) {
-    const __m512i x0 = _mm512_shuffle_i32x4(v[c], v[4 + c], 0x88), x1 = _mm512_shuffle_i32x4(v[c], v[4 + c], 0xdd);
-    const __m512i x2 = _mm512_shuffle_i32x4(v[8 + c], v[12 + c], 0x88);
-    const __m512i x3 = _mm512_shuffle_i32x4(v[8 + c], v[12 + c], 0xdd);
-    r[c] = _mm512_shuffle_i32x4(x0, x2, 0x88);
-    r[4 + c] = _mm512_shuffle_i32x4(x1, x3, 0x88);
-    r[8 + c] = _mm512_shuffle_i32x4(x0, x2, 0xdd);
-    r[12 + c] = _mm512_shuffle_i32x4(x1, x3, 0xdd);
   }
 }
 
