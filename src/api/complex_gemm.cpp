@@ -129,32 +129,18 @@ int complex_gemm(int layout, int transa, int transb, std::int64_t m, std::int64_
     else
       st = run_complex<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, opt, out);
   }
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (opt.stats && st == BF16X_OK) {
-    opt.stats->mode = out.mode;
-    opt.stats->engine = out.engine;
-    opt.stats->tile_loads = out.counters.tile_loads;
-    opt.stats->tile_stores = out.counters.tile_stores;
-    opt.stats->dot_products = out.counters.dot_products;
-    opt.stats->micro_tiles = out.counters.micro_tiles;
-    opt.stats->seconds_split = out.seconds_split;
-    opt.stats->seconds_compute = out.engine >= 0 ? out.seconds_compute : secs;
-    opt.stats->workspace_bytes = out.workspace_bytes;
-  }
-  if (effective_verbose()) {
-    VerboseCall v{is_double, layout == BF16X_ROW_MAJOR, trans_char(transa), trans_char(transb), m, n, k, lda, ldb,
-                  ldc,       double(alpha.re),          double(beta.re)};
-    v.is_complex = true;
-    v.alpha_im = double(alpha.im);
-    v.beta_im = double(beta.im);
-    v.mode = st == BF16X_OK ? bf16x_mode_name(out.mode) : "-";
-    v.engine = st != BF16X_OK ? "-" : out.engine >= 0 ? bf16x_engine_name(out.engine) : host::library_name();
-    v.why = out.why;
-    v.threads = out.engine >= 0 ? bf16x_get_num_threads() : -1;
-    v.status = st;
-    v.seconds = secs;
-    verbose_line(v);
-  }
+  VerboseCall v;
+  v.is_double = is_double;
+  v.row_major = layout == BF16X_ROW_MAJOR;
+  v.ta = trans_char(transa);
+  v.tb = trans_char(transb);
+  v.m = m, v.n = n, v.k = k, v.lda = lda, v.ldb = ldb, v.ldc = ldc;
+  v.alpha = double(alpha.re);
+  v.beta = double(beta.re);
+  v.is_complex = true;
+  v.alpha_im = double(alpha.im);
+  v.beta_im = double(beta.im);
+  report_call(opt, out, st, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), v);
   return st;
 }
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "api/verbose.hpp"
 #include "bf16x/bf16x.h"
 #include "engine/engine.hpp"
 
@@ -31,5 +32,9 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
              const bf16x_options& opt, Outcome& out);
 
 char trans_char(int t);  // 'N', 'T', 'C'
+
+// The end of every GEMM call (real and complex): the caller's stats on success, and the verbose line of `v` (the
+// call as the caller made it) completed from what the call did.
+void report_call(const bf16x_options& opt, const Outcome& out, int status, double seconds, VerboseCall v);
 
 }  // namespace bf16x::api
