@@ -9,7 +9,7 @@
 //                B'_lj = trunc(B^_lj 2^sb_j): since |A^||B^|_ij <= min(2^rho_i, 2^gamma_j) <= 2^((rho_i+gamma_j)/2),
 //                sum_l |A'_il| |B'_lj| <= 2^L <= P/4
 //   4. products  for each modulus p_t: residues of A' and B' as int8, exact INT32 products per k-block, reduced
-//                modulo p_t only when the int32 sums could overflow (after 511 k-blocks of 256)
+//                modulo p_t only when the int32 sums could overflow (after 127 k-blocks of 1024)
 //   5. CRT       X = A'B' exactly from the residues (moduli.hpp), C = alpha 2^(ea_i - sa_i + eb_j - sb_j) X (+ beta C)
 //
 // Parallel over output blocks (mc x nc); each thread packs its own A and B residue panels per k-block and keeps
@@ -49,7 +49,7 @@ struct CrtScales {
 struct CrtConfig {
   int moduli = 0;
   const Int8Engine* engine = nullptr;
-  int mc = 0, nc = 0, kc = 0;  // 0: defaults (512, 512, 256), mc/nc shrunk to give every thread work
+  int mc = 0, nc = 0, kc = 0;  // 0: defaults (512, 512, 1024), mc/nc shrunk to give every thread work
   int threads = 0;             // 0: omp_get_max_threads()
   CrtScales* scales = nullptr;
   // Filled by the call.
