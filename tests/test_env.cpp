@@ -78,7 +78,7 @@ TEST(EnvParse, ValidValuesAreTaken) {
   FakeEnv f;
   f.vars = {{"BF16X_DGEMM_MODE", "fp64x15"}, {"BF16X_SGEMM_MODE", "native"}, {"BF16X_MIN_SIZE", "65"},
             {"BF16X_ENGINE", "reference"},   {"BF16X_VERBOSE", "on"},        {"BF16X_SPLIT", "paper"},
-            {"BF16X_AUTO_TARGET", "1e-10"},  {"BF16X_AUTO_COST", "off"}};
+            {"BF16X_AUTO_TARGET", "1e-10"},  {"BF16X_AUTO_COST", "off"},     {"BF16X_CRT_SCALING", "fast"}};
   const api::Env e = f.parse();
   EXPECT_EQ(e.dgemm_mode, BF16X_MODE_FP64X15);
   EXPECT_EQ(e.sgemm_mode, BF16X_MODE_NATIVE);
@@ -89,6 +89,7 @@ TEST(EnvParse, ValidValuesAreTaken) {
   EXPECT_EQ(e.split, BF16X_SPLIT_PAPER);
   EXPECT_EQ(e.auto_target, 1e-10);
   EXPECT_FALSE(e.auto_cost);
+  EXPECT_TRUE(e.crt_fast_scaling);
   EXPECT_TRUE(f.warnings.empty());
 }
 
@@ -97,7 +98,7 @@ TEST(EnvParse, EveryBadValueGivesOneLineNamingTheVariableAndWhatIsKept) {
       {"BF16X_MIN_SIZE", "-3"},     {"BF16X_MIN_SIZE", "1e3"},       {"BF16X_MIN_SIZE", "65x"},
       {"BF16X_VERBOSE", "maybe"},   {"BF16X_AUTO_COST", "disabled"}, {"BF16X_SPLIT", "Paper"},
       {"BF16X_ENGINE", "avx1024"},  {"BF16X_AUTO_TARGET", "-1"},     {"BF16X_AUTO_TARGET", "1e-10x"},
-      {"BF16X_DGEMM_MODE", "fast"}, {"BF16X_SGEMM_MODE", "default"}};
+      {"BF16X_DGEMM_MODE", "fast"}, {"BF16X_SGEMM_MODE", "default"}, {"BF16X_CRT_SCALING", "quick"}};
   for (const auto& [var, value] : bad) {
     FakeEnv f;
     f.vars = {{var, value}};
@@ -111,6 +112,7 @@ TEST(EnvParse, EveryBadValueGivesOneLineNamingTheVariableAndWhatIsKept) {
     EXPECT_EQ(e.min_size, d.min_size);
     EXPECT_EQ(e.verbose, d.verbose);
     EXPECT_EQ(e.auto_cost, d.auto_cost);
+    EXPECT_EQ(e.crt_fast_scaling, d.crt_fast_scaling);
     EXPECT_EQ(e.split, d.split);
     EXPECT_EQ(e.engine, d.engine);
     EXPECT_EQ(e.auto_target, d.auto_target);

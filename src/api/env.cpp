@@ -43,6 +43,8 @@ Env parse_env(const envvar::Source& src) {
                 : BF16X_SPLIT_SCALED;
   r.auto_target = envvar::positive(src, "BF16X_AUTO_TARGET", "the native GEMM's bound").value_or(0);
   r.auto_cost = envvar::boolean(src, "BF16X_AUTO_COST", "on").value_or(true);
+  r.crt_fast_scaling =
+      envvar::choice(src, "BF16X_CRT_SCALING", {"accurate", "fast"}, "accurate").value_or("accurate") == "fast";
   return r;
 }
 

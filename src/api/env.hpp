@@ -17,6 +17,8 @@ struct Env {
   int split = 0;              // BF16X_SPLIT=scaled|paper (default scaled)
   double auto_target = 0;     // BF16X_AUTO_TARGET: auto's target e_scaled (0 if unset: the native GEMM's bound)
   bool auto_cost = true;      // BF16X_AUTO_COST=off: auto decides on accuracy alone, ignoring the cost model
+  bool crt_fast_scaling =
+      false;  // BF16X_CRT_SCALING=fast|accurate (default accurate): CRT scales without the bound GEMM
 };
 
 // The settings `src` describes (refusals reported through src.warn).

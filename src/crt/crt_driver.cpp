@@ -99,6 +99,43 @@ bool scan_lines(const Lines<T>& x, std::int64_t count, std::int64_t len, int* e)
   return bad;
 }
 
+// ss[r] >= sum_l (x_rl f1_r f2_r)^2 (an upper bound of the squared 2-norm of each scaled line; f1 f2 = 2^(6 - e_r)
+// puts the line's entries in [0, 64]): the sum rounded up by (len + 3) units of 2^-52, which covers the rounding
+// of every square and addition and the squares lost below the normal range (the line's largest term is >= 2^10).
+template <typename T>
+void sum_squares(const Lines<T>& x, std::int64_t count, std::int64_t len, const double* f1, const double* f2,
+                 double* ss) {
+  const double up = 1.0 + double(len + 3) * 0x1p-52;
+  if (x.contig) {
+#pragma omp parallel for schedule(static) if (count * len > 65536)
+    for (std::int64_t r = 0; r < count; ++r) {
+      double s = 0;
+      const T* row = x.p + r * x.ld;
+      for (std::int64_t l = 0; l < len; ++l) {
+        const double v = double(row[l]) * f1[r] * f2[r];
+        s += v * v;
+      }
+      ss[r] = s * up;
+    }
+  } else {
+    constexpr std::int64_t kChunk = 512;
+    const std::int64_t chunks = (count + kChunk - 1) / kChunk;
+#pragma omp parallel for schedule(static) if (count * len > 65536)
+    for (std::int64_t ch = 0; ch < chunks; ++ch) {
+      double s[kChunk] = {};
+      const std::int64_t r0 = ch * kChunk, nr = std::min(kChunk, count - r0);
+      for (std::int64_t l = 0; l < len; ++l) {
+        const T* col = x.p + r0 + l * x.ld;
+        for (std::int64_t r = 0; r < nr; ++r) {
+          const double v = double(col[r]) * f1[r0 + r] * f2[r0 + r];
+          s[r] += v * v;
+        }
+      }
+      for (std::int64_t r = 0; r < nr; ++r) ss[r0 + r] = s[r] * up;
+    }
+  }
+}
+
 // yb[r * kcp + l] = f(line r0 + r, element l0 + l) for r < 32, l < kcp; zero past `rows` and `len`.
 // digits: ceil(|x| 2^(6 - e_r)) in [0, 64]; else trunc(x 2^(s_r)) with the exact factors f1 f2 = 2^s_r.
 template <typename T>
@@ -263,9 +300,16 @@ CrtStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
   for (std::int64_t i = 0; i < m; ++i) set_factors(6 - ea[i], fa1[i], fa2[i]);
   for (std::int64_t j = 0; j < n; ++j) set_factors(6 - eb[j], fb1[j], fb2[j]);
 
+  // Fast scaling: H from the 2-norms, (|A^||B^|)_ij <= ||A^_i.|| ||B^_.j|| (Cauchy-Schwarz), in the bound GEMM's
+  // units (digits of 64: 4096 per product); the bound pass then has no blocks.
+  if (cfg.fast_scaling) {
+    sum_squares(la, m, k, fa1.data(), fa2.data(), hrow.data());
+    sum_squares(lb, n, k, fb1.data(), fb2.data(), hcol.data());
+  }
+
   const int mc = blk.mc, nc = blk.nc, kc = blk.kc;
   const std::int64_t mb = (m + mc - 1) / mc, nb = (n + nc - 1) / nc, kb = (k + kc - 1) / kc;
-  const std::int64_t nblocks = mb * nb;
+  const std::int64_t nblocks = mb * nb, bound_blocks = cfg.fast_scaling ? 0 : nblocks;
   // k-blocks an int32 accumulator can take: digits (<= 64 x 64 per product), residues (<= 2^14, and up to 2^7
   // left from the last reduction).
   const std::int64_t flush_digits = std::max<std::int64_t>(1, ((1ll << 31) - 1) / (std::int64_t(kc) << 12));
@@ -300,9 +344,9 @@ CrtStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
     const ThreadSpace ws = space_of(omp_get_thread_num());
     if (cfg.engine->thread_begin) cfg.engine->thread_begin();
 
-      // Pass 1: H = digits(A) digits(B), its row and column maxima.
+    // Pass 1: H = digits(A) digits(B), its row and column maxima.
 #pragma omp for schedule(dynamic)
-    for (std::int64_t blkid = 0; blkid < nblocks; ++blkid) {
+    for (std::int64_t blkid = 0; blkid < bound_blocks; ++blkid) {
       const std::int64_t i0 = (blkid / nb) * mc, j0 = (blkid % nb) * nc;
       const int rows = int(std::min<std::int64_t>(mc, m - i0)), cols = int(std::min<std::int64_t>(nc, n - j0));
       const int rp = int(round_up(rows, kTile)) / kTile, cp = int(round_up(cols, kTile)) / kTile;

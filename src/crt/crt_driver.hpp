@@ -4,7 +4,7 @@
 //   1. scan      per row of op(A) / column of op(B): the exponent e with max |x| in [2^(e-1), 2^e), and NaN/Inf
 //   2. bound     one INT8 GEMM of the digits ceil(64 |x| 2^-e) in [0, 64]: H >= 4096 |A^| |B^| entrywise
 //                (A^ = diag(2^-ea) A, B^ = B diag(2^-eb)); per row rho_i = ceil(log2 max_j H_ij) - 12, per column
-//                gamma_j likewise
+//                gamma_j likewise; fast scaling: rho_i = ceil(log2 ||64 A^_i.||^2) - 12 (Cauchy-Schwarz), no GEMM
 //   3. scales    sa_i = floor((L - rho_i) / 2), sb_j = floor((L - gamma_j) / 2), A'_il = trunc(A^_il 2^sa_i),
 //                B'_lj = trunc(B^_lj 2^sb_j): since |A^||B^|_ij <= min(2^rho_i, 2^gamma_j) <= 2^((rho_i+gamma_j)/2),
 //                sum_l |A'_il| |B'_lj| <= 2^L <= P/4
@@ -51,6 +51,9 @@ struct CrtConfig {
   const Int8Engine* engine = nullptr;
   int mc = 0, nc = 0, kc = 0;  // 0: defaults (512, 512, 1024), mc/nc shrunk to give every thread work
   int threads = 0;             // 0: omp_get_max_threads()
+  // Scales from the 2-norms of the rows of op(A) and columns of op(B) instead of the bound GEMM: one INT8 GEMM
+  // fewer, at most a few bits fewer on typical data (docs/numerics.md, "Fast scaling"). BF16X_CRT_SCALING=fast.
+  bool fast_scaling = false;
   CrtScales* scales = nullptr;
   // Filled by the call.
   std::uint64_t micro_tiles = 0;
