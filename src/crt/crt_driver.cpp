@@ -338,6 +338,10 @@ CrtStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
     return s;
   };
   const std::size_t ap_bytes = a_panel_bytes(kc), bp_bytes = b_panel_bytes(kc);
+  // With one k-block a thread's packed A panels stay valid from one block to the next of the same block row: hand
+  // out whole block rows (when they share out evenly) so that each row's A is packed once per thread, not nb times.
+  const bool keep_a = kb == 1;
+  const int chunk = keep_a && mb % blk.threads == 0 ? int(nb) : 1;
 
 #pragma omp parallel num_threads(blk.threads) reduction(+ : tiles)
   {
@@ -345,7 +349,8 @@ CrtStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
     if (cfg.engine->thread_begin) cfg.engine->thread_begin();
 
     // Pass 1: H = digits(A) digits(B), its row and column maxima.
-#pragma omp for schedule(dynamic)
+    std::int64_t a_row = -1;  // block row whose A panels ws.apack holds (keep_a)
+#pragma omp for schedule(dynamic, chunk)
     for (std::int64_t blkid = 0; blkid < bound_blocks; ++blkid) {
       const std::int64_t i0 = (blkid / nb) * mc, j0 = (blkid % nb) * nc;
       const int rows = int(std::min<std::int64_t>(mc, m - i0)), cols = int(std::min<std::int64_t>(nc, n - j0));
@@ -363,11 +368,12 @@ CrtStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
       for (std::int64_t kk = 0; kk < kb; ++kk) {
         const std::int64_t l0 = kk * kc;
         const int len = int(std::min<std::int64_t>(kc, k - l0)), kcp = int(round_up(len, kKChunk));
-        for (int ip = 0; ip < rp; ++ip) {
+        for (int ip = 0; ip < rp && !(keep_a && a_row == i0); ++ip) {
           load_lines(la, i0 + ip * kTile, std::min(kTile, rows - ip * kTile), l0, len, kcp, fa1.data(), fa2.data(),
                      true, ws.yb);
           pack_a_panel(ws.yb, kcp, nullptr, 0, false, ws.apack + ip * ap_bytes);
         }
+        a_row = i0;
         for (int jp = 0; jp < cp; ++jp) {
           load_lines(lb, j0 + jp * kTile, std::min(kTile, cols - jp * kTile), l0, len, kcp, fb1.data(), fb2.data(),
                      true, ws.yb);
@@ -409,7 +415,8 @@ CrtStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
     }
     const bool big = max_sa > 50;  // |A'| may reach 2^51 or more: two reduction steps per residue
 
-#pragma omp for schedule(dynamic)
+    a_row = -1;  // ws.apack now holds digits
+#pragma omp for schedule(dynamic, chunk)
     for (std::int64_t blkid = 0; blkid < nblocks; ++blkid) {
       const std::int64_t i0 = (blkid / nb) * mc, j0 = (blkid % nb) * nc;
       const int rows = int(std::min<std::int64_t>(mc, m - i0)), cols = int(std::min<std::int64_t>(nc, n - j0));
@@ -420,12 +427,13 @@ CrtStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
       for (std::int64_t kk = 0; kk < kb; ++kk) {
         const std::int64_t l0 = kk * kc;
         const int len = int(std::min<std::int64_t>(kc, k - l0)), kcp = int(round_up(len, kKChunk));
-        for (int ip = 0; ip < rp; ++ip) {
+        for (int ip = 0; ip < rp && !(keep_a && a_row == i0); ++ip) {
           load_lines(la, i0 + ip * kTile, std::min(kTile, rows - ip * kTile), l0, len, kcp, fa1.data(), fa2.data(),
                      false, ws.yb);
           for (int t = 0; t < N; ++t)
             pack_a_panel(ws.yb, kcp, &plan, t, big, ws.apack + (std::size_t(t) * (mc / kTile) + ip) * ap_bytes);
         }
+        a_row = i0;
         for (int jp = 0; jp < cp; ++jp) {
           load_lines(lb, j0 + jp * kTile, std::min(kTile, cols - jp * kTile), l0, len, kcp, fb1.data(), fb2.data(),
                      false, ws.yb);
