@@ -12,6 +12,7 @@
 #include "check/exact_gemm.hpp"
 #include "crt/crt_driver.hpp"
 #include "crt/crt_mode.hpp"
+#include "crt/moduli.hpp"
 #include "crt_bound.hpp"
 #include "gemm_fixture.hpp"
 
@@ -41,7 +42,8 @@ check::Mat<T> make(std::int64_t r, std::int64_t c, std::uint64_t seed, double em
 }
 
 template <typename T>
-void check_bound(const check::Mat<T>& a, const check::Mat<T>& b, int moduli, int engine, const char* what) {
+void check_bound(const check::Mat<T>& a, const check::Mat<T>& b, int moduli, int engine, const char* what,
+                 bool fast = false) {
   const std::int64_t m = a.rows, n = b.cols, k = a.cols;
   check::Mat<T> c(m, n);
   crt::CrtScales s;
@@ -49,8 +51,29 @@ void check_bound(const check::Mat<T>& a, const check::Mat<T>& b, int moduli, int
   cfg.moduli = moduli;
   cfg.engine = crt::int8_engine(engine);
   cfg.scales = &s;
+  cfg.fast_scaling = fast;
   const crt::CrtArgs<T> args{m, n, k, T(1), a.data(), m, false, b.data(), k, false, T(0), c.data(), m};
   ASSERT_EQ(crt::gemm_crt(args, cfg), crt::CrtStatus::ok);
+  if (fast) {
+    // Fast scaling's guarantee (docs/numerics.md): ||64 A^_i.||^2 <= 4096 k, so rho_i <= ceil(log2 k) + 1 and
+    // every nonzero line keeps sa_i >= floor((L - ceil(log2 k) - 1) / 2) bits.
+    const int L = crt::crt_plan(moduli).L, lk = int(std::ceil(std::log2(double(k))));
+    const int least = int(std::floor((L - lk - 1) / 2.0));
+    for (std::int64_t i = 0; i < m; ++i) {
+      bool zero = true;
+      for (std::int64_t l = 0; l < k; ++l) zero = zero && a(i, l) == 0;
+      if (!zero) {
+        EXPECT_GE(s.sa[i], least) << what << " row " << i;
+      }
+    }
+    for (std::int64_t j = 0; j < n; ++j) {
+      bool zero = true;
+      for (std::int64_t l = 0; l < k; ++l) zero = zero && b(l, j) == 0;
+      if (!zero) {
+        EXPECT_GE(s.sb[j], least) << what << " column " << j;
+      }
+    }
+  }
   const CrtBound bd = crt_bound(a, b, s, moduli);
   EXPECT_LE(bd.max_invariant_excess, 0.0) << what;
   const check::Mat<double> ref = check::exact_gemm(a, b);
@@ -102,6 +125,34 @@ TEST(CrtGemm, ScalingInvariantAndErrorBoundFp32) {
     const auto b2 = make<float>(64, 37, 62 + N, -20, 20, 40, false);
     check_bound(a2, b2, N, BF16X_ENGINE_REFERENCE, "wide fp32");
   }
+}
+
+// Fast scaling (scales from the 2-norms, no bound GEMM): the same invariant sum_l |A'||B'| <= 2^L and hence the
+// same error bound in terms of the scales it chose, on the accurate scaling's inputs.
+TEST(CrtGemm, FastScalingInvariantAndErrorBound) {
+  for (int N : {8, 12, 16, 20}) {
+    const auto a = make<double>(70, 150, 1 + N, 0, 0, 0, true), b = make<double>(150, 45, 100 + N, 0, 0, 0, false);
+    check_bound(a, b, N, BF16X_ENGINE_REFERENCE, "fast uniform", true);
+    const auto a1 = make<double>(64, 96, 7 + N, -30, 30, 0, true), b1 = make<double>(96, 40, 8 + N, -30, 30, 0, false);
+    check_bound(a1, b1, N, BF16X_ENGINE_REFERENCE, "fast wide", true);
+    const auto a2 = make<double>(40, 70, 9 + N, -8, 8, 1000, true, true);
+    const auto b2 = make<double>(70, 33, 10 + N, -8, 8, 0, false, true);
+    check_bound(a2, b2, N, BF16X_ENGINE_REFERENCE, "fast full range rows", true);
+    const auto a4 = make<double>(40, 70, 11 + N, -8, 8, 0, true);
+    const auto b4 = make<double>(70, 33, 12 + N, -8, 8, 1000, false);
+    check_bound(a4, b4, N, BF16X_ENGINE_REFERENCE, "fast full range columns", true);
+  }
+  const auto a3 = make<double>(33, 64, 11, -1070, -1060, 0, true), b3 = make<double>(64, 35, 12, 0, 40, 0, false);
+  check_bound(a3, b3, 16, BF16X_ENGINE_REFERENCE, "fast subnormal A", true);
+  for (int N = BF16X_FP32C_MIN; N <= BF16X_FP32C_MAX; ++N) {
+    const auto a = make<float>(50, 130, 21 + N, 0, 0, 0, true), b = make<float>(130, 66, 40 + N, 0, 0, 0, false);
+    check_bound(a, b, N, BF16X_ENGINE_REFERENCE, "fast uniform fp32", true);
+    const auto a2 = make<float>(40, 64, 61 + N, -20, 20, 40, true, true);
+    const auto b2 = make<float>(64, 37, 62 + N, -20, 20, 40, false);
+    check_bound(a2, b2, N, BF16X_ENGINE_REFERENCE, "fast wide fp32", true);
+  }
+  const auto a5 = make<double>(32, 3000, 5, 0, 0, 0, true), b5 = make<double>(3000, 20, 6, 0, 0, 0, false);
+  check_bound(a5, b5, 15, crt::resolve_int8_engine(BF16X_ENGINE_AUTO), "fast k = 3000", true);
 }
 
 // Past 2^17 / kc k-blocks the int32 accumulators are reduced modulo p_t on the way.

@@ -78,7 +78,8 @@ TEST(EnvParse, ValidValuesAreTaken) {
   FakeEnv f;
   f.vars = {{"BF16X_DGEMM_MODE", "fp64x15"}, {"BF16X_SGEMM_MODE", "native"}, {"BF16X_MIN_SIZE", "65"},
             {"BF16X_ENGINE", "reference"},   {"BF16X_VERBOSE", "on"},        {"BF16X_SPLIT", "paper"},
-            {"BF16X_AUTO_TARGET", "1e-10"},  {"BF16X_AUTO_COST", "off"},     {"BF16X_COMPLEX_METHOD", "3m"}};
+            {"BF16X_AUTO_TARGET", "1e-10"},  {"BF16X_AUTO_COST", "off"},     {"BF16X_COMPLEX_METHOD", "3m"},
+            {"BF16X_CRT_SCALING", "fast"}};
   const api::Env e = f.parse();
   EXPECT_EQ(e.complex_method, BF16X_COMPLEX_3M);
   EXPECT_EQ(e.dgemm_mode, BF16X_MODE_FP64X15);
@@ -90,15 +91,17 @@ TEST(EnvParse, ValidValuesAreTaken) {
   EXPECT_EQ(e.split, BF16X_SPLIT_PAPER);
   EXPECT_EQ(e.auto_target, 1e-10);
   EXPECT_FALSE(e.auto_cost);
+  EXPECT_TRUE(e.crt_fast_scaling);
   EXPECT_TRUE(f.warnings.empty());
 }
 
 TEST(EnvParse, EveryBadValueGivesOneLineNamingTheVariableAndWhatIsKept) {
   const std::vector<std::pair<std::string, std::string>> bad = {
-      {"BF16X_MIN_SIZE", "-3"},     {"BF16X_MIN_SIZE", "1e3"},       {"BF16X_MIN_SIZE", "65x"},
-      {"BF16X_VERBOSE", "maybe"},   {"BF16X_AUTO_COST", "disabled"}, {"BF16X_SPLIT", "Paper"},
-      {"BF16X_ENGINE", "avx1024"},  {"BF16X_AUTO_TARGET", "-1"},     {"BF16X_AUTO_TARGET", "1e-10x"},
-      {"BF16X_DGEMM_MODE", "fast"}, {"BF16X_SGEMM_MODE", "default"}, {"BF16X_COMPLEX_METHOD", "3M"}};
+      {"BF16X_MIN_SIZE", "-3"},      {"BF16X_MIN_SIZE", "1e3"},       {"BF16X_MIN_SIZE", "65x"},
+      {"BF16X_VERBOSE", "maybe"},    {"BF16X_AUTO_COST", "disabled"}, {"BF16X_SPLIT", "Paper"},
+      {"BF16X_ENGINE", "avx1024"},   {"BF16X_AUTO_TARGET", "-1"},     {"BF16X_AUTO_TARGET", "1e-10x"},
+      {"BF16X_DGEMM_MODE", "fast"},  {"BF16X_SGEMM_MODE", "default"}, {"BF16X_COMPLEX_METHOD", "3M"},
+      {"BF16X_CRT_SCALING", "quick"}};
   for (const auto& [var, value] : bad) {
     FakeEnv f;
     f.vars = {{var, value}};
@@ -112,6 +115,7 @@ TEST(EnvParse, EveryBadValueGivesOneLineNamingTheVariableAndWhatIsKept) {
     EXPECT_EQ(e.min_size, d.min_size);
     EXPECT_EQ(e.verbose, d.verbose);
     EXPECT_EQ(e.auto_cost, d.auto_cost);
+    EXPECT_EQ(e.crt_fast_scaling, d.crt_fast_scaling);
     EXPECT_EQ(e.split, d.split);
     EXPECT_EQ(e.engine, d.engine);
     EXPECT_EQ(e.auto_target, d.auto_target);
@@ -164,7 +168,9 @@ void expect_accurate(const ProbeRun& r, bool check_errors = true) {
     EXPECT_EQ(status, "status=0") << l;
     const double e = std::stod(ef.substr(3));
     const double u = routine == "dgemm" ? 0x1p-53 : 0x1p-24;
-    if (check_errors) EXPECT_LT(e, 2 * double(k) * u) << l;
+    if (check_errors) {
+      EXPECT_LT(e, 2 * double(k) * u) << l;
+    }
     if (routine == "dgemm") {
       EXPECT_EQ(mode.find("fp32"), std::string::npos) << l;
     } else {

@@ -55,7 +55,9 @@ TEST(Runtime, ModesAreCheckedAndTakePrecedenceOverTheEnvironment) {
   // DEFAULT removes the runtime setting: the environment's (auto unless BF16X_DGEMM_MODE is set) applies again.
   EXPECT_EQ(bf16x_set_dgemm_mode(BF16X_MODE_DEFAULT), BF16X_OK);
   const char* env = std::getenv("BF16X_DGEMM_MODE");
-  if (!env) EXPECT_EQ(bf16x_get_dgemm_mode(), BF16X_MODE_AUTO);
+  if (!env) {
+    EXPECT_EQ(bf16x_get_dgemm_mode(), BF16X_MODE_AUTO);
+  }
   EXPECT_EQ(bf16x_set_sgemm_mode(BF16X_MODE_FP32X6), BF16X_OK);
   EXPECT_EQ(bf16x_get_sgemm_mode(), BF16X_MODE_FP32X6);
 }
@@ -66,7 +68,9 @@ TEST(Runtime, EngineMustBeUsable) {
   EXPECT_EQ(bf16x_set_engine(BF16X_ENGINE_REFERENCE), BF16X_OK);
   EXPECT_EQ(bf16x_get_engine(), BF16X_ENGINE_REFERENCE);
   EXPECT_EQ(bf16x_engine_selected(), BF16X_ENGINE_REFERENCE);
-  if (!bf16x_engine_available(BF16X_ENGINE_AMX)) EXPECT_EQ(bf16x_set_engine(BF16X_ENGINE_AMX), BF16X_ERR_ENGINE);
+  if (!bf16x_engine_available(BF16X_ENGINE_AMX)) {
+    EXPECT_EQ(bf16x_set_engine(BF16X_ENGINE_AMX), BF16X_ERR_ENGINE);
+  }
   EXPECT_EQ(bf16x_get_engine(), BF16X_ENGINE_REFERENCE);  // a refused setting changes nothing
   const bf16x_stats st = run_dgemm(BF16X_MODE_FP64X6, 32);
   EXPECT_EQ(st.engine, BF16X_ENGINE_REFERENCE);

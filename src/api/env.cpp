@@ -46,6 +46,8 @@ Env parse_env(const envvar::Source& src) {
   r.complex_method = envvar::choice(src, "BF16X_COMPLEX_METHOD", {"4m", "3m"}, "4m").value_or("4m") == "3m"
                          ? BF16X_COMPLEX_3M
                          : BF16X_COMPLEX_4M;
+  r.crt_fast_scaling =
+      envvar::choice(src, "BF16X_CRT_SCALING", {"accurate", "fast"}, "accurate").value_or("accurate") == "fast";
   return r;
 }
 

@@ -18,6 +18,8 @@ struct Env {
   double auto_target = 0;     // BF16X_AUTO_TARGET: auto's target e_scaled (0 if unset: the native GEMM's bound)
   bool auto_cost = true;      // BF16X_AUTO_COST=off: auto decides on accuracy alone, ignoring the cost model
   int complex_method = 1;     // BF16X_COMPLEX_METHOD=4m|3m as BF16X_COMPLEX_4M / _3M (default 4m)
+  bool crt_fast_scaling =
+      false;  // BF16X_CRT_SCALING=fast|accurate (default accurate): CRT scales without the bound GEMM
 };
 
 // The settings `src` describes (refusals reported through src.warn).

@@ -80,6 +80,7 @@ int gemm_crt_mode(int mode, const bf16x_options& opt, int transa, int transb, st
   crt::CrtConfig cfg;
   cfg.moduli = crt::crt_moduli(mode);
   cfg.engine = crt::int8_engine(engine_id);
+  cfg.fast_scaling = env().crt_fast_scaling;
   const crt::CrtArgs<T> args{m,    n, k,   alpha, a, lda, transa != BF16X_NO_TRANS, b, ldb, transb != BF16X_NO_TRANS,
                              beta, c, ldc, c_rows};
   bool done = false;

@@ -25,7 +25,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr int kDefaultBlock = 512;  // mc, nc
-constexpr int kDefaultBlockK = 256;
+// One k-block up to k = 1024: each k-block reads and writes all N int32 accumulator blocks (N MiB per thread at
+// 512 x 512), so fewer, longer k-blocks save that traffic; the packed panels (32 KiB each) still stream from L2.
+constexpr int kDefaultBlockK = 1024;
 
 std::int64_t round_up(std::int64_t x, std::int64_t r) { return (x + r - 1) / r * r; }
 
@@ -95,6 +97,43 @@ bool scan_lines(const Lines<T>& x, std::int64_t count, std::int64_t len, int* e)
     }
   }
   return bad;
+}
+
+// ss[r] >= sum_l (x_rl f1_r f2_r)^2 (an upper bound of the squared 2-norm of each scaled line; f1 f2 = 2^(6 - e_r)
+// puts the line's entries in [0, 64]): the sum rounded up by (len + 3) units of 2^-52, which covers the rounding
+// of every square and addition and the squares lost below the normal range (the line's largest term is >= 2^10).
+template <typename T>
+void sum_squares(const Lines<T>& x, std::int64_t count, std::int64_t len, const double* f1, const double* f2,
+                 double* ss) {
+  const double up = 1.0 + double(len + 3) * 0x1p-52;
+  if (x.contig) {
+#pragma omp parallel for schedule(static) if (count * len > 65536)
+    for (std::int64_t r = 0; r < count; ++r) {
+      double s = 0;
+      const T* row = x.p + r * x.ld;
+      for (std::int64_t l = 0; l < len; ++l) {
+        const double v = double(row[l]) * f1[r] * f2[r];
+        s += v * v;
+      }
+      ss[r] = s * up;
+    }
+  } else {
+    constexpr std::int64_t kChunk = 512;
+    const std::int64_t chunks = (count + kChunk - 1) / kChunk;
+#pragma omp parallel for schedule(static) if (count * len > 65536)
+    for (std::int64_t ch = 0; ch < chunks; ++ch) {
+      double s[kChunk] = {};
+      const std::int64_t r0 = ch * kChunk, nr = std::min(kChunk, count - r0);
+      for (std::int64_t l = 0; l < len; ++l) {
+        const T* col = x.p + r0 + l * x.ld;
+        for (std::int64_t r = 0; r < nr; ++r) {
+          const double v = double(col[r]) * f1[r0 + r] * f2[r0 + r];
+          s[r] += v * v;
+        }
+      }
+      for (std::int64_t r = 0; r < nr; ++r) ss[r0 + r] = s[r] * up;
+    }
+  }
 }
 
 // yb[r * kcp + l] = f(line r0 + r, element l0 + l) for r < 32, l < kcp; zero past `rows` and `len`.
@@ -261,9 +300,16 @@ CrtStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
   for (std::int64_t i = 0; i < m; ++i) set_factors(6 - ea[i], fa1[i], fa2[i]);
   for (std::int64_t j = 0; j < n; ++j) set_factors(6 - eb[j], fb1[j], fb2[j]);
 
+  // Fast scaling: H from the 2-norms, (|A^||B^|)_ij <= ||A^_i.|| ||B^_.j|| (Cauchy-Schwarz), in the bound GEMM's
+  // units (digits of 64: 4096 per product); the bound pass then has no blocks.
+  if (cfg.fast_scaling) {
+    sum_squares(la, m, k, fa1.data(), fa2.data(), hrow.data());
+    sum_squares(lb, n, k, fb1.data(), fb2.data(), hcol.data());
+  }
+
   const int mc = blk.mc, nc = blk.nc, kc = blk.kc;
   const std::int64_t mb = (m + mc - 1) / mc, nb = (n + nc - 1) / nc, kb = (k + kc - 1) / kc;
-  const std::int64_t nblocks = mb * nb;
+  const std::int64_t nblocks = mb * nb, bound_blocks = cfg.fast_scaling ? 0 : nblocks;
   // k-blocks an int32 accumulator can take: digits (<= 64 x 64 per product), residues (<= 2^14, and up to 2^7
   // left from the last reduction).
   const std::int64_t flush_digits = std::max<std::int64_t>(1, ((1ll << 31) - 1) / (std::int64_t(kc) << 12));
@@ -292,15 +338,20 @@ CrtStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
     return s;
   };
   const std::size_t ap_bytes = a_panel_bytes(kc), bp_bytes = b_panel_bytes(kc);
+  // With one k-block a thread's packed A panels stay valid from one block to the next of the same block row: hand
+  // out whole block rows (when they share out evenly) so that each row's A is packed once per thread, not nb times.
+  const bool keep_a = kb == 1;
+  const int chunk = keep_a && mb % blk.threads == 0 ? int(nb) : 1;
 
 #pragma omp parallel num_threads(blk.threads) reduction(+ : tiles)
   {
     const ThreadSpace ws = space_of(omp_get_thread_num());
     if (cfg.engine->thread_begin) cfg.engine->thread_begin();
 
-      // Pass 1: H = digits(A) digits(B), its row and column maxima.
-#pragma omp for schedule(dynamic)
-    for (std::int64_t blkid = 0; blkid < nblocks; ++blkid) {
+    // Pass 1: H = digits(A) digits(B), its row and column maxima.
+    std::int64_t a_row = -1;  // block row whose A panels ws.apack holds (keep_a)
+#pragma omp for schedule(dynamic, chunk)
+    for (std::int64_t blkid = 0; blkid < bound_blocks; ++blkid) {
       const std::int64_t i0 = (blkid / nb) * mc, j0 = (blkid % nb) * nc;
       const int rows = int(std::min<std::int64_t>(mc, m - i0)), cols = int(std::min<std::int64_t>(nc, n - j0));
       const int rp = int(round_up(rows, kTile)) / kTile, cp = int(round_up(cols, kTile)) / kTile;
@@ -317,11 +368,12 @@ CrtStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
       for (std::int64_t kk = 0; kk < kb; ++kk) {
         const std::int64_t l0 = kk * kc;
         const int len = int(std::min<std::int64_t>(kc, k - l0)), kcp = int(round_up(len, kKChunk));
-        for (int ip = 0; ip < rp; ++ip) {
+        for (int ip = 0; ip < rp && !(keep_a && a_row == i0); ++ip) {
           load_lines(la, i0 + ip * kTile, std::min(kTile, rows - ip * kTile), l0, len, kcp, fa1.data(), fa2.data(),
                      true, ws.yb);
           pack_a_panel(ws.yb, kcp, nullptr, 0, false, ws.apack + ip * ap_bytes);
         }
+        a_row = i0;
         for (int jp = 0; jp < cp; ++jp) {
           load_lines(lb, j0 + jp * kTile, std::min(kTile, cols - jp * kTile), l0, len, kcp, fb1.data(), fb2.data(),
                      true, ws.yb);
@@ -363,7 +415,8 @@ CrtStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
     }
     const bool big = max_sa > 50;  // |A'| may reach 2^51 or more: two reduction steps per residue
 
-#pragma omp for schedule(dynamic)
+    a_row = -1;  // ws.apack now holds digits
+#pragma omp for schedule(dynamic, chunk)
     for (std::int64_t blkid = 0; blkid < nblocks; ++blkid) {
       const std::int64_t i0 = (blkid / nb) * mc, j0 = (blkid % nb) * nc;
       const int rows = int(std::min<std::int64_t>(mc, m - i0)), cols = int(std::min<std::int64_t>(nc, n - j0));
@@ -374,12 +427,13 @@ CrtStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
       for (std::int64_t kk = 0; kk < kb; ++kk) {
         const std::int64_t l0 = kk * kc;
         const int len = int(std::min<std::int64_t>(kc, k - l0)), kcp = int(round_up(len, kKChunk));
-        for (int ip = 0; ip < rp; ++ip) {
+        for (int ip = 0; ip < rp && !(keep_a && a_row == i0); ++ip) {
           load_lines(la, i0 + ip * kTile, std::min(kTile, rows - ip * kTile), l0, len, kcp, fa1.data(), fa2.data(),
                      false, ws.yb);
           for (int t = 0; t < N; ++t)
             pack_a_panel(ws.yb, kcp, &plan, t, big, ws.apack + (std::size_t(t) * (mc / kTile) + ip) * ap_bytes);
         }
+        a_row = i0;
         for (int jp = 0; jp < cp; ++jp) {
           load_lines(lb, j0 + jp * kTile, std::min(kTile, cols - jp * kTile), l0, len, kcp, fb1.data(), fb2.data(),
                      false, ws.yb);

@@ -4,12 +4,12 @@
 //   1. scan      per row of op(A) / column of op(B): the exponent e with max |x| in [2^(e-1), 2^e), and NaN/Inf
 //   2. bound     one INT8 GEMM of the digits ceil(64 |x| 2^-e) in [0, 64]: H >= 4096 |A^| |B^| entrywise
 //                (A^ = diag(2^-ea) A, B^ = B diag(2^-eb)); per row rho_i = ceil(log2 max_j H_ij) - 12, per column
-//                gamma_j likewise
+//                gamma_j likewise; fast scaling: rho_i = ceil(log2 ||64 A^_i.||^2) - 12 (Cauchy-Schwarz), no GEMM
 //   3. scales    sa_i = floor((L - rho_i) / 2), sb_j = floor((L - gamma_j) / 2), A'_il = trunc(A^_il 2^sa_i),
 //                B'_lj = trunc(B^_lj 2^sb_j): since |A^||B^|_ij <= min(2^rho_i, 2^gamma_j) <= 2^((rho_i+gamma_j)/2),
 //                sum_l |A'_il| |B'_lj| <= 2^L <= P/4
 //   4. products  for each modulus p_t: residues of A' and B' as int8, exact INT32 products per k-block, reduced
-//                modulo p_t only when the int32 sums could overflow (after 511 k-blocks of 256)
+//                modulo p_t only when the int32 sums could overflow (after 127 k-blocks of 1024)
 //   5. CRT       X = A'B' exactly from the residues (moduli.hpp), C = alpha 2^(ea_i - sa_i + eb_j - sb_j) X (+ beta C)
 //
 // Parallel over output blocks (mc x nc); each thread packs its own A and B residue panels per k-block and keeps
@@ -49,8 +49,11 @@ struct CrtScales {
 struct CrtConfig {
   int moduli = 0;
   const Int8Engine* engine = nullptr;
-  int mc = 0, nc = 0, kc = 0;  // 0: defaults (512, 512, 256), mc/nc shrunk to give every thread work
+  int mc = 0, nc = 0, kc = 0;  // 0: defaults (512, 512, 1024), mc/nc shrunk to give every thread work
   int threads = 0;             // 0: omp_get_max_threads()
+  // Scales from the 2-norms of the rows of op(A) and columns of op(B) instead of the bound GEMM: one INT8 GEMM
+  // fewer, at most a few bits fewer on typical data (docs/numerics.md, "Fast scaling"). BF16X_CRT_SCALING=fast.
+  bool fast_scaling = false;
   CrtScales* scales = nullptr;
   // Filled by the call.
   std::uint64_t micro_tiles = 0;
