@@ -202,14 +202,16 @@ bool writable(const std::string& path, bool directory) {
   return fs::is_directory(parent, ec) && access(parent.c_str(), W_OK | X_OK) == 0;
 }
 
-int run_bench(const BenchArgs& a) {
+// Usage errors found before anything is measured: outputs that cannot be written, an engine or a mode that cannot
+// run. Returns kExitUsage (after saying why) or 0, with the engine that will run.
+int check_bench_args(const BenchArgs& a, int& engine_id) {
   for (const auto& [path, dir, flag] :
        {std::tuple{a.csv, false, "--csv"}, std::tuple{a.json, false, "--json"}, std::tuple{a.plots, true, "--plots"}})
     if (!path.empty() && !writable(path, dir)) {
       std::fprintf(stderr, "bf16x bench: %s %s is not writable\n", flag, path.c_str());
       return kExitUsage;
     }
-  int engine_id = bf16x_engine_from_name(a.engine.c_str());
+  engine_id = bf16x_engine_from_name(a.engine.c_str());
   if (engine_id == BF16X_ENGINE_AUTO) engine_id = bf16x_engine_selected();
   if (engine_id <= 0 || !bf16x_engine_available(engine_id)) {
     std::fprintf(stderr, "bf16x bench: engine %s is not available on this CPU\n", a.engine.c_str());
@@ -220,14 +222,218 @@ int run_bench(const BenchArgs& a) {
       std::fprintf(stderr, "bf16x bench: unknown mode %s\n", m.c_str());
       return kExitUsage;
     }
+  return 0;
+}
+
+bool single_precision(const std::string& m) {
+  const int id = bf16x_mode_from_name(m.c_str());
+  return id == BF16X_MODE_FP32X6 || crt::is_fp32c(id);
+}
+
+// The inputs of one size: FP32 values, the same values in FP64 (exact), and their BF16 roundings for the raw
+// baselines; C buffers for each precision.
+struct Operands {
+  std::int64_t n;
+  std::vector<float> af, bf, cf;
+  std::vector<double> ad, bd, cd;
+  std::vector<bf16_t> ah, bh;
+
+  explicit Operands(std::int64_t n_) : n(n_) {
+    const std::size_t nn = std::size_t(n * n);
+    af.resize(nn), bf.resize(nn), cf.resize(nn), ad.resize(nn), bd.resize(nn), cd.resize(nn), ah.resize(nn),
+        bh.resize(nn);
+    std::mt19937_64 rng{std::uint64_t(n)};
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (std::size_t i = 0; i < nn; ++i) {
+      af[i] = float(u(rng));
+      bf[i] = float(u(rng));
+      ad[i] = af[i];
+      bd[i] = bf[i];
+      ah[i] = float_to_bf16(af[i]);
+      bh[i] = float_to_bf16(bf[i]);
+    }
+  }
+};
+
+// One (size, threads) group: what it runs on and what it has measured so far.
+struct Group {
+  const BenchArgs& a;
+  const engine::EngineInfo& eng;
+  int engine_id;
+  int threads;
+  Operands& x;
+  double flops;
+  Timing hs{}, hd{}, dn{}, raw{}, rawp{};  // host SGEMM/DGEMM, oneDNN, raw BF16 (plain, pre-packed)
+  std::vector<double> cref{};              // the host DGEMM's C: the accuracy reference of every row
+  std::vector<float> craw{};
+  std::unique_ptr<bench::PeakProbe> probe{};  // --peak: a short VDPBF16PS probe before every BF16 run
+
+  double raw_once() {
+    const std::int64_t n = x.n;
+    const pack::MatrixView<bf16_t> av{x.ah.data(), n, false}, bv{x.bh.data(), n, false};
+    const double t0 = now();
+    return driver::raw_gemm(eng, n, n, n, av, bv, craw.data(), n) ? now() - t0 : -1.0;
+  }
+  std::function<double()> peak_pair() {
+    return probe ? std::function<double()>([this] { return probe->gflops(); }) : std::function<double()>();
+  }
+  Row row(const std::string& what, const std::string& routine, const Timing& tm) const {
+    Row r;
+    r.n = x.n;
+    r.threads = threads;
+    r.what = what;
+    r.routine = routine;
+    r.seconds = tm.seconds;
+    r.split = tm.split;
+    r.compute = tm.compute;
+    r.gflops = flops / tm.seconds * 1e-9;
+    r.speedup_onednn = dn.seconds / tm.seconds;
+    r.speedup_raw = raw.seconds / tm.seconds;
+    return r;
+  }
+};
+
+// The baselines of a group: host SGEMM (if an SGEMM-like mode runs) and DGEMM, oneDNN's BF16 matmul, the raw BF16
+// GEMM of the engine (packing included, and on pre-packed operands). The raw GEMM also runs before every timed run
+// of a mode, and the peak probe before every BF16 run, for per-run ratios.
+void measure_baselines(Group& g, bool want_s, Progress& prog, const std::function<std::string(const char*)>& label) {
+  const BenchArgs& a = g.a;
+  Operands& x = g.x;
+  const std::int64_t n = x.n;
+  if (want_s) {
+    g.hs = time_it(a, [&](double*, double*) {
+      const double t0 = now();
+      if (!host::sgemm(BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.f, x.af.data(), n, x.bf.data(), n, 0.f, x.cf.data(),
+                       n))
+        return -1.0;
+      return now() - t0;
+    });
+  }
+  prog.step(label("host sgemm"));
+  g.hd = time_it(a, [&](double*, double*) {
+    const double t0 = now();
+    if (!host::dgemm(BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.0, x.ad.data(), n, x.bd.data(), n, 0.0, x.cd.data(), n))
+      return -1.0;
+    return now() - t0;
+  });
+  g.cref = x.cd;
+  prog.step(label("host dgemm"));
+  const auto pair = g.peak_pair();
+  {
+    bench::OnednnMatmul mm(n, n, n);
+    if (mm.ok())
+      g.dn = time_it(
+          a, [&](double*, double*) { return mm.run(x.ah.data(), x.bh.data(), x.cf.data()); }, pair);
+  }
+  prog.step(label("onednn bf16"));
+  const pack::MatrixView<bf16_t> av{x.ah.data(), n, false}, bv{x.bh.data(), n, false};
+  g.raw = time_it(
+      a,
+      [&](double* sp, double* co) {
+        driver::RawTimes rt;
+        const double t0 = now();
+        if (!driver::raw_gemm(g.eng, n, n, n, av, bv, x.cf.data(), n, &rt)) return -1.0;
+        const double el = now() - t0;
+        *sp = rt.pack;
+        *co = rt.compute;
+        return el;
+      },
+      pair);
+  driver::RawPacked packed;
+  driver::raw_pack(av, bv, n, n, n, packed);
+  g.rawp = time_it(
+      a,
+      [&](double*, double*) {
+        const double t0 = now();
+        if (!driver::raw_gemm_packed(g.eng, packed, x.cf.data(), n)) return -1.0;
+        return now() - t0;
+      },
+      pair);
+  prog.step(label("raw bf16"));
+}
+
+// The row of one emulation mode: time (each run preceded by a raw BF16 run), overheads, error against the host
+// DGEMM.
+Row measure_mode(Group& g, const std::string& m) {
+  const BenchArgs& a = g.a;
+  Operands& x = g.x;
+  const std::int64_t n = x.n;
+  const int mode = bf16x_mode_from_name(m.c_str());
+  const bool fp32 = single_precision(m);
+  bf16x_options o;
+  bf16x_options_init(&o);
+  o.mode = mode;
+  o.engine = g.engine_id;
+  if (crt::is_crt_mode(mode)) o.engine = bf16x_engine_from_name(a.crt_engine.c_str());  // INT8 engines
+  bf16x_stats st;
+  o.stats = &st;
+  const Timing tm = time_it(
+      a,
+      [&](double* sp, double* co) {
+        const double t0 = now();
+        const int s = fp32 ? bf16x_sgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.f, x.af.data(),
+                                            n, x.bf.data(), n, 0.f, x.cf.data(), n, &o)
+                           : bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.0, x.ad.data(),
+                                            n, x.bd.data(), n, 0.0, x.cd.data(), n, &o);
+        const double el = now() - t0;
+        if (s != BF16X_OK || st.mode != mode) return -1.0;
+        *sp = st.seconds_split;
+        *co = st.seconds_compute;
+        return el;
+      },
+      [&] { return g.raw_once(); });
+  Row r = g.row(m, fp32 ? "sgemm" : "dgemm", tm);
+  r.products = products_of(m);
+  r.speedup_host = (fp32 ? g.hs.seconds : g.hd.seconds) / tm.seconds;
+  // Per run against the raw GEMM run just before it: T(mode) / (products x T(raw)).
+  r.speedup_raw = 1.0 / paired_ratio(tm, 1.0);
+  r.overhead = paired_ratio(tm, r.products);
+  r.overhead_packed = tm.seconds / (r.products * g.rawp.seconds);
+  if (crt::is_crt_mode(mode)) r.speedup_raw = r.overhead = r.overhead_packed = 0;  // BF16 raw: not its engine
+  r.rel_err = fp32 ? rel_err(g.cref, x.cf.data()) : rel_err(g.cref, x.cd.data());
+  return r;
+}
+
+// The rows of one (size, threads) group: the baselines, then every mode ("native" is the host rows).
+std::vector<Row> measure_group(Group& g, bool want_s, bool want_d, Progress& prog) {
+  const auto label = [&](const char* w) { return fmt::format("n={} t={} {}", g.x.n, g.threads, w); };
+  measure_baselines(g, want_s, prog, label);
+  std::vector<Row> rows;
+  if (want_s) rows.push_back(g.row("native", "sgemm", g.hs));
+  if (want_d) rows.push_back(g.row("native", "dgemm", g.hd));
+  if (!std::isnan(g.dn.seconds)) rows.push_back(g.row("onednn-bf16", "bf16", g.dn));
+  rows.push_back(g.row("raw", "bf16", g.raw));
+  rows.push_back(g.row("raw-packed", "bf16", g.rawp));
+  for (Row& r : rows) {
+    if (r.what == "native") r.speedup_host = 1.0;
+    // BF16 rows against the peak probe run just before each of their runs.
+    const Timing* tm = r.what == "raw"           ? &g.raw
+                       : r.what == "raw-packed"  ? &g.rawp
+                       : r.what == "onednn-bf16" ? &g.dn
+                                                 : nullptr;
+    if (tm && g.probe) {
+      std::vector<double> q;
+      for (std::size_t i = 0; i < tm->samples.size() && i < tm->paired.size(); ++i)
+        q.push_back(g.flops * 1e-9 / tm->samples[i] / tm->paired[i]);
+      r.peak_fraction = median(q);
+    }
+  }
+  for (const std::string& m : g.a.modes) {
+    if (m == "native") continue;  // the host rows above
+    rows.push_back(measure_mode(g, m));
+    prog.step(label(m.c_str()));
+  }
+  return rows;
+}
+
+int run_bench(const BenchArgs& a) {
+  int engine_id = 0;
+  if (const int rc = check_bench_args(a, engine_id); rc != 0) return rc;
   const engine::EngineInfo& eng = *engine::engine_info(engine_id);
-  auto single = [](const std::string& m) {
-    const int id = bf16x_mode_from_name(m.c_str());
-    return id == BF16X_MODE_FP32X6 || crt::is_fp32c(id);
-  };
-  const bool want_s =
-      std::any_of(a.modes.begin(), a.modes.end(), single) || std::count(a.modes.begin(), a.modes.end(), "native");
-  const bool want_d = std::any_of(a.modes.begin(), a.modes.end(), [&](const std::string& m) { return !single(m); });
+  const bool want_s = std::any_of(a.modes.begin(), a.modes.end(), single_precision) ||
+                      std::count(a.modes.begin(), a.modes.end(), "native");
+  const bool want_d =
+      std::any_of(a.modes.begin(), a.modes.end(), [](const std::string& m) { return !single_precision(m); });
 
   bench::Report rep;
   if (a.measure)
@@ -256,170 +462,21 @@ int run_bench(const BenchArgs& a) {
   }
 
   Progress prog;
-  // Per (size, threads): host SGEMM, host DGEMM, oneDNN, raw BF16, then each emulation mode ("native" is the host
-  // rows).
+  // Per (size, threads): host SGEMM, host DGEMM, oneDNN, raw BF16, then each emulation mode.
   const auto emulated =
       std::count_if(a.modes.begin(), a.modes.end(), [](const std::string& m) { return m != "native"; });
   prog.total = int(a.sizes.size() * a.threads.size() * (std::size_t(emulated) + 4));
   bench::print_table_head();
   for (std::int64_t n : a.sizes) {
-    // Inputs: FP32 values, the same values in FP64 (exact), and their BF16 roundings for the raw baselines.
-    const std::size_t nn = std::size_t(n * n);
-    std::vector<float> af(nn), bf(nn), cf(nn);
-    std::vector<double> ad(nn), bd(nn), cd(nn), cref;
-    std::vector<bf16_t> ah(nn), bh(nn);
-    std::mt19937_64 rng{std::uint64_t(n)};
-    std::uniform_real_distribution<double> u(-1, 1);
-    for (std::size_t i = 0; i < nn; ++i) {
-      af[i] = float(u(rng));
-      bf[i] = float(u(rng));
-      ad[i] = af[i];
-      bd[i] = bf[i];
-      ah[i] = float_to_bf16(af[i]);
-      bh[i] = float_to_bf16(bf[i]);
-    }
-    const double flops = 2.0 * double(n) * double(n) * double(n);
+    Operands x(n);
     for (int t : a.threads) {
       if (a.wait_idle > 0) wait_for_idle(a.wait_idle);
       omp_set_num_threads(t);
       bench::set_host_threads(t);
-      const auto label = [&](const std::string& w) { return fmt::format("n={} t={} {}", n, t, w); };
-      // Baselines.
-      Timing hs, hd, dn, raw, rawp;
-      if (want_s) {
-        hs = time_it(a, [&](double*, double*) {
-          const double t0 = now();
-          if (!host::sgemm(BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.f, af.data(), n, bf.data(), n, 0.f, cf.data(), n))
-            return -1.0;
-          return now() - t0;
-        });
-      }
-      prog.step(label("host sgemm"));
-      hd = time_it(a, [&](double*, double*) {
-        const double t0 = now();
-        if (!host::dgemm(BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.0, ad.data(), n, bd.data(), n, 0.0, cd.data(), n))
-          return -1.0;
-        return now() - t0;
-      });
-      cref = cd;  // the accuracy reference of every row
-      prog.step(label("host dgemm"));
-      // The raw BF16 GEMM of the engine (BF16 operands as given, packing included) is also run before every timed
-      // run of a mode, and a short VDPBF16PS peak probe before every raw-BF16 run (--peak), for per-run ratios.
-      const pack::MatrixView<bf16_t> av{ah.data(), n, false}, bv{bh.data(), n, false};
-      std::vector<float> craw(nn);
-      auto raw_once = [&]() {
-        const double t0 = now();
-        return driver::raw_gemm(eng, n, n, n, av, bv, craw.data(), n) ? now() - t0 : -1.0;
-      };
-      std::unique_ptr<bench::PeakProbe> probe;
-      if (peak) probe = std::make_unique<bench::PeakProbe>(t, 0.03);
-      const std::function<double()> peak_pair =
-          probe ? std::function<double()>([&] { return probe->gflops(); }) : std::function<double()>();
-      {
-        bench::OnednnMatmul mm(n, n, n);
-        if (mm.ok())
-          dn = time_it(
-              a, [&](double*, double*) { return mm.run(ah.data(), bh.data(), cf.data()); }, peak_pair);
-      }
-      prog.step(label("onednn bf16"));
-      {
-        raw = time_it(
-            a,
-            [&](double* sp, double* co) {
-              driver::RawTimes rt;
-              const double t0 = now();
-              if (!driver::raw_gemm(eng, n, n, n, av, bv, cf.data(), n, &rt)) return -1.0;
-              const double el = now() - t0;
-              *sp = rt.pack;
-              *co = rt.compute;
-              return el;
-            },
-            peak_pair);
-        driver::RawPacked packed;
-        driver::raw_pack(av, bv, n, n, n, packed);
-        rawp = time_it(
-            a,
-            [&](double*, double*) {
-              const double t0 = now();
-              if (!driver::raw_gemm_packed(eng, packed, cf.data(), n)) return -1.0;
-              return now() - t0;
-            },
-            peak_pair);
-      }
-      prog.step(label("raw bf16"));
-      auto base_row = [&](const std::string& what, const std::string& routine, const Timing& tm) {
-        Row r;
-        r.n = n;
-        r.threads = t;
-        r.what = what;
-        r.routine = routine;
-        r.seconds = tm.seconds;
-        r.split = tm.split;
-        r.compute = tm.compute;
-        r.gflops = flops / tm.seconds * 1e-9;
-        r.speedup_onednn = dn.seconds / tm.seconds;
-        r.speedup_raw = raw.seconds / tm.seconds;
-        return r;
-      };
-      std::vector<Row> rows;
-      if (want_s) rows.push_back(base_row("native", "sgemm", hs));
-      if (want_d) rows.push_back(base_row("native", "dgemm", hd));
-      if (!std::isnan(dn.seconds)) rows.push_back(base_row("onednn-bf16", "bf16", dn));
-      rows.push_back(base_row("raw", "bf16", raw));
-      rows.push_back(base_row("raw-packed", "bf16", rawp));
-      for (Row& r : rows) {
-        if (r.what == "native") r.speedup_host = 1.0;
-        // BF16 rows against the peak probe run just before each of their runs.
-        const Timing* tm = r.what == "raw"           ? &raw
-                           : r.what == "raw-packed"  ? &rawp
-                           : r.what == "onednn-bf16" ? &dn
-                                                     : nullptr;
-        if (tm && probe) {
-          std::vector<double> q;
-          for (std::size_t i = 0; i < tm->samples.size() && i < tm->paired.size(); ++i)
-            q.push_back(flops * 1e-9 / tm->samples[i] / tm->paired[i]);
-          r.peak_fraction = median(q);
-        }
-      }
-      // Modes.
-      for (const std::string& m : a.modes) {
-        if (m == "native") continue;  // the host rows above
-        const int mode = bf16x_mode_from_name(m.c_str());
-        const bool fp32 = single(m);
-        bf16x_options o;
-        bf16x_options_init(&o);
-        o.mode = mode;
-        o.engine = engine_id;
-        if (crt::is_crt_mode(mode)) o.engine = bf16x_engine_from_name(a.crt_engine.c_str());  // INT8 engines
-        bf16x_stats st;
-        o.stats = &st;
-        const Timing tm = time_it(
-            a,
-            [&](double* sp, double* co) {
-              const double t0 = now();
-              const int s = fp32 ? bf16x_sgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.f,
-                                                  af.data(), n, bf.data(), n, 0.f, cf.data(), n, &o)
-                                 : bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.0,
-                                                  ad.data(), n, bd.data(), n, 0.0, cd.data(), n, &o);
-              const double el = now() - t0;
-              if (s != BF16X_OK || st.mode != mode) return -1.0;
-              *sp = st.seconds_split;
-              *co = st.seconds_compute;
-              return el;
-            },
-            raw_once);
-        Row r = base_row(m, fp32 ? "sgemm" : "dgemm", tm);
-        r.products = products_of(m);
-        r.speedup_host = (fp32 ? hs.seconds : hd.seconds) / tm.seconds;
-        // Per run against the raw GEMM run just before it: T(mode) / (products x T(raw)).
-        r.speedup_raw = 1.0 / paired_ratio(tm, 1.0);
-        r.overhead = paired_ratio(tm, r.products);
-        r.overhead_packed = tm.seconds / (r.products * rawp.seconds);
-        if (crt::is_crt_mode(mode)) r.speedup_raw = r.overhead = r.overhead_packed = 0;  // BF16 raw: not its engine
-        r.rel_err = fp32 ? rel_err(cref, cf.data()) : rel_err(cref, cd.data());
-        rows.push_back(r);
-        prog.step(label(m));
-      }
+      Group g{a, eng, engine_id, t, x, 2.0 * double(n) * double(n) * double(n)};
+      g.craw.resize(std::size_t(n * n));
+      if (peak) g.probe = std::make_unique<bench::PeakProbe>(t, 0.03);
+      const std::vector<Row> rows = measure_group(g, want_s, want_d, prog);
       if (prog.tty) std::fprintf(stderr, "\r\033[K");
       for (const Row& r : rows) {
         bench::print_row(r);
