@@ -230,6 +230,22 @@ std::map<std::string, std::string> fields(const std::string& line, std::vector<s
 
 // docs/verbose.md: one header line per process, then one line per call (rejected calls too), each with the full
 // argument list, the mode and engine that ran, the threads, the status and the time; BF16X_VERBOSE_OUTPUT_FILE.
+// Auto's line says what it measured (fill ratio, predicted e_scaled, target) whichever family it chose, a CRT mode
+// included. With the cost model off every call is decided by the error model alone.
+TEST(EnvProcess, AutoLinesSayWhatAutoMeasured) {
+  const ProbeRun r = run_probe("BF16X_VERBOSE=1 BF16X_DGEMM_MODE=auto BF16X_AUTO_COST=off");
+  int emulated = 0;
+  for (const std::string& l : r.err)
+    if (l.rfind("BF16X_VERBOSE,dgemm,", 0) == 0 && l.find("status=ok") != std::string::npos &&
+        l.find("mode=native") == std::string::npos && l.find("quick_return") == std::string::npos) {
+      ++emulated;
+      EXPECT_NE(l.find(",auto_fill="), std::string::npos) << l;
+      EXPECT_NE(l.find(",auto_predicted="), std::string::npos) << l;
+      EXPECT_NE(l.find(",auto_target="), std::string::npos) << l;
+    }
+  EXPECT_GT(emulated, 0);
+}
+
 TEST(EnvProcess, VerboseLinesFollowTheDocumentedFormat) {
   const std::string log = ::testing::TempDir() + "bf16x_verbose_format.log";
   std::remove(log.c_str());

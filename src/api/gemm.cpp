@@ -119,6 +119,15 @@ int check_options(const bf16x_options& o, bool is_double) {
   return BF16X_OK;
 }
 
+// The verbose fields of a measured auto decision: the fill ratio, the predicted e_scaled and the target.
+static std::string auto_why(const AutoChoice& c) {
+  char why[128] = "";
+  if (c.measured)
+    std::snprintf(why, sizeof why, ",auto_fill=%.3g,auto_predicted=%.3g,auto_target=%.3g", c.fill_ratio, c.predicted,
+                  c.target);
+  return why;
+}
+
 char trans_char(int t) { return t == BF16X_NO_TRANS ? 'N' : (t == BF16X_TRANS ? 'T' : 'C'); }
 
 void report_call(const bf16x_options& opt, const Outcome& out, int st, double secs, VerboseCall v) {
@@ -178,7 +187,10 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
     if (crt::is_crt_mode(mode)) {  // auto chose a CRT mode: its INT8 engine for the resolved one
       bf16x_options o = opt;
       o.engine = crt::int8_engine_for(engine_id);
-      return gemm_crt_mode<T>(mode, o, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows, out);
+      const int st = gemm_crt_mode<T>(mode, o, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows,
+                                      out);
+      if (out.why.empty()) out.why = auto_why(autoc);  // what auto measured, as for the BF16 modes
+      return st;
     }
   }
   // Every source of a mode (argument, environment, runtime setting, auto) is checked against the routine here.
@@ -215,8 +227,7 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
   if (!done && (mode != BF16X_MODE_NATIVE || autoc.nonfinite))
     std::snprintf(why, sizeof why, ",fallback=nonfinite");
   else if (autoc.measured)
-    std::snprintf(why, sizeof why, ",auto_fill=%.3g,auto_predicted=%.3g,auto_target=%.3g", autoc.fill_ratio,
-                  autoc.predicted, autoc.target);
+    std::snprintf(why, sizeof why, "%s", auto_why(autoc).c_str());
   else if (requested == BF16X_MODE_AUTO)
     std::snprintf(why, sizeof why, ",auto=cost_model");
   out.why = why;
