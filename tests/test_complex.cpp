@@ -440,5 +440,20 @@ TEST(Complex, NonfiniteInputGoesToHost) {
   EXPECT_TRUE(std::isfinite(p.cval(1, 0).re) && std::isfinite(p.cval(1, 0).im));
 }
 
+// NaN/Inf only in the last block of C's rows and the last chunk: the scan sends the whole call to the host before
+// any block is written, so C is the host zgemm's, bit for bit, in every block.
+TEST(Complex, NonfiniteInALaterBlockGoesToHostBeforeAnyBlock) {
+  const SmallBlocks blocks;
+  for (int layout : {BF16X_COL_MAJOR, BF16X_ROW_MAJOR}) {
+    CProblem<double> p(40, 36, 600, layout, BF16X_NO_TRANS, BF16X_NO_TRANS, 500, 1);
+    p.beta = {0.5, 0.5};
+    p.a[CProblem<double>::at(layout, 39, 599, p.lda)] = {0, INFINITY};
+    CProblem<double> q = p;
+    ASSERT_EQ(p.run(BF16X_MODE_FP64X21), BF16X_OK);
+    ASSERT_EQ(q.run(BF16X_MODE_NATIVE), BF16X_OK);
+    EXPECT_EQ(std::memcmp(p.c.data(), q.c.data(), p.c.size() * sizeof(p.c[0])), 0);
+  }
+}
+
 }  // namespace
 }  // namespace bf16x::test
