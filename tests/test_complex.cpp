@@ -15,6 +15,7 @@
 #include <random>
 #include <vector>
 
+#include "api/complex_blocking.hpp"
 #include "bf16x/bf16x.h"
 #include "check/complex_exact.hpp"
 #include "crt/crt_driver.hpp"
@@ -150,11 +151,24 @@ struct CProblem {
   }
 };
 
+// The chunks of k the call runs in (complex_blocking.hpp). Each chunk is within its real bound with its own row
+// and column scales, at most those over all of k, and its share of the K / 256 k-blocks (chunks are multiples of
+// 256); adding a chunk to the FP64 P block is one more FP64 addition (at most u64 of the partial sum, itself within
+// K 2^(Ea_i + Eb_j) and (|A||B|)_ij): the fixed-point bounds count `chunks` more additions, the |A||B| bounds add
+// chunks u64 |A||B|.
+double chunks(std::int64_t k) { return std::ceil(double(k) / double(api::complex_blocking().kb)); }
+
+// Blocks of 16 x 24 and chunks of 256 for one test, so that small problems cross blocks and chunks.
+struct SmallBlocks {
+  SmallBlocks() { api::set_complex_blocking(16, 24, 256); }
+  ~SmallBlocks() { api::set_complex_blocking(0, 0, 0); }
+};
+
 // fp64x(d), 4M: the fixed-point bound of test_modes.cpp per part with K = 2k.
 void check_fp64_4m(CProblem<double>& p, int d) {
   ASSERT_EQ(p.run(BF16X_MODE_FP64X6 + (d - 3), BF16X_COMPLEX_4M), BF16X_OK);
   const double K = 2.0 * double(p.k);
-  const double adds = double((d * (d + 1)) / 2) * std::ceil(K / 256) + 2;
+  const double adds = double((d * (d + 1)) / 2) * std::ceil(K / 256) + 2 + chunks(p.k);
   const double rel = fp64_truncation_bound(d) + gamma(adds, kU64) * 1.01 + 2 * kU64;
   const auto sa = p.scales_a(), sb = p.scales_b();
   p.check(
@@ -163,11 +177,11 @@ void check_fp64_4m(CProblem<double>& p, int d) {
 }
 
 // fp32x6, 4M: the summation bound of test_modes.cpp per part (relative to |A||B|, K = 2k), plus P's rounding to
-// FP32 before the write (u32 |P| per part).
+// FP32 before the write (u32 |P| per part; per chunk u32 |P_c|, together at most u32 |A||B|).
 void check_fp32_4m(CProblem<float>& p) {
   ASSERT_EQ(p.run(BF16X_MODE_FP32X6, BF16X_COMPLEX_4M), BF16X_OK);
   const double K = 2.0 * double(p.k);
-  const double rel = gamma(2.0 * 6 * 64 + std::ceil(K / 64), kU32) * 1.02 + 3.1 * kU32 + kU32;
+  const double rel = gamma(2.0 * 6 * 64 + std::ceil(K / 64), kU32) * 1.02 + 3.1 * kU32 + kU32 + chunks(p.k) * kU64;
   const auto sa = p.scales_a(), sb = p.scales_b();
   p.check([&](std::int64_t i, std::int64_t j,
               double ab) { return p.abs_alpha() * std::sqrt(2.0) * (ab * rel + K * sa[i] * sb[j] * 0x1p-120); },
@@ -212,10 +226,7 @@ TEST(Complex, ZgemmFp64ModesWithinFixedPointBound) {
 // each within the fixed-point bound k 2^(Ea + Eb) rel of its own operands; Re = fl(T1 - T2), Im = fl(fl(T3 - T1) -
 // T2). Per part: Re <= e1 + e2 + u (|T1| + |T2|), Im <= e1 + e2 + e3 + 2.01u (|Ar+Ai||Br+Bi|) + 2u (|T1| + |T2| +
 // |T3|), with |T| bounded by the |.||.| of its operands: the Karatsuba term grows with |Ar + Ai||Br + Bi|.
-TEST(Complex, Zgemm3MWithinKaratsubaBound) {
-  CProblem<double> p(37, 29, 200, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_CONJ_TRANS, 7);
-  p.alpha = {2, -1};
-  p.beta = {1, 1};
+void check_3m(CProblem<double>& p) {
   ASSERT_EQ(p.run(BF16X_MODE_FP64X21, BF16X_COMPLEX_3M), BF16X_OK);
   check::Mat<double> as(p.m, p.k), bs(p.k, p.n);
   for (std::size_t i = 0; i < as.v.size(); ++i) as.v[i] = p.opa.re.v[i] + p.opa.im.v[i];
@@ -225,7 +236,8 @@ TEST(Complex, Zgemm3MWithinKaratsubaBound) {
   const auto t1 = check::abs_gemm(p.opa.re, p.opb.re), t2 = check::abs_gemm(p.opa.im, p.opb.im),
              t3 = check::abs_gemm(as, bs);
   const double k = double(p.k);
-  const double rel = fp64_truncation_bound(6) + gamma(21.0 * std::ceil(k / 256) + 2, kU64) * 1.01 + 2 * kU64;
+  const double rel =
+      fp64_truncation_bound(6) + gamma(21.0 * std::ceil(k / 256) + 2 + chunks(p.k), kU64) * 1.01 + 2 * kU64;
   p.check(
       [&](std::int64_t i, std::int64_t j, double) {
         const double e1 = k * s1a[i] * s1b[j] * rel, e2 = k * s2a[i] * s2b[j] * rel, e3 = k * s3a[i] * s3b[j] * rel;
@@ -234,6 +246,57 @@ TEST(Complex, Zgemm3MWithinKaratsubaBound) {
         return p.abs_alpha() * (re + im) * 1.01;
       },
       "fp64x21 3M");
+}
+
+TEST(Complex, Zgemm3MWithinKaratsubaBound) {
+  CProblem<double> p(37, 29, 200, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_CONJ_TRANS, 7);
+  p.alpha = {2, -1};
+  p.beta = {1, 1};
+  check_3m(p);
+}
+
+// Several blocks of C and chunks of k: the bounds above with the chunks' additions.
+TEST(Complex, ChunkedCallsWithinTheirBounds) {
+  const SmallBlocks blocks;
+  std::uint64_t seed = 400;
+  for (int layout : {BF16X_COL_MAJOR, BF16X_ROW_MAJOR}) {
+    const auto zp = [&] {
+      CProblem<double> z(40, 36, 600, layout, BF16X_CONJ_TRANS, BF16X_TRANS, seed++, 1);
+      z.alpha = {0.5, -1};
+      z.beta = {0.25, 0.5};
+      return z;
+    };
+    auto z6 = zp(), z3 = zp(), zk = zp();
+    check_fp64_4m(z6, 6);
+    check_fp64_4m(z3, 3);
+    check_3m(zk);
+    CProblem<float> c(33, 50, 700, layout, BF16X_NO_TRANS, BF16X_CONJ_TRANS, seed++, 2);
+    c.alpha = {1, 0.5f};
+    c.beta = {-1, 0};
+    check_fp32_4m(c);
+  }
+}
+
+// The workspace is bounded by the blocks: the same for a problem twice as large in every dimension.
+TEST(Complex, WorkspaceDoesNotGrowWithTheProblem) {
+  const SmallBlocks blocks;
+  std::uint64_t bytes[2] = {0, 0};
+  for (int s = 1; s <= 2; ++s) {
+    const std::int64_t m = 40 * s, n = 50 * s, k = 600 * s;
+    std::vector<bf16x_complex_double> a(std::size_t(m * k), {0.5, -0.25}), b(std::size_t(k * n), {1, 2}),
+        c(std::size_t(m * n));
+    bf16x_stats st{};
+    bf16x_options o;
+    bf16x_options_init(&o);
+    o.mode = BF16X_MODE_FP64X21;
+    o.stats = &st;
+    ASSERT_EQ(bf16x_zgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, {1, 0}, a.data(), m, b.data(), k,
+                             {0, 0}, c.data(), m, &o),
+              BF16X_OK);
+    bytes[s - 1] = st.workspace_bytes;
+  }
+  EXPECT_GT(bytes[0], 0u);
+  EXPECT_EQ(bytes[0], bytes[1]);
 }
 
 // fp64c<N> / fp32c<N>: the CRT bound of crt_bound.hpp for the block operands A~, B~, with the scales the CRT
@@ -375,6 +438,21 @@ TEST(Complex, NonfiniteInputGoesToHost) {
   ASSERT_EQ(p.run(BF16X_MODE_FP64X21), BF16X_OK);
   EXPECT_FALSE(std::isfinite(p.cval(0, 0).re));
   EXPECT_TRUE(std::isfinite(p.cval(1, 0).re) && std::isfinite(p.cval(1, 0).im));
+}
+
+// NaN/Inf only in the last block of C's rows and the last chunk: the scan sends the whole call to the host before
+// any block is written, so C is the host zgemm's, bit for bit, in every block.
+TEST(Complex, NonfiniteInALaterBlockGoesToHostBeforeAnyBlock) {
+  const SmallBlocks blocks;
+  for (int layout : {BF16X_COL_MAJOR, BF16X_ROW_MAJOR}) {
+    CProblem<double> p(40, 36, 600, layout, BF16X_NO_TRANS, BF16X_NO_TRANS, 500, 1);
+    p.beta = {0.5, 0.5};
+    p.a[CProblem<double>::at(layout, 39, 599, p.lda)] = {0, INFINITY};
+    CProblem<double> q = p;
+    ASSERT_EQ(p.run(BF16X_MODE_FP64X21), BF16X_OK);
+    ASSERT_EQ(q.run(BF16X_MODE_NATIVE), BF16X_OK);
+    EXPECT_EQ(std::memcmp(p.c.data(), q.c.data(), p.c.size() * sizeof(p.c[0])), 0);
+  }
 }
 
 }  // namespace

@@ -104,7 +104,7 @@ typedef struct {
   double seconds_split;   /* scan + split + pack, as the first thread of the team spent them */
   double seconds_compute; /* the rest of the call: engine, reconstruction, waits */
   uint64_t workspace_bytes; /* workspace the call reserved (0 for native), besides the (m + n) int scale vectors;
-                               cgemm/zgemm: plus the real parts and the product P */
+                               cgemm/zgemm: plus one block's real parts and FP64 P block (bounded) */
 } bf16x_stats;
 
 typedef struct {

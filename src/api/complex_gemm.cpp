@@ -1,13 +1,15 @@
 // bf16x_cgemm / bf16x_zgemm: the checks, layout normalisation and quick returns of the real routines, native on the
-// host cgemm/zgemm, else P = op(A) op(B) from real products of the parts (complex_products.hpp) into workspace
-// and C = alpha P + beta C last, so that an error leaves C untouched.
+// host cgemm/zgemm, else C in bounded blocks (complex_blocking.hpp): per block, P = op(A) op(B) from real products
+// of the parts (complex_products.hpp) into FP64 workspace, then C = alpha P + beta C; whatever can fail is done
+// before the first block is written, so that an error leaves C untouched.
+#include <algorithm>
 #include <chrono>
 #include <new>
 #include <stdexcept>
 #include <type_traits>
-#include <vector>
 
 #include "api/checks.hpp"
+#include "api/complex_blocking.hpp"
 #include "api/complex_products.hpp"
 #include "api/engine_choice.hpp"
 #include "api/env.hpp"
@@ -37,48 +39,104 @@ bool host_complex_gemm(int ta, int tb, std::int64_t m, std::int64_t n, std::int6
     return host::zgemm(ta, tb, m, n, k, &alpha.re, pa, lda, pb, ldb, &beta.re, &c->re, ldc);
 }
 
+// The call as the column-major host CGEMM/ZGEMM takes it (a row-major one swapped into C^T = op(B)^T op(A)^T).
+template <typename T>
+struct HostCall {
+  int ta, tb;
+  std::int64_t m, n;
+  const Complex<T>* a;
+  std::int64_t lda;
+  const Complex<T>* b;
+  std::int64_t ldb;
+};
+
+// C(i, j) of a column-major C, or of a row-major one (c_rows: at c[i * ldc + j]).
+template <typename T>
+Complex<T>& c_at(Complex<T>* c, std::int64_t ldc, bool c_rows, std::int64_t i, std::int64_t j) {
+  return c_rows ? c[i * ldc + j] : c[i + j * ldc];
+}
+
 // C = beta C; beta = 0 sets zero without reading C (NaN there included), beta = 1 leaves C as it is.
 template <typename T>
-void scale_c(std::int64_t m, std::int64_t n, const Complex<T>& beta, Complex<T>* c, std::int64_t ldc) {
+void scale_c(std::int64_t m, std::int64_t n, const Complex<T>& beta, Complex<T>* c, std::int64_t ldc, bool c_rows) {
   if (beta.re == T(1) && beta.im == T(0)) return;
   const bool zero = beta.re == T(0) && beta.im == T(0);
   for (std::int64_t j = 0; j < n; ++j)
     for (std::int64_t i = 0; i < m; ++i) {
-      Complex<T>& x = c[i + j * ldc];
+      Complex<T>& x = c_at<T>(c, ldc, c_rows, i, j);
       x = zero ? Complex<T>{0, 0} : Complex<T>{beta.re * x.re - beta.im * x.im, beta.re * x.im + beta.im * x.re};
     }
 }
 
-// C = alpha P + beta C in FP64 with one rounding to T per part (beta = 0: C not read).
+// The r x c block of C at (i0, j0) = alpha P + beta C in FP64 with one rounding to T per part (beta = 0: C not
+// read); P is the FP64 block of ComplexProducts::p(). The same arithmetic per entry in both layouts.
 template <typename T>
-void combine(std::int64_t m, std::int64_t n, const Complex<T>& alpha, const T* p, const Complex<T>& beta, Complex<T>* c,
-             std::int64_t ldc) {
+void combine(std::int64_t i0, std::int64_t r, std::int64_t j0, std::int64_t c, const Complex<T>& alpha, const double* p,
+             const Complex<T>& beta, Complex<T>* cm, std::int64_t ldc, bool c_rows) {
   const double ar = alpha.re, ai = alpha.im, br = beta.re, bi = beta.im;
   const bool read_c = br != 0 || bi != 0;
-  const T* pim = p + m * n;
-#pragma omp parallel for schedule(static)
-  for (std::int64_t j = 0; j < n; ++j)
-    for (std::int64_t i = 0; i < m; ++i) {
-      const double pr = p[i + j * m], pi = pim[i + j * m];
-      double re = ar * pr - ai * pi, im = ar * pi + ai * pr;
-      Complex<T>& x = c[i + j * ldc];
-      if (read_c) {
-        const double xr = x.re, xi = x.im;
-        re += br * xr - bi * xi;
-        im += br * xi + bi * xr;
-      }
-      x = Complex<T>{T(re), T(im)};
+  const double* pim = p + r * c;
+  const auto entry = [&](std::int64_t i, std::int64_t j) {
+    const double pr = p[i + j * r], pi = pim[i + j * r];
+    double re = ar * pr - ai * pi, im = ar * pi + ai * pr;
+    Complex<T>& x = c_at<T>(cm, ldc, c_rows, i0 + i, j0 + j);
+    if (read_c) {
+      const double xr = x.re, xi = x.im;
+      re += br * xr - bi * xi;
+      im += br * xi + bi * xr;
     }
+    x = Complex<T>{T(re), T(im)};
+  };
+  if (c_rows) {  // along C's rows, where it is contiguous
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < r; ++i)
+      for (std::int64_t j = 0; j < c; ++j) entry(i, j);
+  } else {
+#pragma omp parallel for schedule(static)
+    for (std::int64_t j = 0; j < c; ++j)
+      for (std::int64_t i = 0; i < r; ++i) entry(i, j);
+  }
 }
 
-// A checked, column-major call; C is written only when it returns BF16X_OK.
+// C = alpha op(A) op(B) + beta C in blocks of C (complex_blocking.hpp). Everything that can fail comes before C
+// is written: the scan for NaN/Inf (returns false: nothing done, the caller goes to the host), the workspace, and
+// the real GEMM's own workspace, reserved by the first block, the largest in every dimension, and kept for the
+// later ones (driver/workspace.hpp).
 template <typename T>
-int run_complex(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, const Complex<T>& alpha,
-                const Complex<T>* a, std::int64_t lda, const Complex<T>* b, std::int64_t ldb, const Complex<T>& beta,
-                Complex<T>* c, std::int64_t ldc, const bf16x_options& opt, Outcome& out) {
+int emulate(int method, const ComplexOperand<T>& oa, const ComplexOperand<T>& ob, const Complex<T>& alpha,
+            const Complex<T>& beta, Complex<T>* c, std::int64_t ldc, bool c_rows, const bf16x_options& opt,
+            Outcome& out, bool& done) {
+  const ThreadScope threads;  // bf16x_set_num_threads for the scan, the deinterleave and the write too
+  const OperandScan sa = scan_operand(oa), sb = scan_operand(ob);
+  done = sa.finite && sb.finite;
+  if (!done) return BF16X_OK;
+  // Sums that overflow would make T3 infinite where P is finite: 4M needs no sums.
+  if (method == BF16X_COMPLEX_3M && !(sa.sums_finite && sb.sums_finite)) method = BF16X_COMPLEX_4M;
+  const std::int64_t m = oa.rows, n = ob.cols;
+  const ComplexBlocking bl = complex_blocking();
+  const std::int64_t mb = std::min(bl.mb, m), nb = std::min(bl.nb, n), kb = std::min(bl.kb, oa.cols);
+  ComplexProducts<T> prod(method, mb, nb, kb);
+  for (std::int64_t j0 = 0; j0 < n; j0 += nb)
+    for (std::int64_t i0 = 0; i0 < m; i0 += mb) {
+      const std::int64_t r = std::min(mb, m - i0), cc = std::min(nb, n - j0);
+      if (const int st = prod.block(oa, ob, i0, r, j0, cc, opt, out); st != BF16X_OK) return st;
+      combine<T>(i0, r, j0, cc, alpha, prod.p(), beta, c, ldc, c_rows);
+    }
+  out.workspace_bytes += prod.bytes();
+  out.why += method == BF16X_COMPLEX_3M ? ",complex=3m" : ",complex=4m";
+  return BF16X_OK;
+}
+
+// A checked call on column-major operand views (a row-major operand read as its transpose) and a C in either
+// layout (c_rows); C is written only when it returns BF16X_OK. The host path computes a row-major C as C^T.
+template <typename T>
+int run_complex(const ComplexOperand<T>& oa, const ComplexOperand<T>& ob, const Complex<T>& alpha,
+                const Complex<T>& beta, Complex<T>* c, std::int64_t ldc, bool c_rows, const HostCall<T>& host,
+                const bf16x_options& opt, Outcome& out) {
   constexpr bool is_double = std::is_same_v<T, double>;
+  const std::int64_t m = oa.rows, n = ob.cols, k = oa.cols;
   if ((alpha.re == T(0) && alpha.im == T(0)) || k == 0) {
-    scale_c<T>(m, n, beta, c, ldc);
+    scale_c<T>(m, n, beta, c, ldc, c_rows);
     out.why = ",quick_return";
     return BF16X_OK;
   }
@@ -86,23 +144,15 @@ int run_complex(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, 
   const int mode = resolve_mode({opt.mode, is_double, m, n, k, engine_id, opt.auto_target});
   if (mode != BF16X_MODE_NATIVE) {
     const int method = opt.complex_method != BF16X_COMPLEX_DEFAULT ? opt.complex_method : env().complex_method;
-    std::int64_t len = 0;
-    if (__builtin_mul_overflow(m, n, &len) || __builtin_mul_overflow(len, std::int64_t(2), &len)) return BF16X_ERR_SIZE;
-    std::vector<T> p(static_cast<std::size_t>(len));
-    const ThreadScope threads;  // bf16x_set_num_threads for the deinterleave and the write too
-    const ComplexOperand<T> oa{&a->re, lda, ta, m, k}, ob{&b->re, ldb, tb, k, n};
-    ComplexProduct done;
-    if (const int st = complex_product<T>(method, oa, ob, p.data(), opt, out, done); st != BF16X_OK) return st;
-    if (!done.nonfinite) {
-      out.workspace_bytes += p.size() * sizeof(T);
-      combine<T>(m, n, alpha, p.data(), beta, c, ldc);
-      out.why += done.method == BF16X_COMPLEX_3M ? ",complex=3m" : ",complex=4m";
-      return BF16X_OK;
-    }
+    bool done = false;
+    if (const int st = emulate<T>(method, oa, ob, alpha, beta, c, ldc, c_rows, opt, out, done); st != BF16X_OK || done)
+      return st;
     out = Outcome{};
     out.why = ",fallback=nonfinite";
   }
-  if (!host_complex_gemm<T>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)) return BF16X_ERR_ENGINE;
+  if (!host_complex_gemm<T>(host.ta, host.tb, host.m, host.n, k, alpha, host.a, host.lda, host.b, host.ldb, beta, c,
+                            ldc))
+    return BF16X_ERR_ENGINE;
   return BF16X_OK;
 }
 
@@ -124,10 +174,15 @@ int complex_gemm(int layout, int transa, int transb, std::int64_t m, std::int64_
   if (st == BF16X_OK && (opt.complex_method < BF16X_COMPLEX_DEFAULT || opt.complex_method > BF16X_COMPLEX_3M))
     st = BF16X_ERR_OPTIONS;
   if (st == BF16X_OK && m != 0 && n != 0) {
-    if (layout == BF16X_ROW_MAJOR)  // C^T = op(B)^T op(A)^T, column-major; the flags carry over, C included
-      st = run_complex<T>(transb, transa, n, m, k, alpha, b, ldb, a, lda, beta, c, ldc, opt, out);
-    else
-      st = run_complex<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, opt, out);
+    // A row-major A or B is its column-major transpose (N and T swap; ConjTrans becomes conjugated, not
+    // transposed); C keeps its layout and is written in place, so that both layouts compute the same product in
+    // the same order: the same bits. Only the host path swaps into C^T = op(B)^T op(A)^T.
+    const bool rows = layout == BF16X_ROW_MAJOR;
+    const ComplexOperand<T> oa{&a->re, lda, (transa != BF16X_NO_TRANS) != rows, transa == BF16X_CONJ_TRANS, m, k};
+    const ComplexOperand<T> ob{&b->re, ldb, (transb != BF16X_NO_TRANS) != rows, transb == BF16X_CONJ_TRANS, k, n};
+    const HostCall<T> host =
+        rows ? HostCall<T>{transb, transa, n, m, b, ldb, a, lda} : HostCall<T>{transa, transb, m, n, a, lda, b, ldb};
+    st = run_complex<T>(oa, ob, alpha, beta, c, ldc, rows, host, opt, out);
   }
   VerboseCall v;
   v.is_double = is_double;
