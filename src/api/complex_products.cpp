@@ -6,11 +6,12 @@
 namespace bf16x::api {
 namespace {
 
-// Sums of counters and times over the real GEMMs of one complex call; mode, engine and why of the last.
+// Sums of counters and times over the real GEMMs of one complex call; mode and engine of the last, the first
+// non-empty why (auto's measurement is made by the first real GEMM).
 void merge(Outcome& total, const Outcome& one) {
   total.mode = one.mode;
   total.engine = one.engine;
-  total.why = one.why;
+  if (total.why.empty()) total.why = one.why;
   total.counters.add(one.counters);
   total.seconds_split += one.seconds_split;
   total.seconds_compute += one.seconds_compute;
@@ -48,19 +49,22 @@ int ComplexProducts<T>::accumulate(std::int64_t m, std::int64_t n, std::int64_t 
                                    bool first, const bf16x_options& opt, Outcome& out) {
   Outcome one;
   int st;
+  bf16x_options o = opt;
+  if (pinned_mode_ >= 0) o.mode = pinned_mode_;
   if constexpr (std::is_same_v<T, double>) {
     // The real GEMM adds the chunk's product to the accumulator itself (beta 1): one FP64 rounding.
-    st = run_gemm<T>(BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, 1.0, a, m, b, k, first ? 0.0 : 1.0, acc, m, false, opt,
-                     one);
+    st =
+        run_gemm<T>(BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, 1.0, a, m, b, k, first ? 0.0 : 1.0, acc, m, false, o, one);
   } else {
     T* q = q_.get();
-    st = run_gemm<T>(BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, 1.0f, a, m, b, k, 0.0f, q, m, false, opt, one);
+    st = run_gemm<T>(BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, 1.0f, a, m, b, k, 0.0f, q, m, false, o, one);
     const std::int64_t len = m * n;
     if (st == BF16X_OK) {
 #pragma omp parallel for schedule(static)
       for (std::int64_t i = 0; i < len; ++i) acc[i] = first ? double(q[i]) : acc[i] + double(q[i]);
     }
   }
+  if (st == BF16X_OK && pinned_mode_ < 0) pinned_mode_ = one.mode;
   merge(out, one);
   return st;
 }

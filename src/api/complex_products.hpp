@@ -50,6 +50,9 @@ class ComplexProducts {
   std::unique_ptr<double[]> t3_;  // 3M: T3
   std::unique_ptr<T[]> q_;        // cgemm: one chunk's FP32 product before it is added in FP64
   std::size_t bytes_ = 0;
+  // The mode the first real GEMM of the call ran: every later block and chunk runs it too, so that auto decides
+  // once per call (on the first block's data) and one call never mixes modes. -1 until then.
+  int pinned_mode_ = -1;
 };
 
 }  // namespace bf16x::api
