@@ -75,13 +75,7 @@ ErrorStats complex_errors(const CMat<T>& c, const CMat<double>& ref, const Mat<d
       if (d != 0) ++s.zero_den_mismatch;
     }
   }
-  if (!rel.empty()) {
-    auto mid = rel.begin() + std::ptrdiff_t(rel.size() / 2);
-    std::nth_element(rel.begin(), mid, rel.end());
-    s.median_rel = *mid;
-    s.max_rel = *std::max_element(rel.begin(), rel.end());
-  }
-  s.eF = den > 0 ? double(std::sqrt(num / den)) : double(std::sqrt(num));
+  summarise(s, rel, num, den);
   return s;
 }
 

@@ -6,6 +6,16 @@
 
 namespace bf16x::check {
 
+void summarise(ErrorStats& s, std::vector<double>& rel, long double num, long double den) {
+  if (!rel.empty()) {
+    auto mid = rel.begin() + std::ptrdiff_t(rel.size() / 2);
+    std::nth_element(rel.begin(), mid, rel.end());
+    s.median_rel = *mid;
+    s.max_rel = *std::max_element(rel.begin(), rel.end());
+  }
+  s.eF = den > 0 ? double(std::sqrt(num / den)) : double(std::sqrt(num));
+}
+
 template <typename T>
 ErrorStats errors(const Mat<T>& c, const Mat<double>& ref, const Mat<double>& absab) {
   ErrorStats s;
@@ -30,13 +40,7 @@ ErrorStats errors(const Mat<T>& c, const Mat<double>& ref, const Mat<double>& ab
       if (d != 0) ++s.zero_den_mismatch;
     }
   }
-  if (!rel.empty()) {
-    auto mid = rel.begin() + std::ptrdiff_t(rel.size() / 2);
-    std::nth_element(rel.begin(), mid, rel.end());
-    s.median_rel = *mid;
-    s.max_rel = *std::max_element(rel.begin(), rel.end());
-  }
-  s.eF = den > 0 ? double(std::sqrt(num / den)) : double(std::sqrt(num));
+  summarise(s, rel, num, den);
   return s;
 }
 

@@ -162,11 +162,7 @@ int complex_gemm(int layout, int transa, int transb, std::int64_t m, std::int64_
                  const Complex<T>& beta, Complex<T>* c, std::int64_t ldc, const bf16x_options* user) {
   constexpr bool is_double = std::is_same_v<T, double>;
   const auto t0 = std::chrono::steady_clock::now();
-  bf16x_options opt;
-  bf16x_options_init(&opt);
-  if (user) opt = *user;
-  if (opt.stats) *opt.stats = bf16x_stats{};
-  if (opt.stats) opt.stats->engine = -1;
+  const bf16x_options opt = call_options(user);
   Outcome out;
   const bool alpha_zero = alpha.re == T(0) && alpha.im == T(0);
   int st = check_gemm_args({layout, transa, transb, m, n, k, lda, ldb, ldc}, a, b, c, alpha_zero);

@@ -130,6 +130,15 @@ static std::string auto_why(const AutoChoice& c) {
 
 char trans_char(int t) { return t == BF16X_NO_TRANS ? 'N' : (t == BF16X_TRANS ? 'T' : 'C'); }
 
+bf16x_options call_options(const bf16x_options* user) {
+  bf16x_options opt;
+  bf16x_options_init(&opt);
+  if (user) opt = *user;
+  if (opt.stats) *opt.stats = bf16x_stats{};
+  if (opt.stats) opt.stats->engine = -1;
+  return opt;
+}
+
 void report_call(const bf16x_options& opt, const Outcome& out, int st, double secs, VerboseCall v) {
   if (opt.stats && st == BF16X_OK) {
     opt.stats->mode = out.mode;
@@ -187,8 +196,8 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
     if (crt::is_crt_mode(mode)) {  // auto chose a CRT mode: its INT8 engine for the resolved one
       bf16x_options o = opt;
       o.engine = crt::int8_engine_for(engine_id);
-      const int st = gemm_crt_mode<T>(mode, o, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows,
-                                      out);
+      const int st =
+          gemm_crt_mode<T>(mode, o, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows, out);
       if (out.why.empty()) out.why = auto_why(autoc);  // what auto measured, as for the BF16 modes
       return st;
     }
@@ -252,11 +261,7 @@ int gemm(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std
          std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc, const bf16x_options* user) {
   constexpr bool is_double = std::is_same_v<T, double>;
   const auto t0 = std::chrono::steady_clock::now();
-  bf16x_options opt;
-  bf16x_options_init(&opt);
-  if (user) opt = *user;
-  if (opt.stats) *opt.stats = bf16x_stats{};
-  if (opt.stats) opt.stats->engine = -1;
+  const bf16x_options opt = call_options(user);
   Outcome out;
   int st = check_gemm_args({layout, transa, transb, m, n, k, lda, ldb, ldc}, a, b, c, alpha == T(0));
   if (st == BF16X_OK) st = check_options(opt, is_double);
