@@ -228,6 +228,55 @@ TEST_P(Engines, KernelLeavesMxcsrAsItFoundIt) {
   if (id() == BF16X_ENGINE_AVX2) expect_same_bits(want, got);
 }
 
+TEST_P(Engines, RepackedPanelsAtSameAddressAreReadAgain) {
+  // The driver's double-buffered steps repack the same buffers inside one thread_begin/thread_end bracket: an engine
+  // may reuse work on a panel only while MicroTileArgs::a_generation names the same contents (engine/engine.hpp).
+  // Two tiles' panels are copied in turn into one buffer at one address; each call must read what is there now.
+  const Groups g = groups_of(split::plan_groups(*split::scheme_for_mode(BF16X_MODE_FP64X21), false, 256));
+  const TilePanels x = pack_tile<double>(256, 6, true, check::Dist::uniform, 31);
+  const TilePanels y = pack_tile<double>(256, 6, true, check::Dist::loguniform, 32);
+  const KernelResult want_x = run_kernel(engine::reference_engine(), x, g, false);
+  const KernelResult want_y = run_kernel(engine::reference_engine(), y, g, false);
+  const std::size_t panel = std::size_t(kTileM) * 256;
+  std::vector<bf16_t> abuf(6 * panel), bbuf(6 * panel);
+  std::vector<const bf16_t*> ap, bp;
+  for (int s = 0; s < 6; ++s) {
+    ap.push_back(abuf.data() + s * panel);
+    bp.push_back(bbuf.data() + s * panel);
+  }
+  auto load = [&](const TilePanels& t) {
+    for (int s = 0; s < 6; ++s) {
+      std::memcpy(abuf.data() + s * panel, t.a[0][std::size_t(s)], panel * sizeof(bf16_t));
+      std::memcpy(bbuf.data() + s * panel, t.b[0][std::size_t(s)], panel * sizeof(bf16_t));
+    }
+  };
+  std::vector<engine::ProductGroup> pg;
+  for (const auto& q : g) pg.push_back({q.data(), int(q.size())});
+  std::vector<std::vector<float>> out(g.size(), std::vector<float>(std::size_t(kTileM * kLdo), kSentinel));
+  std::vector<float*> outs;
+  for (auto& o : out) outs.push_back(o.data());
+  auto call = [&](std::uint64_t generation, const KernelResult& want, const char* what) {
+    info->kernel({ap.data(), bp.data(), 256, pg.data(), int(pg.size()), outs.data(), kLdo, false, nullptr,
+                  generation});
+    for (std::size_t q = 0; q < g.size(); ++q)
+      for (int i = 0; i < kTileM; ++i)
+        ASSERT_EQ(0, std::memcmp(&out[q][std::size_t(i * kLdo)], &want.out[q][std::size_t(i * kLdo)],
+                                 kTileN * sizeof(float)))
+            << what << ": group " << q << " row " << i;
+  };
+  if (info->thread_begin) info->thread_begin();
+  load(x);
+  call(1, want_x, "first contents");
+  call(1, want_x, "same contents, same generation");
+  load(y);
+  call(2, want_y, "repacked in place, next generation");
+  load(x);
+  call(0, want_x, "repacked in place, unnamed");
+  load(y);
+  call(0, want_y, "repacked again, unnamed");
+  if (info->thread_end) info->thread_end();
+}
+
 // ---- raw BF16 GEMM -------------------------------------------------------------------------------------------
 
 TEST_P(Engines, RawGemmWithinSummationBoundAndPackedEqualsUnpacked) {

@@ -100,9 +100,9 @@ void run_block_window(const BlockOutput<T>& out, const BlockCompute& comp, const
           float* dst = acc + std::int64_t(mt) * kTileM * ld + nt * kTileN;
           if (running || kg == 0) {
             // The first k-block (or the raw GEMM's running sum) goes straight into the block accumulator.
-            kernel({ap, bp, pa.kblk.padded(kb), comp.groups, 1, &dst, ld, running && kg > 0, cnt});
+            kernel({ap, bp, pa.kblk.padded(kb), comp.groups, 1, &dst, ld, running && kg > 0, cnt, pa.generation});
           } else {
-            kernel({ap, bp, pa.kblk.padded(kb), comp.groups, 1, &part, kTileN, false, cnt});
+            kernel({ap, bp, pa.kblk.padded(kb), comp.groups, 1, &part, kTileN, false, cnt, pa.generation});
             add_tile_fp32(dst, ld, part);
           }
         }
@@ -118,7 +118,7 @@ void run_block_window(const BlockOutput<T>& out, const BlockCompute& comp, const
         for (int nt = 0; nt < ntiles; ++nt) {  // loop 4
           tile_operands(kb, mt, nt);
           prefetch_next(acc, kb, mt, nt);
-          kernel({ap, bp, pa.kblk.padded(kb), comp.groups, comp.ngroups, outs, kTileN, false, cnt});
+          kernel({ap, bp, pa.kblk.padded(kb), comp.groups, comp.ngroups, outs, kTileN, false, cnt, pa.generation});
           add_groups_fp64(acc + std::int64_t(mt) * kTileM * ld + nt * kTileN, ld, outs, comp.ngroups, kg == 0);
         }
     }

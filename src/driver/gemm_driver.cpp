@@ -226,6 +226,8 @@ DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg) {
     wb.scale_window = eb.data() + st.jc;
     wa.data = reinterpret_cast<bf16_t*>(base + lay.a_off[t % 2]);
     wb.data = reinterpret_cast<bf16_t*>(base + lay.b_off[t % 2]);
+    // Step t + 2 repacks set t % 2 in place: the generation, not the address, tells the engine what it holds.
+    wa.generation = wb.generation = std::uint64_t(t) + 1;
   };
   auto pack_step = [&](const Step& st, pack::PackedPanels& wa, pack::PackedPanels& wb) {
     pack::pack_a_team(pack::MatrixView<T>{args.a.data + st.ic * sai + st.pc * sal, args.a.ld, args.a.trans}, opt_a, wa);

@@ -41,6 +41,7 @@ void raw_pack(const pack::MatrixView<bf16_t>& a, const pack::MatrixView<bf16_t>&
   out.b.data = out.a.data + out.a.elems();
   pack::pack_a(a, {1, false}, out.a);
   pack::pack_b_vnni(b, {1, false}, out.b);
+  out.a.generation = 1;  // packed once, read by every call on it
 }
 
 bool raw_gemm_packed(const engine::EngineInfo& e, const RawPacked& p, float* c, std::int64_t ldc,

@@ -46,6 +46,11 @@ struct MicroTileArgs {
   int ldo;
   bool accumulate;
   EngineCounters* counters;  // may be null
+  // Names the contents of the A panels: 0, or a value such that, between one thread_begin and thread_end, any two
+  // calls with the same a[] pointers and the same nonzero a_generation read the same A data. Drivers repack their
+  // buffers in place (the same addresses hold the next window's panels), so a pointer alone names nothing: an
+  // engine may reuse work done on an A panel (avx2: its FP32 copy) only under the key (pointer, a_generation).
+  std::uint64_t a_generation = 0;
 };
 
 using MicroKernel = void (*)(const MicroTileArgs&);
@@ -56,8 +61,9 @@ struct EngineInfo {
   MicroKernel kernel;
   bool (*available)();  // runtime check (CPUID, XCR0, OS permission); never executes the engine's instructions
   // Optional, may be null: run by every thread of a GEMM call's parallel region before its first and after its
-  // last micro-tile (AMX: load the tile palette once per thread per call, release the tiles at the end). The
-  // packed panels must not change between the two calls (avx2: reuses its FP32 copy of an A panel across calls).
+  // last micro-tile (AMX: load the tile palette once per thread per call, release the tiles at the end). Packed
+  // panels may change between micro-kernel calls inside the bracket; only MicroTileArgs::a_generation says when
+  // they did not. Each engine is tested for that in the engine suite (Engines.RepackedPanelsAtSameAddress*).
   void (*thread_begin)() = nullptr;
   void (*thread_end)() = nullptr;
 };

@@ -33,6 +33,9 @@ struct PackedPanels {
   std::vector<int> scale_exp;         // per row of A / column of B
   const int* scale_window = nullptr;  // a window's exponents (the driver's per-panel packs); null: scale_exp
   bf16_t* data = nullptr;             // owned by the caller's workspace
+  // Names what `data` holds: set by whoever packs it, unique among the packings of one GEMM call (0: unnamed). The
+  // engines' MicroTileArgs::a_generation.
+  std::uint64_t generation = 0;
   const int* exps() const { return scale_window ? scale_window : scale_exp.data(); }
   std::int64_t elems() const { return padded_extent * round_up(kblk.k, kKChunk) * slices; }
   // Micro-panel of slice s, 32-row (or 32-column) panel index p, k-block kb.

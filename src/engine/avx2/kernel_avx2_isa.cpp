@@ -18,7 +18,8 @@
 // rounded result, exactly ftz(). A scan of the exponents, done while the panels are converted, picks the path.
 //
 // Conversion: per call, every used B slice panel is widened to FP32 once into per-thread scratch (A panels too,
-// unless the previous call of the same GEMM region converted the same panel), in the order the loop consumes it (A rows
+// unless the previous call of the same GEMM region converted the same panel: same pointer and the same nonzero
+// a_generation, engine/engine.hpp), in the order the loop consumes it (A rows
 // with each pair swapped to odd, even; B pair-rows split into an odd row and an even row of 32 columns). The loop is
 // then an SGEMM micro-kernel over that k sequence: blocks of 6 rows x 16 columns (12 ymm accumulators, 2 B loads and 6
 // broadcasts per 12 FMAs; two FMA pipes of 4 cycles' latency need at least 8 independent chains) for rows 0..29, and 2
@@ -55,23 +56,35 @@ struct PanelScan {
 };
 
 // FP32 panels of the current call, one per slice and side; 64-byte aligned, allocated on a thread's first call
-// (heap, not static TLS: the library may be dlopen'ed). Between thread_begin and thread_end the packed panels do
-// not change (engine/engine.hpp), so an A panel converted for one call serves the next calls on the same A
-// micro-panel (the block loop runs all column tiles of a row tile in a row): `a_src` remembers which.
+// (heap, not static TLS: the library may be dlopen'ed). An A panel converted for one call serves the next calls on
+// the same A micro-panel (the block loop runs all column tiles of a row tile in a row) while the driver names its
+// contents the same (a_src, a_generation: engine/engine.hpp); the address alone does not, since the driver's
+// double-buffered steps repack the same buffers inside one GEMM region.
 struct Scratch {
   float* a = nullptr;
   float* b = nullptr;
   bool in_region = false;                // between thread_begin and thread_end
   const bf16_t* a_src[kMaxSlices] = {};  // panel converted into slice s of `a`, valid while in_region
+  std::uint64_t a_gen[kMaxSlices] = {};  // its a_generation (nonzero)
   int a_kb[kMaxSlices] = {};             //
   PanelScan a_scan[kMaxSlices] = {};     // its scan result
   void forget() {
     for (int s = 0; s < kMaxSlices; ++s) a_src[s] = nullptr;
   }
+  bool holds(int s, const MicroTileArgs& args) const {
+    return in_region && args.a_generation != 0 && a_src[s] == args.a[s] && a_gen[s] == args.a_generation &&
+           a_kb[s] == args.kb;
+  }
+  // A failed allocation leaves the pointers null: the kernel then runs the reference engine's loop, which gives
+  // the same bits without scratch (no abort inside the library).
   Scratch() {
     a = static_cast<float*>(std::aligned_alloc(64, kMaxSlices * kPanelFloats * sizeof(float)));
     b = static_cast<float*>(std::aligned_alloc(64, kMaxSlices * kPanelFloats * sizeof(float)));
-    if (!a || !b) std::abort();
+    if (!a || !b) {
+      std::free(a);
+      std::free(b);
+      a = b = nullptr;
+    }
   }
   ~Scratch() {
     std::free(a);
@@ -235,6 +248,7 @@ void thread_end() {
 
 void kernel_avx2_32x32(const MicroTileArgs& args) {
   Scratch& s = scratch();
+  if (!s.a) return reference_engine().kernel(args);
   const int kb = args.kb;
   // Convert each slice that a product uses, once.
   bool used_a[kMaxSlices] = {}, used_b[kMaxSlices] = {};
@@ -252,9 +266,10 @@ void kernel_avx2_32x32(const MicroTileArgs& args) {
     pn.a[i] = da;
     pn.b[i] = db;
     if (used_a[i]) {
-      if (!s.in_region || s.a_src[i] != args.a[i] || s.a_kb[i] != kb) {
+      if (!s.holds(i, args)) {
         s.a_scan[i] = convert_a(args.a[i], da, kb);
-        s.a_src[i] = s.in_region ? args.a[i] : nullptr;
+        s.a_src[i] = s.in_region && args.a_generation != 0 ? args.a[i] : nullptr;
+        s.a_gen[i] = args.a_generation;
         s.a_kb[i] = kb;
       }
       sa[i] = s.a_scan[i];
