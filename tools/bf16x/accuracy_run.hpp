@@ -18,8 +18,11 @@ struct ModeResult {
   double seconds = 0;         // median over reps
   double native_seconds = 0;  // host GEMM of the same precision, median over reps
   int engine = -1;
-  int status = 0;
+  int status = 0;     // the call's bf16x_status
+  std::string error;  // why the mode has no result when the call never ran (the CLI's own allocation failed)
 };
+// What a failed mode prints: the call's status string, or the CLI's own reason.
+std::string mode_error(const ModeResult& m);
 
 struct AccuracyConfig {
   std::int64_t n = 256;
@@ -39,11 +42,17 @@ struct AccuracyConfig {
 
 struct AccuracyReport {
   AccuracyConfig cfg;
+  bool ran32 = false, ran64 = false;  // which host references were measured (a precision some mode runs in)
   check::ErrorStats native_sgemm_vs_exact, native_dgemm_vs_exact;
   std::vector<ModeResult> modes;
 };
 
 AccuracyReport run_accuracy(const AccuracyConfig& cfg);
+// Whether a mode name runs in FP32 (fp32x6, fp32c<N>).
+bool single_precision_mode(const std::string& name);
+// Bytes the experiment holds at its peak (inputs, references, host results, one mode's C and the library's workspace
+// at the current OpenMP thread count), for the check before anything is allocated (cli_checks.hpp).
+double accuracy_memory(const AccuracyConfig& cfg);
 std::string report_json(const AccuracyReport& r);  // {"n":..,"dist":..,"modes":{...}}
 void print_report_table(const AccuracyReport& r);  // readable table like the paper's Table 4
 

@@ -1,15 +1,28 @@
 // bf16x accuracy: the paper's Table 4 experiment for one size and input class.
+#include <fmt/core.h>
+#include <omp.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
 #include "accuracy_run.hpp"
 #include "api/names.hpp"
 #include "bf16x/bf16x.h"
+#include "cli_checks.hpp"
 #include "command.hpp"
 #include "complex_accuracy_run.hpp"
 
 namespace bf16x::cli {
 namespace {
+
+// Input ranges that keep every entry and every product a_il b_lj finite in the precision that runs (FP32 when an
+// FP32 mode or cgemm runs, else FP64), so that the host GEMM and the references stay finite too. loguniform:
+// products reach 2^(2 emax), below 2^128 (FP32) or 2^1024 (FP64) for emax <= 63 or 511. phi: entries
+// |U - 0.5| exp(phi |z|) <= exp(8 phi) / 2 while |z| <= 8 (all 2^33 draws of --n 65536 but with probability 1e-5),
+// products below exp(16 phi) / 4 < 2^128 for phi <= 5 (FP64 would allow 44; 20 is the range documented).
+constexpr int kEmaxFp32 = 63, kEmaxFp64 = 511;
+constexpr double kPhiFp32 = 5, kPhiFp64 = 20;
 
 struct AccuracyArgs {
   std::int64_t n = 256;
@@ -31,11 +44,19 @@ const RegisterCommand reg(
       app.add_option("--n", args->n, "matrix size (square)")->check(CLI::Range(1, 1 << 16));
       app.add_option("--dist", args->dist, "input class")
           ->check(CLI::IsMember({"uniform", "loguniform", "cancel", "phi"}));
-      app.add_option("--phi", args->phi, "phi class: entries (U - 0.5) exp(phi N(0,1))")->check(CLI::Range(0.0, 20.0));
+      app.add_option("--phi", args->phi,
+                     "phi class: entries (U - 0.5) exp(phi N(0,1)); at most 5 with an FP32 mode or cgemm (products "
+                     "exp(16 phi)/4 for |N| <= 8 below 2^128), else 20")
+          ->check(finite_check())
+          ->check(CLI::Range(0.0, kPhiFp64));
       app.add_option("--k", args->k, "inner dimension (0: k = n; m = n)")->check(CLI::Range(0, 1 << 20));
       app.add_option("--seed", args->seed, "random seed");
-      app.add_option("--emax", args->emax, "loguniform: magnitudes 2^-emax..2^emax")->check(CLI::Range(0, 1000));
-      app.add_option("--engine", args->engine, "engine")->check(CLI::IsMember(api::bf16_engine_choices()));
+      app.add_option(
+             "--emax", args->emax,
+             "loguniform: magnitudes 2^-emax..2^emax; at most 63 with an FP32 mode or cgemm, else 511 (products "
+             "reach 2^(2 emax); FP32 overflows at 2^128, FP64 at 2^1024)")
+          ->check(CLI::Range(0, kEmaxFp64));
+      app.add_option("--engine", args->engine, "engine (one this CPU runs)")->check(bf16_engine_check());
       app.add_option("--split", args->split, "slice extraction")->check(CLI::IsMember({"scaled", "paper"}));
       app.add_option("--modes", args->modes, "modes to run")->delimiter(',');
       app.add_option("--block-k", args->block_k, "k-block depth (0: mode default; multiple of 32, <= 256)")
@@ -66,10 +87,31 @@ const RegisterCommand reg(
         if (cfg.routine != "gemm")
           for (const auto& m : args->modes) {
             const int id = bf16x_mode_from_name(m.c_str());
-            const bool single = id == BF16X_MODE_FP32X6 || m.rfind("fp32c", 0) == 0;
-            if (id != BF16X_MODE_NATIVE && id != BF16X_MODE_AUTO && single != (cfg.routine == "cgemm"))
+            if (id != BF16X_MODE_NATIVE && id != BF16X_MODE_AUTO &&
+                single_precision_mode(m) != (cfg.routine == "cgemm"))
               throw CLI::ValidationError("--modes", m + " is not a " + cfg.routine + " mode");
           }
+        // The bounds of the precision that runs (FP32 inputs only feed FP32 modes and the host SGEMM).
+        const bool fp32 =
+            cfg.routine == "cgemm" ||
+            (cfg.routine == "gemm" && std::any_of(cfg.modes.begin(), cfg.modes.end(), single_precision_mode));
+        const char* precision = fp32 ? "an FP32 mode (or cgemm)" : "FP64 modes";
+        if (cfg.dist == check::Dist::loguniform && cfg.emax > (fp32 ? kEmaxFp32 : kEmaxFp64))
+          throw CLI::ValidationError("--emax", fmt::format("{} is above {}, the largest with {}: products 2^(2 emax) "
+                                                           "would overflow",
+                                                           cfg.emax, fp32 ? kEmaxFp32 : kEmaxFp64, precision));
+        if (cfg.dist == check::Dist::phi && cfg.phi > (fp32 ? kPhiFp32 : kPhiFp64))
+          throw CLI::ValidationError(
+              "--phi", fmt::format("{} is above {}, the largest with {}: products would overflow", cfg.phi,
+                                   fp32 ? kPhiFp32 : kPhiFp64, precision));
+        // Refuse a size that cannot be held before allocating any of it.
+        if (const std::string why = memory_shortfall(accuracy_memory(cfg) + threads_reserve(omp_get_max_threads()));
+            !why.empty()) {
+          std::fprintf(stderr, "bf16x accuracy: n=%lld k=%lld does not fit: %s\n", (long long)cfg.n,
+                       (long long)(cfg.k > 0 ? cfg.k : cfg.n), why.c_str());
+          exit_code() = kExitRunFailure;
+          return;
+        }
         const AccuracyReport r = cfg.routine == "gemm" ? run_accuracy(cfg) : run_complex_accuracy(cfg);
         if (args->json)
           std::cout << report_json(r) << "\n";

@@ -20,11 +20,13 @@
 #include <fstream>
 #include <functional>
 #include <memory>
+#include <new>
 #include <random>
 #include <tuple>
 
 #include "api/names.hpp"
 #include "bf16x/bf16x.h"
+#include "cli_checks.hpp"
 #include "cmd_bench_baselines.hpp"
 #include "cmd_bench_complex.hpp"
 #include "cmd_bench_header.hpp"
@@ -367,6 +369,7 @@ Row measure_mode(Group& g, const std::string& m) {
   if (crt::is_crt_mode(mode)) o.engine = bf16x_engine_from_name(a.crt_engine.c_str());  // INT8 engines
   bf16x_stats st;
   o.stats = &st;
+  int status = BF16X_OK, ran = mode;  // of the call that failed, if one did
   const Timing tm = time_it(
       a,
       [&](double* sp, double* co) {
@@ -376,6 +379,8 @@ Row measure_mode(Group& g, const std::string& m) {
                            : bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.0, x.ad.data(),
                                             n, x.bd.data(), n, 0.0, x.cd.data(), n, &o);
         const double el = now() - t0;
+        status = s;
+        ran = st.mode;
         if (s != BF16X_OK || st.mode != mode) return -1.0;
         *sp = st.seconds_split;
         *co = st.seconds_compute;
@@ -384,6 +389,17 @@ Row measure_mode(Group& g, const std::string& m) {
       [&] { return g.raw_once(); });
   Row r = g.row(m, fp32 ? "sgemm" : "dgemm", tm);
   r.products = products_of(m);
+  // No time and no error for a call that failed or ran another mode: C holds the host DGEMM's result, an error of 0.
+  if (status != BF16X_OK) {
+    r.error = fmt::format("{} (status {})", bf16x_status_string(status), status);
+    return r;
+  }
+  if (ran != mode) {
+    const char* min_size = std::getenv("BF16X_MIN_SIZE");
+    r.error = fmt::format("the call ran {}, not {}{}", bf16x_mode_name(ran) ? bf16x_mode_name(ran) : "?", m,
+                          min_size ? fmt::format(" (BF16X_MIN_SIZE={})", min_size) : std::string());
+    return r;
+  }
   r.speedup_host = (fp32 ? g.hs.seconds : g.hd.seconds) / tm.seconds;
   // Per run against the raw GEMM run just before it: T(mode) / (products x T(raw)).
   r.speedup_raw = 1.0 / paired_ratio(tm, 1.0);
@@ -394,8 +410,9 @@ Row measure_mode(Group& g, const std::string& m) {
   return r;
 }
 
-// The rows of one (size, threads) group: the baselines, then every mode ("native" is the host rows).
-std::vector<Row> measure_group(Group& g, bool want_s, bool want_d, Progress& prog) {
+// The rows of one (size, threads) group: the baselines, then every mode ("native" is the host rows), each handed
+// to `emit` as soon as it is measured.
+void measure_group(Group& g, bool want_s, bool want_d, Progress& prog, const std::function<void(const Row&)>& emit) {
   const auto label = [&](const char* w) { return fmt::format("n={} t={} {}", g.x.n, g.threads, w); };
   measure_baselines(g, want_s, prog, label);
   std::vector<Row> rows;
@@ -417,13 +434,35 @@ std::vector<Row> measure_group(Group& g, bool want_s, bool want_d, Progress& pro
         q.push_back(g.flops * 1e-9 / tm->samples[i] / tm->paired[i]);
       r.peak_fraction = median(q);
     }
+    emit(r);
   }
   for (const std::string& m : g.a.modes) {
     if (m == "native") continue;  // the host rows above
-    rows.push_back(measure_mode(g, m));
+    const Row r = measure_mode(g, m);
     prog.step(label(m.c_str()));
+    emit(r);
   }
-  return rows;
+}
+
+// Bytes one size holds at its peak: Operands (40 n^2), the DGEMM reference and the raw C (12 n^2), the raw GEMM's
+// packed operands twice (raw_pack's, and raw_gemm's buffer kept between calls: 2 n x n BF16 matrices each, padded),
+// the largest library workspace of a mode at any of the thread counts, and the threads' reserve (cli_checks.hpp).
+double bench_memory(const BenchArgs& a, std::int64_t n, int engine_id) {
+  const double nn = double(n) * double(n), padded = double((n + 255) / 256 * 256);
+  double ws = 0;
+  for (int t : a.threads) {
+    omp_set_num_threads(t);
+    for (const std::string& m : a.modes) {
+      if (m == "native") continue;
+      bf16x_options o;
+      bf16x_options_init(&o);
+      o.mode = bf16x_mode_from_name(m.c_str());
+      o.engine = crt::is_crt_mode(o.mode) ? bf16x_engine_from_name(a.crt_engine.c_str()) : engine_id;
+      ws = std::max(ws, gemm_workspace(!single_precision(m), n, n, n, o));
+    }
+  }
+  return 52 * nn + 2 * 4 * padded * padded + ws +
+         threads_reserve(*std::max_element(a.threads.begin(), a.threads.end()));
 }
 
 int run_bench(const BenchArgs& a) {
@@ -434,6 +473,17 @@ int run_bench(const BenchArgs& a) {
                       std::count(a.modes.begin(), a.modes.end(), "native");
   const bool want_d =
       std::any_of(a.modes.begin(), a.modes.end(), [](const std::string& m) { return !single_precision(m); });
+
+  // Sizes that cannot be held are refused before anything is allocated; the others still run.
+  std::vector<std::string> skipped(a.sizes.size());
+  if (a.measure) {
+    for (std::size_t i = 0; i < a.sizes.size(); ++i)
+      if (!(skipped[i] = memory_shortfall(bench_memory(a, a.sizes[i], engine_id))).empty())
+        std::fprintf(stderr, "bf16x bench: n=%lld does not fit: %s\n", (long long)a.sizes[i], skipped[i].c_str());
+    if (a.load.empty() && std::none_of(skipped.begin(), skipped.end(), [](const std::string& s) { return s.empty(); }))
+      return kExitRunFailure;
+  }
+  bool failed = std::any_of(skipped.begin(), skipped.end(), [](const std::string& s) { return !s.empty(); });
 
   bench::Report rep;
   if (a.measure)
@@ -465,29 +515,49 @@ int run_bench(const BenchArgs& a) {
   // Per (size, threads): host SGEMM, host DGEMM, oneDNN, raw BF16, then each emulation mode.
   const auto emulated =
       std::count_if(a.modes.begin(), a.modes.end(), [](const std::string& m) { return m != "native"; });
-  prog.total = int(a.sizes.size() * a.threads.size() * (std::size_t(emulated) + 4));
+  const auto runs = std::count(skipped.begin(), skipped.end(), std::string());
+  prog.total = int(std::size_t(runs) * a.threads.size() * (std::size_t(emulated) + 4));
   bench::print_table_head();
-  for (std::int64_t n : a.sizes) {
-    Operands x(n);
-    for (int t : a.threads) {
-      if (a.wait_idle > 0) wait_for_idle(a.wait_idle);
-      omp_set_num_threads(t);
-      bench::set_host_threads(t);
-      Group g{a, eng, engine_id, t, x, 2.0 * double(n) * double(n) * double(n)};
-      g.craw.resize(std::size_t(n * n));
-      if (peak) g.probe = std::make_unique<bench::PeakProbe>(t, 0.03);
-      const std::vector<Row> rows = measure_group(g, want_s, want_d, prog);
-      if (prog.tty) std::fprintf(stderr, "\r\033[K");
-      for (const Row& r : rows) {
-        bench::print_row(r);
-        rep.rows.push_back(r);
+  const auto emit = [&](const Row& r) {
+    if (prog.tty) std::fprintf(stderr, "\r\033[K");
+    bench::print_row(r);
+    if (r.error.empty())
+      rep.rows.push_back(r);
+    else
+      failed = true;
+  };
+  for (std::size_t i = 0; i < a.sizes.size(); ++i) {
+    const std::int64_t n = a.sizes[i];
+    if (!skipped[i].empty()) {
+      fmt::print("{:>5} {:>2} skipped: {}\n", n, "-", skipped[i]);
+      std::fflush(stdout);
+      continue;
+    }
+    // An allocation the check did not foresee ends this size only: its rows so far are printed, the next size runs.
+    try {
+      Operands x(n);
+      for (int t : a.threads) {
+        if (a.wait_idle > 0) wait_for_idle(a.wait_idle);
+        omp_set_num_threads(t);
+        bench::set_host_threads(t);
+        Group g{a, eng, engine_id, t, x, 2.0 * double(n) * double(n) * double(n)};
+        g.craw.resize(std::size_t(n * n));
+        if (peak) g.probe = std::make_unique<bench::PeakProbe>(t, 0.03);
+        measure_group(g, want_s, want_d, prog, emit);
       }
+    } catch (const std::bad_alloc&) {
+      if (prog.tty) std::fprintf(stderr, "\r\033[K");
+      fmt::print("{:>5} {:>2} stopped: out of memory\n", n, "-");
+      std::fflush(stdout);
+      std::fprintf(stderr, "bf16x bench: n=%lld stopped: out of memory (an allocation failed)\n", (long long)n);
+      failed = true;
     }
   }
   prog.finish();
   rep.header["load_average_end"] = bench::load_average();
   fmt::print("\n  load average at the end: {}\n", loadavg());
-  return finish_outputs(a, rep);
+  const int rc = finish_outputs(a, rep);
+  return rc != 0 ? rc : failed ? kExitRunFailure : 0;
 }
 
 int finish_outputs(const BenchArgs& a, const bench::Report& rep) {
@@ -512,8 +582,9 @@ const RegisterCommand reg(
           ->check(CLI::Range(1, 1 << 16));
       app.add_option("--threads", args->threads, "thread counts, 1..4096")->delimiter(',')->check(CLI::Range(1, 4096));
       app.add_option("--modes", args->modes, "modes (fp32x6, fp64x6..21, native)")->delimiter(',');
-      app.add_option("--crt-engine", args->crt_engine, "INT8 engine of fp64c/fp32c modes (auto, avx512vnni, ...)");
-      app.add_option("--engine", args->engine, "engine")->check(CLI::IsMember(api::bf16_engine_choices()));
+      app.add_option("--crt-engine", args->crt_engine, "INT8 engine of fp64c/fp32c modes (one this CPU runs)")
+          ->check(int8_engine_check());
+      app.add_option("--engine", args->engine, "engine (one this CPU runs)")->check(bf16_engine_check());
       app.add_option("--reps", args->reps, "timed repetitions (median)")->check(CLI::Range(1, 1000));
       app.add_option("--warmup", args->warmup, "untimed runs before the timed ones")->check(CLI::Range(0, 100));
       app.add_option("--csv", args->csv, "write the rows as CSV to this file (default: none)");

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "bf16x/bf16x.h"
+#include "cli_checks.hpp"
 #include "cmd_bench_baselines.hpp"
 #include "command.hpp"
 #include "host/host_blas.hpp"
@@ -135,9 +136,29 @@ int run_complex_bench(const ComplexBenchArgs& a) {
     for (int t : a.threads) {
       bf16x_set_num_threads(t);
       bench::set_host_threads(t);
+      // A, B, the host C and ours (8 s n^2 for parts of s bytes) and twice the largest real workspace of a mode (the
+      // complex call adds block buffers of its own, which bf16x_workspace_bytes does not report): a size that cannot
+      // be held is skipped with the reason before anything is allocated.
+      const double s = is_double ? 8 : 4, nn = double(n) * double(n);
+      double ws = 0;
+      for (const std::string& m : a.modes) {
+        bf16x_options o;
+        bf16x_options_init(&o);
+        o.mode = bf16x_mode_from_name(m.c_str());
+        o.engine = a.engine;
+        ws = std::max(ws, gemm_workspace(is_double, n, n, n, o));
+      }
+      if (const std::string why = memory_shortfall(8 * s * nn + 2 * ws + threads_reserve(t)); !why.empty()) {
+        fmt::print("{:<6} {:>6} {:>4}  skipped: {}\n", a.routine, n, t, why);
+        std::fflush(stdout);
+        std::fprintf(stderr, "bf16x bench: %s n=%lld skipped: %s\n", a.routine.c_str(), (long long)n, why.c_str());
+        rc = kExitRunFailure;
+        continue;
+      }
       const auto rows = is_double ? bench_size<double>(a, n, t) : bench_size<float>(a, n, t);
       for (const Row& r : rows) {
         print_row(a.routine, r);
+        std::fflush(stdout);
         if (r.status != 0) rc = kExitRunFailure;
         if (csv)
           std::fprintf(csv, "%s,%lld,%d,%s,%s,%s,%.6f,%.3f,%.4f,%.4e\n", a.routine.c_str(), (long long)r.n, r.threads,

@@ -54,6 +54,11 @@ void print_table_head() {
 }
 
 void print_row(const Row& x) {
+  if (!x.error.empty()) {
+    fmt::print("{:>5} {:>2} {:<11} {:<5} error: {}\n", x.n, x.threads, x.what, x.routine, x.error);
+    std::fflush(stdout);
+    return;
+  }
   fmt::print("{:>5} {:>2} {:<11} {:<5} {:>3} {:>10} {:>8} {:>7} {:>7} {:>7} {:>8} {:>9} {:>10} {:>6} {:>9}\n", x.n,
              x.threads, x.what, x.routine, x.products ? std::to_string(x.products) : "-", num(x.seconds * 1e3, 2),
              num(x.gflops, 1), num(x.speedup_host, 3), num(x.speedup_onednn, 3), num(x.speedup_raw, 3),

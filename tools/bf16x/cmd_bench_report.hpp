@@ -32,6 +32,7 @@ struct Row {
   double overhead_packed = kNone;  // seconds / (products x raw on packed operands)
   double peak_fraction = kNone;    // raw rows: GFLOPS / VDPBF16PS peak of this many threads
   double rel_err = kNone;          // ||C - C_dgemm||_F / ||C_dgemm||_F
+  std::string error;               // why a mode has no measurement: printed in the table, not kept as a row
 };
 
 // The header of a file merged with --load, as it was read (schema 1: strings; schema 2: typed, cmd_bench_header.hpp).
@@ -53,7 +54,7 @@ std::string header_text(const nlohmann::ordered_json& v);
 void print_header(const Report& r);
 void print_peaks(const Report& r);
 void print_table_head();
-void print_row(const Row& row);
+void print_row(const Row& row);  // flushed: rows measured before a failure are not lost with it
 bool write_csv(const Report& r, const std::string& path);
 // JSON schema 2 (docs/bench_json.md).
 bool write_json(const Report& r, const std::string& path);

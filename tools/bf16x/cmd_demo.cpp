@@ -1,10 +1,15 @@
 // bf16x demo: what this machine offers (engines, host BLAS), then the accuracy and speed of every mode against the
 // host BLAS at the default sizes.
 #include <fmt/core.h>
+#include <omp.h>
+
+#include <cstdio>
+#include <new>
 
 #include "accuracy_run.hpp"
 #include "api/names.hpp"
 #include "bf16x/bf16x.h"
+#include "cli_checks.hpp"
 #include "command.hpp"
 #include "cpu/features.hpp"
 #include "host/host_blas.hpp"
@@ -40,7 +45,7 @@ const RegisterCommand reg(
     "demo", "machine summary and every mode's accuracy and speed vs the host BLAS", [](CLI::App& app) {
       auto args = std::make_shared<DemoArgs>();
       app.add_option("--sizes", args->sizes, "square sizes")->delimiter(',')->check(CLI::Range(1, 1 << 16));
-      app.add_option("--engine", args->engine, "engine")->check(CLI::IsMember(api::bf16_engine_choices()));
+      app.add_option("--engine", args->engine, "engine (one this CPU runs)")->check(bf16_engine_check());
       app.add_option("--reps", args->reps, "timing repetitions (median)")->check(CLI::Range(1, 100));
       app.callback([args] {
         print_machine();
@@ -51,11 +56,26 @@ const RegisterCommand reg(
           cfg.engine = bf16x_engine_from_name(args->engine.c_str());
           cfg.modes = api::bf16_mode_names();
           cfg.modes.emplace_back("auto");
-          const AccuracyReport r = run_accuracy(cfg);
-          print_report_table(r);
-          for (const ModeResult& m : r.modes)
-            if (m.status != 0) exit_code() = kExitRunFailure;
+          // A size that cannot be held is skipped with the reason (before allocating it); the others still run.
+          if (const std::string why = memory_shortfall(accuracy_memory(cfg) + threads_reserve(omp_get_max_threads()));
+              !why.empty()) {
+            fmt::print("n={} skipped: {}\n\n", n, why);
+            std::fflush(stdout);
+            std::fprintf(stderr, "bf16x demo: n=%lld skipped: %s\n", (long long)n, why.c_str());
+            exit_code() = kExitRunFailure;
+            continue;
+          }
+          try {
+            const AccuracyReport r = run_accuracy(cfg);
+            print_report_table(r);
+            for (const ModeResult& m : r.modes)
+              if (m.status != 0) exit_code() = kExitRunFailure;
+          } catch (const std::bad_alloc&) {
+            fmt::print("n={} stopped: out of memory (an allocation failed)\n", n);
+            exit_code() = kExitRunFailure;
+          }
           fmt::print("\n");
+          std::fflush(stdout);
         }
         if (!cpu::amx_available())
           fmt::print(

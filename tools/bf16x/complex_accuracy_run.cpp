@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <new>
 #include <type_traits>
 
 #include "bf16x/bf16x.h"
@@ -66,6 +67,8 @@ template <typename T>
 AccuracyReport run(const AccuracyConfig& cfg) {
   AccuracyReport rep;
   rep.cfg = cfg;
+  rep.ran32 = std::is_same_v<T, float>;
+  rep.ran64 = !rep.ran32;
   const std::int64_t n = cfg.n, k = cfg.k > 0 ? cfg.k : cfg.n;
   // Parts drawn as the real experiment draws A and B (which = 0, 1), imaginary parts from streams 2 and 3.
   check::CMat<T> a, b;
@@ -101,11 +104,16 @@ AccuracyReport run(const AccuracyConfig& cfg) {
       opt.complex_method = method_id(method);
       bf16x_stats st{};
       opt.stats = &st;
-      std::vector<Cx<T>> c(std::size_t(n * n));
-      mr.seconds = timed(cfg.reps, [&] { mr.status = call<T>(opt, n, k, ai.data(), bi.data(), c.data()); });
-      const check::CMat<T> cc = split<T>(c, n, n);
-      mr.vs_native = check::complex_errors(cc, natd, absab);
-      mr.vs_exact = check::complex_errors(cc, exact, absab);
+      try {  // the CLI's own buffers failing fail this row only (run_accuracy does the same)
+        std::vector<Cx<T>> c(std::size_t(n * n));
+        mr.seconds = timed(cfg.reps, [&] { mr.status = call<T>(opt, n, k, ai.data(), bi.data(), c.data()); });
+        const check::CMat<T> cc = split<T>(c, n, n);
+        mr.vs_native = check::complex_errors(cc, natd, absab);
+        mr.vs_exact = check::complex_errors(cc, exact, absab);
+      } catch (const std::bad_alloc&) {
+        mr.status = BF16X_ERR_NOMEM;
+        mr.error = "out of memory (the CLI's result buffer)";
+      }
       mr.native_seconds = t_native;
       mr.engine = st.engine;
       rep.modes.push_back(mr);
