@@ -9,10 +9,14 @@
 // alpha P + beta C0 in FP64 (a few u64 of |alpha||A||B| + |beta C0|) and one rounding to T (u_T |R| per part).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <complex>
 #include <cstring>
+#include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "api/complex_blocking.hpp"
@@ -83,17 +87,50 @@ struct CProblem {
 
   Cx<T> cval(std::int64_t i, std::int64_t j) const { return c[at(layout, i, j, ldc)]; }
 
+  // Range tests: the call runs on 2^sa op(A), 2^sb op(B), alpha 2^s_alpha and C0 2^t (t = sa + sb + s_alpha), and
+  // run() scales C back by 2^-t (exact where it is normal), so that every bound below, stated in the units of this
+  // problem, applies unchanged. A, B and C0 are first rounded to what survives the shift (subnormal values keep
+  // fewer bits), so that this problem is exactly the shifted one's.
+  int shift_a = 0, shift_b = 0, shift_alpha = 0;
+  void shift(int sa, int sb, int s_alpha) {
+    shift_a = sa, shift_b = sb, shift_alpha = s_alpha;
+    const auto survive = [](T& x, int e) { x = std::ldexp(std::ldexp(x, e), -e); };
+    for (auto* v : {&a, &b, &c})
+      for (Cx<T>& x : *v) {
+        const int e = v == &a ? sa : v == &b ? sb : sa + sb + s_alpha;
+        survive(x.re, e);
+        survive(x.im, e);
+      }
+    for (auto* op : {&opa, &opb, &c0}) {
+      const int e = op == &opa ? sa : op == &opb ? sb : sa + sb + s_alpha;
+      for (auto* part : {&op->re, &op->im})
+        for (T& x : part->v) survive(x, e);
+    }
+  }
+  static std::vector<Cx<T>> scaled(const std::vector<Cx<T>>& v, int e) {
+    std::vector<Cx<T>> s = v;
+    for (Cx<T>& x : s) x = Cx<T>{std::ldexp(x.re, e), std::ldexp(x.im, e)};
+    return s;
+  }
+
   int run(int mode, int method = BF16X_COMPLEX_DEFAULT) {
     bf16x_options o;
     bf16x_options_init(&o);
     o.mode = mode;
     o.complex_method = method;
+    const int t = shift_a + shift_b + shift_alpha;
+    const auto as = scaled(a, shift_a), bs = scaled(b, shift_b);
+    auto cs = scaled(c, t);
+    const Cx<T> al{std::ldexp(alpha.re, shift_alpha), std::ldexp(alpha.im, shift_alpha)};
+    int st;
     if constexpr (sizeof(T) == 8)
-      return bf16x_zgemm_ex(bf16x_layout(layout), bf16x_transpose(ta), bf16x_transpose(tb), m, n, k, alpha, a.data(),
-                            lda, b.data(), ldb, beta, c.data(), ldc, &o);
+      st = bf16x_zgemm_ex(bf16x_layout(layout), bf16x_transpose(ta), bf16x_transpose(tb), m, n, k, al, as.data(), lda,
+                          bs.data(), ldb, beta, cs.data(), ldc, &o);
     else
-      return bf16x_cgemm_ex(bf16x_layout(layout), bf16x_transpose(ta), bf16x_transpose(tb), m, n, k, alpha, a.data(),
-                            lda, b.data(), ldb, beta, c.data(), ldc, &o);
+      st = bf16x_cgemm_ex(bf16x_layout(layout), bf16x_transpose(ta), bf16x_transpose(tb), m, n, k, al, as.data(), lda,
+                          bs.data(), ldb, beta, cs.data(), ldc, &o);
+    c = scaled(cs, -t);
+    return st;
   }
 
   // R = alpha op(A) op(B) + beta C0 from the complex reference, and |A||B|.
@@ -347,6 +384,64 @@ TEST(Complex, CrtModesWithinCrtBound) {
     p.alpha = {0.5f, 2};
     p.beta = {1, -1};
     check_crt_4m(p, BF16X_MODE_FP32C(moduli), moduli);
+  }
+}
+
+// Operands far outside the unit range with an alpha that brings alpha op(A) op(B) back into it: zgemm at 2^1000
+// and 2^-1000, cgemm at 2^64 and 2^-64 (and 2^100 / 2^80 against alpha 2^-120). The complex layer forms P from
+// operands scaled by powers of two per row of op(A) and column of op(B) and folds the scales into the write with
+// alpha, so P never leaves the range; it once formed op(A) op(B) first (Inf at 2^2000 or 2^128, zero at 2^-2000),
+// as the host routines still do. Each result is held to its mode's bound in the units of the unshifted problem
+// (CProblem::shift) and equals the unshifted call's result times 2^t bit for bit.
+template <typename T, typename Check>
+void check_shifted(int sa, int sb, int s_alpha, std::uint64_t seed, int mode, int method, Check&& check) {
+  for (int layout : {BF16X_COL_MAJOR, BF16X_ROW_MAJOR}) {
+    CProblem<T> p(21, 17, 70, layout, BF16X_CONJ_TRANS, BF16X_NO_TRANS, seed, 1);
+    p.alpha = {T(0.75), T(-1.25)};
+    p.beta = {T(-0.5), T(0.25)};
+    p.shift(sa, sb, s_alpha);
+    CProblem<T> u = p;
+    u.shift_a = u.shift_b = u.shift_alpha = 0;
+    SCOPED_TRACE(std::string(bf16x_mode_name(mode)) + (method == BF16X_COMPLEX_3M ? " 3M" : " 4M") + " shifts " +
+                 std::to_string(sa) + ", " + std::to_string(sb) + ", alpha " + std::to_string(s_alpha) +
+                 (layout == BF16X_ROW_MAJOR ? " row-major" : " column-major"));
+    check(p);
+    ASSERT_EQ(u.run(mode, method), BF16X_OK);
+    const int t = sa + sb + s_alpha;
+    const T smallest = std::ldexp(std::numeric_limits<T>::min(), std::max(0, -t));  // normal at both scales
+    int differ = 0;
+    for (std::int64_t j = 0; j < p.n; ++j)
+      for (std::int64_t i = 0; i < p.m; ++i)
+        for (int part = 0; part < 2; ++part) {
+          const T x = part ? p.cval(i, j).im : p.cval(i, j).re, y = part ? u.cval(i, j).im : u.cval(i, j).re;
+          if (std::fabs(y) >= smallest && std::memcmp(&x, &y, sizeof x) != 0) ++differ;
+        }
+    EXPECT_EQ(differ, 0) << "entries differ from the unshifted call";
+  }
+}
+
+TEST(Complex, ZgemmOperandsFarOutsideTheRange) {
+  for (const auto& sh : {std::array<int, 3>{1000, 1000, -1000}, std::array<int, 3>{-1000, -1000, 1000},
+                         std::array<int, 3>{1015, 990, -1022}}) {
+    check_shifted<double>(sh[0], sh[1], sh[2], 600, BF16X_MODE_FP64X21, BF16X_COMPLEX_4M,
+                          [](CProblem<double>& p) { check_fp64_4m(p, 6); });
+    check_shifted<double>(sh[0], sh[1], sh[2], 601, BF16X_MODE_FP64X21, BF16X_COMPLEX_3M,
+                          [](CProblem<double>& p) { check_3m(p); });
+    check_shifted<double>(sh[0], sh[1], sh[2], 602, BF16X_MODE_FP64C(15), BF16X_COMPLEX_4M,
+                          [](CProblem<double>& p) { check_crt_4m(p, BF16X_MODE_FP64C(15), 15); });
+  }
+}
+
+TEST(Complex, CgemmOperandsFarOutsideTheRange) {
+  for (const auto& sh :
+       {std::array<int, 3>{64, 64, -64}, std::array<int, 3>{-64, -64, 64}, std::array<int, 3>{100, 80, -120}}) {
+    check_shifted<float>(sh[0], sh[1], sh[2], 610, BF16X_MODE_FP32X6, BF16X_COMPLEX_4M,
+                         [](CProblem<float>& p) { check_fp32_4m(p); });
+    check_shifted<float>(sh[0], sh[1], sh[2], 611, BF16X_MODE_FP32C(10), BF16X_COMPLEX_4M,
+                         [](CProblem<float>& p) { check_crt_4m(p, BF16X_MODE_FP32C(10), 10); });
+    // 3M: the bit-for-bit comparison with the unshifted call (its bound is checked for zgemm above).
+    check_shifted<float>(sh[0], sh[1], sh[2], 612, BF16X_MODE_FP32X6, BF16X_COMPLEX_3M,
+                         [](CProblem<float>& p) { ASSERT_EQ(p.run(BF16X_MODE_FP32X6, BF16X_COMPLEX_3M), BF16X_OK); });
   }
 }
 

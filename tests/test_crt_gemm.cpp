@@ -1,14 +1,17 @@
 // CRT modes (fp64c<N>, fp32c<N>): the scaling invariant, the error bound of tests/crt_bound.hpp against the
 // double-double reference, BLAS semantics through the C API, IEEE specials, error returns, names.
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <random>
+#include <string>
 #include <thread>
 
 #include "bf16x/bf16x.h"
+#include "bf16x/bf16x_runtime.h"
 #include "check/exact_gemm.hpp"
 #include "crt/crt_driver.hpp"
 #include "crt/crt_mode.hpp"
@@ -294,8 +297,9 @@ TEST(CrtGemm, ErrorsLeaveCUntouched) {
   Problem<float> f(8, 8, 8, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 12);
   EXPECT_EQ(f.run(BF16X_MODE_FP64C(12)), BF16X_ERR_MODE);
   EXPECT_EQ(f.run(BF16X_MODE_FP32C_BASE + 4), BF16X_ERR_MODE);
-  // A BF16-only engine, or an INT8 engine this CPU lacks.
-  EXPECT_EQ(p.run(BF16X_MODE_FP64C(16), BF16X_ENGINE_AVX512BF16), BF16X_ERR_ENGINE);
+  // A BF16-only engine is the wrong kind (whether this CPU has it or not); an INT8 engine this CPU lacks is unavailable.
+  EXPECT_EQ(p.run(BF16X_MODE_FP64C(16), BF16X_ENGINE_AVX512BF16), BF16X_ERR_ENGINE_KIND);
+  EXPECT_EQ(p.run(BF16X_MODE_FP64C(16), BF16X_ENGINE_AVX2), BF16X_ERR_ENGINE_KIND);
   for (int e : {BF16X_ENGINE_AMX, BF16X_ENGINE_AVX512VNNI, BF16X_ENGINE_AVX2_INT8})
     if (!bf16x_engine_available(e)) {
       EXPECT_EQ(p.run(BF16X_MODE_FP64C(16), e), BF16X_ERR_ENGINE);
@@ -336,6 +340,75 @@ TEST(CrtGemm, WorkspaceBoundedByBlocks) {
   const std::size_t mid = crt::crt_workspace_bytes(20, crt::crt_blocking(4096, 4096, 4096, cfg));
   EXPECT_EQ(big, mid);
   EXPECT_LE(big, std::size_t(4) * 64 << 20);  // under 64 MiB per thread at N = 20
+}
+
+// bf16x_workspace_bytes in a CRT mode is the CRT driver's workspace, what the call reserves and reports in
+// stats.workspace_bytes: the mode in the options, or set with bf16x_set_dgemm_mode / bf16x_set_sgemm_mode under
+// NULL options, with OpenMP's thread count or bf16x_set_num_threads'. The query died with SIGSEGV (the BF16 scheme
+// lookup has no CRT entries) and the stats said 0.
+TEST(CrtGemm, WorkspaceBytesIsWhatTheCallReserves) {
+  struct Case {
+    int mode;
+    std::int64_t m, n, k;
+  };
+  const Case cases[] = {{BF16X_MODE_FP64C(15), 70, 50, 300},
+                        {BF16X_MODE_FP64C(20), 600, 40, 1500},
+                        {BF16X_MODE_FP32C(8), 33, 90, 64},
+                        {BF16X_MODE_FP32C(10), 130, 200, 40}};
+  std::uint64_t seed = 30;
+  for (int threads : {0, 1}) {
+    ASSERT_EQ(bf16x_set_num_threads(threads), BF16X_OK);
+    for (const Case& cs : cases)
+      for (int layout : {BF16X_COL_MAJOR, BF16X_ROW_MAJOR}) {
+        const bool dbl = crt::is_fp64c(cs.mode);
+        const auto set_mode = dbl ? bf16x_set_dgemm_mode : bf16x_set_sgemm_mode;
+        bf16x_options o;
+        bf16x_options_init(&o);
+        o.mode = cs.mode;
+        std::uint64_t named = 0, runtime = 0;
+        ASSERT_EQ(bf16x_workspace_bytes(dbl, bf16x_layout(layout), cs.m, cs.n, cs.k, &o, &named), BF16X_OK);
+        ASSERT_EQ(set_mode(cs.mode), BF16X_OK);
+        ASSERT_EQ(bf16x_workspace_bytes(dbl, bf16x_layout(layout), cs.m, cs.n, cs.k, nullptr, &runtime), BF16X_OK);
+        bf16x_stats named_st{}, runtime_st{};
+        if (dbl) {
+          Problem<double> p(cs.m, cs.n, cs.k, layout, BF16X_NO_TRANS, BF16X_TRANS, seed++);
+          Problem<double> q = p;
+          ASSERT_EQ(p.run(cs.mode, BF16X_ENGINE_AUTO, &named_st), BF16X_OK);
+          ASSERT_EQ(q.run(BF16X_MODE_DEFAULT, BF16X_ENGINE_AUTO, &runtime_st), BF16X_OK);
+        } else {
+          Problem<float> p(cs.m, cs.n, cs.k, layout, BF16X_TRANS, BF16X_NO_TRANS, seed++);
+          Problem<float> q = p;
+          ASSERT_EQ(p.run(cs.mode, BF16X_ENGINE_AUTO, &named_st), BF16X_OK);
+          ASSERT_EQ(q.run(BF16X_MODE_DEFAULT, BF16X_ENGINE_AUTO, &runtime_st), BF16X_OK);
+        }
+        ASSERT_EQ(set_mode(BF16X_MODE_DEFAULT), BF16X_OK);
+        const std::string what = std::string(bf16x_mode_name(cs.mode)) + " threads " + std::to_string(threads) +
+                                 (layout == BF16X_ROW_MAJOR ? " row-major" : " column-major");
+        EXPECT_EQ(runtime_st.mode, cs.mode) << what;
+        EXPECT_GT(named, 0u) << what;
+        EXPECT_EQ(named_st.workspace_bytes, named) << what;
+        EXPECT_EQ(runtime, named) << what;
+        EXPECT_EQ(runtime_st.workspace_bytes, named) << what;
+        // What the driver reserves for this shape, on the call's thread count.
+        crt::CrtConfig cfg;
+        cfg.threads = threads > 0 ? threads : omp_get_max_threads();
+        EXPECT_EQ(named, crt::crt_workspace_bytes(crt::crt_moduli(cs.mode), crt::crt_blocking(cs.m, cs.n, cs.k, cfg)))
+            << what;
+      }
+  }
+  ASSERT_EQ(bf16x_set_num_threads(0), BF16X_OK);
+  // The error the call would return: an engine without INT8 products, a mode of the other precision.
+  bf16x_options o;
+  bf16x_options_init(&o);
+  o.mode = BF16X_MODE_FP64C(15);
+  o.engine = BF16X_ENGINE_AVX512BF16;
+  std::uint64_t bytes = 1;
+  Problem<double> p(40, 40, 40, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, seed);
+  const int call = p.run(o.mode, o.engine);
+  EXPECT_NE(call, BF16X_OK);
+  EXPECT_EQ(bf16x_workspace_bytes(1, BF16X_COL_MAJOR, 40, 40, 40, &o, &bytes), call);
+  o.engine = BF16X_ENGINE_AUTO;
+  EXPECT_EQ(bf16x_workspace_bytes(0, BF16X_COL_MAJOR, 40, 40, 40, &o, &bytes), BF16X_ERR_MODE);
 }
 
 // Calls from several threads at once (each calling thread has its own workspace) give the single-call result.

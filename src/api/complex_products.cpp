@@ -110,7 +110,7 @@ int ComplexProducts<T>::block_3m(const ComplexOperand<T>& a, const ComplexOperan
     T *br = tb_.get(), *bi = br + lb, *bs = bi + lb;
     split_parts(a, i0, l0, r, kc, ar, r, ai, r, false);
     split_parts(b, l0, j0, kc, c, br, kc, bi, kc, false);
-    // The sums in T (finite: the caller's scan_operand).
+    // The sums in T (finite: every part of the scaled operands is below 1).
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < la; ++i) as[i] = ar[i] + ai[i];
 #pragma omp parallel for schedule(static)

@@ -22,7 +22,8 @@ template <typename T>
 class ComplexProducts {
  public:
   // Workspace for blocks of up to mb x nb and chunks of up to kb, allocated here (std::bad_alloc before anything
-  // is computed). method: BF16X_COMPLEX_4M or BF16X_COMPLEX_3M (the caller has checked that 3M's sums are finite).
+  // is computed). method: BF16X_COMPLEX_4M or BF16X_COMPLEX_3M (3M's sums are finite: the operands come scaled,
+  // complex_operands.hpp).
   ComplexProducts(int method, std::int64_t mb, std::int64_t nb, std::int64_t kb);
 
   // The r x c block of P at (i0, j0), over all of k (a.cols) in chunks of kb: Re P at p(), Im P at p() + r c,

@@ -1,5 +1,6 @@
 // CBLAS cblas_cgemm/cblas_zgemm: alpha and beta by address, reference CBLAS checks and error numbers (those of
-// cblas_sgemm/cblas_dgemm), then the column-major complex call. Forwarded calls pass the caller's own arguments.
+// cblas_sgemm/cblas_dgemm), then the complex call in the caller's layout. Forwarded calls pass the caller's own
+// arguments.
 #include "blas/arg_check.hpp"
 #include "blas/complex_dispatch.hpp"
 #include "blas/next_complex_blas.hpp"
@@ -28,12 +29,13 @@ void cblas_complex_gemm(const char* rout, CblasComplexGemm (*next_definition)(),
     report_cblas(error);
     return;
   }
-  // Row-major: the column-major call has A and B (and m, n) swapped; conjugation carries over unchanged.
+  // Row-major: the column-major call has A and B (and m, n) swapped, as in cblas_gemm_shape (conjugation carries
+  // over unchanged); the library gets the caller's row-major call back (complex_dispatch.cpp).
   const bool row = layout == 101;
   const C* pa = static_cast<const C*>(a);
   const C* pb = static_cast<const C*>(b);
   dispatch_complex(ComplexGemmCall<C>{*shape, *static_cast<const C*>(alpha), row ? pb : pa, row ? pa : pb,
-                                      *static_cast<const C*>(beta), static_cast<C*>(c)},
+                                      *static_cast<const C*>(beta), static_cast<C*>(c), row},
                    forward);
 }
 

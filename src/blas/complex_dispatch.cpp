@@ -8,16 +8,24 @@ namespace {
 
 bf16x_transpose to_api(char t) { return t == 'N' ? BF16X_NO_TRANS : t == 'T' ? BF16X_TRANS : BF16X_CONJ_TRANS; }
 
-int run(const ComplexGemmCall<bf16x_complex_float>& g, const bf16x_options& o) {
+// A row-major call goes to the library as the caller made it (A, B, m, n back in place), so that its emulated
+// result has the bits of bf16x_cgemm/bf16x_zgemm on the same arguments and of the column-major call of the same
+// product (docs/numerics.md, Reproducibility); C^T = B^T A^T would swap the real products' row and column scales.
+template <typename C, typename Gemm>
+int run_with(Gemm gemm, const ComplexGemmCall<C>& g, const bf16x_options& o) {
   const GemmShape& s = g.s;
-  return bf16x_cgemm_ex(BF16X_COL_MAJOR, to_api(s.transa), to_api(s.transb), s.m, s.n, s.k, g.alpha, g.a, s.lda, g.b,
-                        s.ldb, g.beta, g.c, s.ldc, &o);
+  if (g.row_major)
+    return gemm(BF16X_ROW_MAJOR, to_api(s.transb), to_api(s.transa), s.n, s.m, s.k, g.alpha, g.b, s.ldb, g.a, s.lda,
+                g.beta, g.c, s.ldc, &o);
+  return gemm(BF16X_COL_MAJOR, to_api(s.transa), to_api(s.transb), s.m, s.n, s.k, g.alpha, g.a, s.lda, g.b, s.ldb,
+              g.beta, g.c, s.ldc, &o);
 }
 
+int run(const ComplexGemmCall<bf16x_complex_float>& g, const bf16x_options& o) {
+  return run_with(bf16x_cgemm_ex, g, o);
+}
 int run(const ComplexGemmCall<bf16x_complex_double>& g, const bf16x_options& o) {
-  const GemmShape& s = g.s;
-  return bf16x_zgemm_ex(BF16X_COL_MAJOR, to_api(s.transa), to_api(s.transb), s.m, s.n, s.k, g.alpha, g.a, s.lda, g.b,
-                        s.ldb, g.beta, g.c, s.ldc, &o);
+  return run_with(bf16x_zgemm_ex, g, o);
 }
 
 template <typename C>
@@ -48,9 +56,22 @@ bool emulate(const ComplexGemmCall<bf16x_complex_double>& g, int mode, int* stat
 void native_via_library(const ComplexGemmCall<bf16x_complex_float>& g) { native_with(g, "cgemm"); }
 void native_via_library(const ComplexGemmCall<bf16x_complex_double>& g) { native_with(g, "zgemm"); }
 
-void verbose_forwarded_complex(const GemmShape& s, bool is_double, const double alpha[2], const double beta[2],
-                               const void* fn, int declined_status, double seconds) {
-  api::VerboseCall v{is_double, false, s.transa, s.transb, s.m, s.n, s.k, s.lda, s.ldb, s.ldc, alpha[0], beta[0]};
+void verbose_forwarded_complex(const GemmShape& s, bool row_major, bool is_double, const double alpha[2],
+                               const double beta[2], const void* fn, int declined_status, double seconds) {
+  // The call as the caller made it: a row-major one with A, B, m, n back in place (as the library's own lines).
+  api::VerboseCall v;
+  v.is_double = is_double;
+  v.row_major = row_major;
+  v.ta = row_major ? s.transb : s.transa;
+  v.tb = row_major ? s.transa : s.transb;
+  v.m = row_major ? s.n : s.m;
+  v.n = row_major ? s.m : s.n;
+  v.k = s.k;
+  v.lda = row_major ? s.ldb : s.lda;
+  v.ldb = row_major ? s.lda : s.ldb;
+  v.ldc = s.ldc;
+  v.alpha = alpha[0];
+  v.beta = beta[0];
   v.is_complex = true;
   v.alpha_im = alpha[1];
   v.beta_im = beta[1];

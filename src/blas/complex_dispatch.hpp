@@ -20,6 +20,7 @@ struct ComplexGemmCall {
   const C* b;
   C beta;
   C* c;
+  bool row_major = false;  // a CBLAS row-major call, held here as its column-major C^T = B^T A^T
 };
 
 bool emulate(const ComplexGemmCall<bf16x_complex_float>& g, int mode, int* status);
@@ -27,8 +28,8 @@ bool emulate(const ComplexGemmCall<bf16x_complex_double>& g, int mode, int* stat
 void native_via_library(const ComplexGemmCall<bf16x_complex_float>& g);
 void native_via_library(const ComplexGemmCall<bf16x_complex_double>& g);
 
-void verbose_forwarded_complex(const GemmShape& s, bool is_double, const double alpha[2], const double beta[2],
-                               const void* fn, int declined_status, double seconds);
+void verbose_forwarded_complex(const GemmShape& s, bool row_major, bool is_double, const double alpha[2],
+                               const double beta[2], const void* fn, int declined_status, double seconds);
 
 template <typename C, typename Forward>
 void dispatch_complex(const ComplexGemmCall<C>& g, Forward&& forward) {
@@ -52,7 +53,7 @@ void dispatch_complex(const ComplexGemmCall<C>& g, Forward&& forward) {
   }
   if (verbose()) {
     const double alpha[2] = {double(g.alpha.re), double(g.alpha.im)}, beta[2] = {double(g.beta.re), double(g.beta.im)};
-    verbose_forwarded_complex(s, is_double, alpha, beta, fn, declined,
+    verbose_forwarded_complex(s, g.row_major, is_double, alpha, beta, fn, declined,
                               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
 }

@@ -192,33 +192,33 @@ Layout layout_of(int moduli, const Blocking& b) {
   return l;
 }
 
+// C(i, j) = alpha 2^(oa_i + ob_j) X_ij + beta C(i, j), as the BF16 driver writes (driver/block_ops.hpp): alpha =
+// m_alpha 2^e_alpha (m_alpha in [0.5, 1)) and its exponent joins the row and column scales, so the value is
+// (m_alpha X) 2^(oa_i + ob_j + e_alpha) + beta C in FP64, rounded once to T. Only the result itself is rounded to
+// the range of T: no 2^(oa + ob) X that overflows or underflows before alpha brings it back, no beta C in T.
 template <typename T>
 void write_block(const CrtArgs<T>& x, std::int64_t i0, int rows, std::int64_t j0, int cols, const double* X, int ldx,
                  const int* oa, const int* ob, int L) {
   // Element (i, j) of C at c[i * rs + j * cs]: a row-major C is written in place, not computed transposed.
   const std::int64_t rs = x.c_row_major ? x.ldc : 1, cs = x.c_row_major ? 1 : x.ldc;
+  const double alpha = double(x.alpha), beta = double(x.beta);
+  int e_alpha = 0;
+  const double m_alpha = std::isfinite(alpha) ? std::frexp(alpha, &e_alpha) : alpha;
   for (int j = 0; j < cols; ++j) {
     T* col = x.c + i0 * rs + (j0 + j) * cs;
     const int obj = ob[j0 + j];
     const bool colfast = obj >= -1000 && obj <= 1000;
     const double fb = colfast ? pow2(obj) : 1.0;
     for (int i = 0; i < rows; ++i) {
-      const int oai = oa[i0 + i];
-      const double v = X[std::size_t(i) * ldx + j];
+      const int oai = oa[i0 + i] + e_alpha;
+      const double v = m_alpha * X[std::size_t(i) * ldx + j];  // one rounding; |v| < 2^L
       double s;
       if (colfast && oai > -900 && oai + L + 2 < 1000)
         s = (v * pow2(oai)) * fb;  // the first product is exact: one rounding, as ldexp
       else
         s = std::ldexp(v, oai + obj);
-      const T ab = T(s);
-      const T t1 = x.alpha * ab;
       T& cij = col[i * rs];
-      if (x.beta == T(0)) {
-        cij = t1;
-      } else {
-        const T t2 = x.beta * cij;
-        cij = t1 + t2;
-      }
+      cij = beta == 0.0 ? T(s) : T(s + beta * double(cij));
     }
   }
 }
@@ -290,6 +290,7 @@ CrtStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
   const std::size_t total = lay.total * std::size_t(blk.threads);
   void* const mem = workspace(total);
   if (!mem) return CrtStatus::no_memory;
+  cfg.workspace_bytes = total;
 
   // Digit factors 2^(6 - e), split in two exact powers for the full exponent range.
   auto set_factors = [](int s, double& f1, double& f2) {

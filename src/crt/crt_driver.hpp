@@ -10,7 +10,8 @@
 //                sum_l |A'_il| |B'_lj| <= 2^L <= P/4
 //   4. products  for each modulus p_t: residues of A' and B' as int8, exact INT32 products per k-block, reduced
 //                modulo p_t only when the int32 sums could overflow (after 127 k-blocks of 1024)
-//   5. CRT       X = A'B' exactly from the residues (moduli.hpp), C = alpha 2^(ea_i - sa_i + eb_j - sb_j) X (+ beta C)
+//   5. CRT       X = A'B' exactly from the residues (moduli.hpp), C = alpha 2^(ea_i - sa_i + eb_j - sb_j) X (+ beta C):
+//                alpha's exponent joins the scales and beta C is added in FP64, so only the result is rounded to T
 //
 // Parallel over output blocks (mc x nc); each thread packs its own A and B residue panels per k-block and keeps
 // N int32 accumulator blocks: the workspace is threads x (N (mc + nc) kc + 4 N mc nc + ...) bytes, independent of
@@ -56,6 +57,7 @@ struct CrtConfig {
   bool fast_scaling = false;
   CrtScales* scales = nullptr;
   // Filled by the call.
+  std::size_t workspace_bytes = 0;  // crt_workspace_bytes of the call's blocking: what it reserved
   std::uint64_t micro_tiles = 0;
   double seconds_scale = 0, seconds_products = 0;
 };
