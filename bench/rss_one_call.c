@@ -72,7 +72,11 @@ int main(int argc, char** argv) {
   if (!cplx) bf16x_workspace_bytes(dbl, layout, m, n, k, &o, &ws);
 #endif
   bf16x_stats stats;
+#ifdef bf16x_stats_init /* versioned structs (libbf16x.so.1): the size field must hold the struct's size */
+  bf16x_stats_init(&stats);
+#else
   memset(&stats, 0, sizeof stats);
+#endif
   if (cplx) o.stats = &stats;
   const long before = peak_kib();
   const double t0 = now();

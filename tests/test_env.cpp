@@ -125,15 +125,34 @@ TEST(EnvParse, EveryBadValueGivesOneLineNamingTheVariableAndWhatIsKept) {
   }
 }
 
+// BF16X_NUM_THREADS, like OPENBLAS_NUM_THREADS: decimal digits up to BF16X_MAX_THREADS, else refused (one line).
+TEST(EnvParse, NumThreadsIsACountUpToTheLimit) {
+  for (const auto& [value, want] : std::vector<std::pair<std::string, int>>{{"3", 3}, {"0", 0}, {"4096", 4096}}) {
+    FakeEnv f;
+    f.vars = {{"BF16X_NUM_THREADS", value}};
+    EXPECT_EQ(f.parse().num_threads, want) << value;
+    EXPECT_TRUE(f.warnings.empty()) << value;
+  }
+  EXPECT_EQ(FakeEnv{}.parse().num_threads, 0);
+  for (const char* bad : {"4097", "100000000000", "-2", "2x", "1e3"}) {
+    FakeEnv f;
+    f.vars = {{"BF16X_NUM_THREADS", bad}};
+    EXPECT_EQ(f.parse().num_threads, 0) << bad;
+    ASSERT_EQ(f.warnings.size(), 1u) << bad;
+    EXPECT_NE(f.warnings[0].find(std::string("BF16X_NUM_THREADS=") + bad), std::string::npos) << f.warnings[0];
+    EXPECT_NE(f.warnings[0].find("OpenMP's default"), std::string::npos) << f.warnings[0];
+  }
+}
+
 // The probe process (tests/env_probe) under a given environment: its stdout and stderr lines.
 struct ProbeRun {
   std::vector<std::string> out, err;
 };
-ProbeRun run_probe(const std::string& env) {
+ProbeRun run_probe(const std::string& env, const std::string& args = "") {
   // One file per test: CTest runs the tests of this suite in parallel processes.
   const std::string err_file = ::testing::TempDir() + "bf16x_env_probe_" +
                                ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".err";
-  const std::string cmd = "env " + env + " " BF16X_ENV_PROBE " 2>" + err_file;
+  const std::string cmd = "env " + env + " " BF16X_ENV_PROBE " " + args + " 2>" + err_file;
   ProbeRun r;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
@@ -198,6 +217,35 @@ TEST(EnvProcess, UnloadableHostBlasIsReportedAndTheDefaultHostUsed) {
   const ProbeRun r = run_probe("BF16X_HOST_BLAS=/nonexistent/libnothing.so BF16X_DGEMM_MODE=native");
   expect_accurate(r);
   EXPECT_EQ(count_containing(r.err, "BF16X_HOST_BLAS=/nonexistent/libnothing.so cannot be loaded"), 1);
+}
+
+// bf16x_workspace_bytes with NULL options in a CRT mode from the environment: the CRT driver's workspace, equal
+// to what the call reserves (it died with SIGSEGV: the lookup of a BF16 scheme had no CRT entries, and the stats
+// said 0). Under auto it is at least what the mode auto chose reserved (auto's largest candidate, CRT included).
+void expect_workspace(const ProbeRun& r, bool exact) {
+  ASSERT_EQ(r.out.size(), 4u);
+  for (const std::string& l : r.out) {
+    std::istringstream in(l);
+    std::string tag, routine, status, bytes, stats, mode;
+    long long m, n, k;
+    in >> tag >> routine >> m >> n >> k >> status >> bytes >> stats >> mode;
+    EXPECT_EQ(status, "status=0") << l;
+    const unsigned long long b = std::stoull(bytes.substr(6)), s = std::stoull(stats.substr(6));
+    EXPECT_GT(s, 0u) << l;
+    if (exact) {
+      EXPECT_EQ(b, s) << l;
+    } else {
+      EXPECT_GE(b, s) << l;
+    }
+  }
+}
+
+TEST(EnvProcess, CrtModeWorkspaceIsWhatTheCallReserves) {
+  const ProbeRun r = run_probe("BF16X_DGEMM_MODE=fp64c15 BF16X_SGEMM_MODE=fp32c8", "workspace");
+  expect_workspace(r, true);
+  for (const std::string& l : r.out)
+    EXPECT_NE(l.find(l.find("dgemm") != std::string::npos ? "mode=fp64c15" : "mode=fp32c8"), std::string::npos) << l;
+  expect_workspace(run_probe("BF16X_DGEMM_MODE=auto BF16X_SGEMM_MODE=auto BF16X_AUTO_COST=off", "workspace"), false);
 }
 
 TEST(EnvProcess, UnavailableEngineIsReportedOnce) {

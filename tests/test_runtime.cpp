@@ -2,6 +2,7 @@
 // precedence is call argument > runtime setting > environment > default. Each test restores what it set.
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -89,6 +90,11 @@ TEST(Runtime, TargetVerbosityAndThreadsValidate) {
   EXPECT_EQ(bf16x_set_num_threads(-2), BF16X_ERR_OPTIONS);
   EXPECT_EQ(bf16x_set_num_threads(1), BF16X_OK);
   EXPECT_EQ(bf16x_get_num_threads(), 1);
+  // An absurd count is refused (and the setting kept), not handed to OpenMP.
+  for (int bad : {BF16X_MAX_THREADS + 1, 1 << 20, INT_MAX}) EXPECT_EQ(bf16x_set_num_threads(bad), BF16X_ERR_OPTIONS);
+  EXPECT_EQ(bf16x_get_num_threads(), 1);
+  EXPECT_EQ(bf16x_set_num_threads(BF16X_MAX_THREADS), BF16X_OK);
+  EXPECT_EQ(bf16x_get_num_threads(), BF16X_MAX_THREADS);
 }
 
 // A thread limit changes who computes, never the bits (every emulated mode is reproducible across thread counts).

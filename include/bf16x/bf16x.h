@@ -5,6 +5,7 @@
 #ifndef BF16X_BF16X_H
 #define BF16X_BF16X_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "bf16x/version.h"
@@ -90,11 +91,33 @@ typedef BF16X_ENUM {
   BF16X_ERR_ENGINE = 12,      /* the requested engine is not available on this CPU */
   BF16X_ERR_SIZE = 13,        /* a size product overflows 64-bit indexing */
   BF16X_ERR_NOMEM = 14,       /* workspace allocation failed */
-  BF16X_ERR_OPTIONS = 15      /* an option field is out of range */
+  BF16X_ERR_OPTIONS = 15,     /* an option field is out of range */
+  BF16X_ERR_ENGINE_KIND = 16, /* the engine runs the other method's products: a BF16 engine (avx2, avx512bf16) for
+                                 a CRT mode, or an INT8 engine (avx2-int8, avx512vnni) for a slice mode */
+  BF16X_ERR_NO_HOST = 17      /* the call needs the host BLAS (native mode, NaN/Inf inputs) and none was found:
+                                 name one with BF16X_HOST_BLAS=libcblas.so.3 (any CBLAS library) */
 } bf16x_status;
 
-/* Counters filled by a call when bf16x_options.stats is set (zeroed by the call first). */
-typedef struct {
+/* Versioned structs. bf16x_options and bf16x_stats start with `size`: the sizeof of the struct as the caller was
+ * compiled, set by bf16x_options_init / bf16x_stats_init (in C++ also by `bf16x_options o{};`). The structs only
+ * grow, at their end: no field is ever removed, moved or retyped, and a field added later has 0 as its default.
+ * The library reads no byte of a caller's struct past its `size` and writes none:
+ *   - an older caller (smaller size) gets the defaults for the fields its struct lacks, and its stats are written
+ *     up to its size only;
+ *   - a newer caller (larger size) has the fields this library does not know ignored in its options and left as its
+ *     init set them in its stats.
+ * A size below the first version's (BF16X_OPTIONS_SIZE_1 / BF16X_STATS_SIZE_1: the structs of libbf16x.so.1 as
+ * first released) makes every call that takes the options return BF16X_ERR_OPTIONS, with C and the stats
+ * untouched. */
+#ifdef __cplusplus
+#define BF16X_SIZEOF_SELF(type) = sizeof(type)
+#else
+#define BF16X_SIZEOF_SELF(type)
+#endif
+
+/* Counters filled by a call when bf16x_options.stats is set (zeroed by the call first, `size` kept). */
+typedef struct bf16x_stats {
+  size_t size BF16X_SIZEOF_SELF(bf16x_stats); /* sizeof the caller's struct (bf16x_stats_init) */
   int mode;               /* the mode that ran (after DEFAULT/AUTO resolution) */
   int engine;             /* the engine that ran (BF16X_ENGINE_*), -1 for native */
   uint64_t tile_loads;    /* engine operand loads: AMX tile loads of A/B, or their equivalents */
@@ -105,9 +128,12 @@ typedef struct {
   double seconds_compute; /* the rest of the call: engine, reconstruction, waits */
   uint64_t workspace_bytes; /* workspace the call reserved (0 for native), besides the (m + n) int scale vectors;
                                cgemm/zgemm: plus one block's real parts and FP64 P block (bounded) */
+  /* New fields go here, at the end. */
 } bf16x_stats;
+#define BF16X_STATS_SIZE_1 (offsetof(bf16x_stats, workspace_bytes) + sizeof(uint64_t))
 
-typedef struct {
+typedef struct bf16x_options {
+  size_t size BF16X_SIZEOF_SELF(bf16x_options); /* sizeof the caller's struct (bf16x_options_init) */
   int mode;             /* bf16x_mode */
   int engine;           /* bf16x_engine */
   int split;            /* bf16x_split */
@@ -116,7 +142,9 @@ typedef struct {
   double auto_target;   /* auto mode: target e_scaled (0 = native-DGEMM level) */
   bf16x_stats* stats;   /* optional */
   int complex_method;   /* bf16x_complex_method (cgemm/zgemm only) */
+  /* New fields go here, at the end. */
 } bf16x_options;
+#define BF16X_OPTIONS_SIZE_1 (offsetof(bf16x_options, complex_method) + sizeof(int))
 
 /* Complex numbers as interleaved (real, imaginary) pairs: the layout of C99 float/double _Complex and of
  * std::complex<float>/<double>, so arrays of those can be passed by pointer cast. */
@@ -127,7 +155,14 @@ typedef struct {
   double re, im;
 } bf16x_complex_double;
 
-BF16X_API void bf16x_options_init(bf16x_options* opt);
+/* The defaults (mode DEFAULT, engine AUTO, split SCALED, no stats, ...) in the first `size` bytes of *opt, `size`
+ * in opt->size, zero past this library's own fields; the stats: all zero but `size`. BF16X_ERR_NULL for NULL,
+ * BF16X_ERR_OPTIONS (nothing written) for a size below the first version's. Call them through the macros, which
+ * pass the caller's sizeof. */
+BF16X_API int bf16x_options_init_sized(bf16x_options* opt, size_t size);
+BF16X_API int bf16x_stats_init_sized(bf16x_stats* stats, size_t size);
+#define bf16x_options_init(opt) bf16x_options_init_sized((opt), sizeof(*(opt)))
+#define bf16x_stats_init(stats) bf16x_stats_init_sized((stats), sizeof(*(stats)))
 
 BF16X_API int bf16x_sgemm(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n,
                 int64_t k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
@@ -162,6 +197,39 @@ BF16X_API int bf16x_zgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_
                              int64_t n, int64_t k, bf16x_complex_double alpha, const bf16x_complex_double* a,
                              int64_t lda, const bf16x_complex_double* b, int64_t ldb, bf16x_complex_double beta,
                              bf16x_complex_double* c, int64_t ldc, const bf16x_options* opt);
+
+/* Strided batched GEMM: batch_count products C_i = alpha op(A_i) op(B_i) + beta C_i of one shape, layout, alpha,
+ * beta and options, with A_i = a + i * stride_a, B_i = b + i * stride_b, C_i = c + i * stride_c (strides in
+ * elements, complex elements for cgemm/zgemm). A stride of A or B may be 0 (one operand for every item); the C
+ * items may not overlap: stride_c is at least one item's extent (ldc * (n - 1) + m column-major, ldc * (m - 1) + n
+ * row-major) unless batch_count is 1. Every argument is checked before any item runs, with the statuses of the
+ * single call, and BF16X_ERR_LDA / BF16X_ERR_LDB / BF16X_ERR_LDC for a negative stride or C items that overlap,
+ * BF16X_ERR_SIZE for a negative batch_count or a batch past 64-bit indexing: on such an error no C is written.
+ * Each item gives the bits of the single call (bf16x_?gemm_ex) on it; small items run in parallel over the batch,
+ * larger ones one after another, each on the threads of the single call. An error while items run (workspace
+ * allocation, a missing host BLAS) stops the items not yet started and is returned; items already run keep their
+ * results. Stats: the mode and engine of item 0; counters, seconds and workspace summed over the items. With
+ * BF16X_VERBOSE, one line per item. */
+BF16X_API int bf16x_sgemm_batch_strided(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m,
+                                        int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
+                                        int64_t stride_a, const float* b, int64_t ldb, int64_t stride_b, float beta,
+                                        float* c, int64_t ldc, int64_t stride_c, int64_t batch_count,
+                                        const bf16x_options* opt);
+BF16X_API int bf16x_dgemm_batch_strided(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m,
+                                        int64_t n, int64_t k, double alpha, const double* a, int64_t lda,
+                                        int64_t stride_a, const double* b, int64_t ldb, int64_t stride_b, double beta,
+                                        double* c, int64_t ldc, int64_t stride_c, int64_t batch_count,
+                                        const bf16x_options* opt);
+BF16X_API int bf16x_cgemm_batch_strided(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m,
+                                        int64_t n, int64_t k, bf16x_complex_float alpha, const bf16x_complex_float* a,
+                                        int64_t lda, int64_t stride_a, const bf16x_complex_float* b, int64_t ldb,
+                                        int64_t stride_b, bf16x_complex_float beta, bf16x_complex_float* c, int64_t ldc,
+                                        int64_t stride_c, int64_t batch_count, const bf16x_options* opt);
+BF16X_API int bf16x_zgemm_batch_strided(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m,
+                                        int64_t n, int64_t k, bf16x_complex_double alpha, const bf16x_complex_double* a,
+                                        int64_t lda, int64_t stride_a, const bf16x_complex_double* b, int64_t ldb,
+                                        int64_t stride_b, bf16x_complex_double beta, bf16x_complex_double* c,
+                                        int64_t ldc, int64_t stride_c, int64_t batch_count, const bf16x_options* opt);
 
 /* Bytes of workspace an sgemm (is_double = 0) or dgemm (1) call of this shape and these options (NULL: defaults)
  * needs on the calling thread's team, besides two scale vectors of m and n ints: bounded by the block sizes, the

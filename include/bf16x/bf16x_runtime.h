@@ -19,9 +19,13 @@ BF16X_API int bf16x_get_sgemm_mode(void);
 BF16X_API int bf16x_get_dgemm_mode(void);
 
 /* Engine of calls passing BF16X_ENGINE_AUTO. BF16X_ERR_ENGINE if it cannot run on this CPU, BF16X_ERR_OPTIONS if
- * unknown. The getter returns the engine such calls use (same as bf16x_engine_selected). */
+ * unknown. A BF16 engine (or reference, amx, amx-model) sets the slice modes' engine; an INT8-only engine
+ * (BF16X_ENGINE_AVX2_INT8, BF16X_ENGINE_AVX512VNNI) the CRT modes'; AUTO clears both. bf16x_get_engine returns the
+ * engine slice-mode calls use (same as bf16x_engine_selected), bf16x_get_crt_engine the INT8 engine of CRT-mode
+ * calls (the runtime setting, else BF16X_CRT_ENGINE, else an INT8-only BF16X_ENGINE, else the best available). */
 BF16X_API int bf16x_set_engine(int engine);
 BF16X_API int bf16x_get_engine(void);
+BF16X_API int bf16x_get_crt_engine(void);
 
 /* Auto's accuracy target in e_scaled (> 0; 0 restores BF16X_AUTO_TARGET or the native GEMM's own bound). */
 BF16X_API int bf16x_set_auto_target(double target);
@@ -31,8 +35,11 @@ BF16X_API double bf16x_get_auto_target(void); /* 0: the native GEMM's bound k u 
 BF16X_API void bf16x_set_verbose(int on);
 BF16X_API int bf16x_get_verbose(void);
 
-/* Threads of bf16x's own parallel regions (0: OpenMP's default for the calling thread). The host BLAS that runs
- * native calls keeps its own setting (openblas_set_num_threads). */
+/* Threads of bf16x's own parallel regions, 1..BF16X_MAX_THREADS; 0 removes the setting: then BF16X_NUM_THREADS of
+ * the environment (the same range), else OpenMP's default for the calling thread (OMP_NUM_THREADS). A negative
+ * count or one above BF16X_MAX_THREADS is BF16X_ERR_OPTIONS. The getter returns the count calls use. The host
+ * BLAS that runs native calls keeps its own setting (openblas_set_num_threads, OPENBLAS_NUM_THREADS). */
+#define BF16X_MAX_THREADS 4096
 BF16X_API int bf16x_set_num_threads(int threads);
 BF16X_API int bf16x_get_num_threads(void);
 

@@ -54,10 +54,15 @@ def _primary():
     return lib if lib is not None else _lib.instances()[0]
 
 
+# BF16X_MAX_THREADS of bf16x/bf16x_runtime.h: bf16x_set_num_threads refuses more.
+MAX_THREADS = 4096
+
+
 def set_num_threads(n):
-    """Threads of bf16x's own parallel regions in every instance (0: OpenMP's default)."""
-    if not isinstance(n, int) or n < 0:
-        raise ValueError(f"number of threads must be an int >= 0, got {n!r}")
+    """Threads of bf16x's own parallel regions in every instance, 0..MAX_THREADS (0: BF16X_NUM_THREADS, else
+    OpenMP's default)."""
+    if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MAX_THREADS:
+        raise ValueError(f"number of threads must be an int in 0..{MAX_THREADS}, got {n!r}")
     for inst in _lib.instances():
         _lib.check(inst.bf16x_set_num_threads(n), "bf16x_set_num_threads")
 

@@ -1,9 +1,12 @@
 // bf16x_cgemm / bf16x_zgemm: the checks, layout normalisation and quick returns of the real routines, native on the
 // host cgemm/zgemm, else C in bounded blocks (complex_blocking.hpp): per block, P = op(A) op(B) from real products
-// of the parts (complex_products.hpp) into FP64 workspace, then C = alpha P + beta C; whatever can fail is done
-// before the first block is written, so that an error leaves C untouched.
+// of the parts (complex_products.hpp), scaled by powers of two per row and column so that it stays in range
+// (complex_operands.hpp), into FP64 workspace, then C = alpha P + beta C with the scales joining alpha; whatever
+// can fail is done before the first block is written, so that an error leaves C untouched.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstring>
 #include <new>
 #include <stdexcept>
 #include <type_traits>
@@ -68,17 +71,44 @@ void scale_c(std::int64_t m, std::int64_t n, const Complex<T>& beta, Complex<T>*
     }
 }
 
-// The r x c block of C at (i0, j0) = alpha P + beta C in FP64 with one rounding to T per part (beta = 0: C not
-// read); P is the FP64 block of ComplexProducts::p(). The same arithmetic per entry in both layouts.
+// x = m 2^e with m in [0.5, 1); 0, Inf and NaN as themselves with e = 0.
+struct Pow2Split {
+  double m;
+  int e;
+};
+Pow2Split split_pow2(double x) {
+  int e = 0;
+  const double m = std::isfinite(x) && x != 0 ? std::frexp(x, &e) : x;
+  return {m, e};
+}
+
+// y 2^e: exact where the result is normal, else one rounding (as ldexp).
+double times_pow2(double y, int e) {
+  if (e < -1022 || e > 1023) return std::ldexp(y, e);
+  const std::uint64_t bits = std::uint64_t(e + 1023) << 52;
+  double f;
+  std::memcpy(&f, &bits, sizeof f);
+  return y * f;
+}
+
+// The r x c block of C at (i0, j0) = alpha 2^(ea_i + eb_j) P' + beta C in FP64 with one rounding to T per part
+// (beta = 0: C not read); P' is the FP64 block of ComplexProducts::p(), op(A) op(B) on operands scaled by 2^-ea_i
+// per row and 2^-eb_j per column (complex_operands.hpp). Each part of alpha is m 2^e and its exponent joins
+// ea_i + eb_j, as the real drivers fold alpha into their scales: fl(m P') 2^(e + ea_i + eb_j) is fl(alpha P) where
+// that is normal, and no alpha P' or 2^(...) P' leaves the range before the result does. The same arithmetic per
+// entry in both layouts.
 template <typename T>
 void combine(std::int64_t i0, std::int64_t r, std::int64_t j0, std::int64_t c, const Complex<T>& alpha, const double* p,
-             const Complex<T>& beta, Complex<T>* cm, std::int64_t ldc, bool c_rows) {
-  const double ar = alpha.re, ai = alpha.im, br = beta.re, bi = beta.im;
+             const int* ea, const int* eb, const Complex<T>& beta, Complex<T>* cm, std::int64_t ldc, bool c_rows) {
+  const Pow2Split ar = split_pow2(alpha.re), ai = split_pow2(alpha.im);
+  const double br = beta.re, bi = beta.im;
   const bool read_c = br != 0 || bi != 0;
   const double* pim = p + r * c;
   const auto entry = [&](std::int64_t i, std::int64_t j) {
     const double pr = p[i + j * r], pi = pim[i + j * r];
-    double re = ar * pr - ai * pi, im = ar * pi + ai * pr;
+    const int s = ea[i0 + i] + eb[j0 + j];
+    double re = times_pow2(ar.m * pr, ar.e + s) - times_pow2(ai.m * pi, ai.e + s);
+    double im = times_pow2(ar.m * pi, ar.e + s) + times_pow2(ai.m * pr, ai.e + s);
     Complex<T>& x = c_at<T>(cm, ldc, c_rows, i0 + i, j0 + j);
     if (read_c) {
       const double xr = x.re, xi = x.im;
@@ -107,11 +137,14 @@ int emulate(int method, const ComplexOperand<T>& oa, const ComplexOperand<T>& ob
             const Complex<T>& beta, Complex<T>* c, std::int64_t ldc, bool c_rows, const bf16x_options& opt,
             Outcome& out, bool& done) {
   const ThreadScope threads;  // bf16x_set_num_threads for the scan, the deinterleave and the write too
-  const OperandScan sa = scan_operand(oa), sb = scan_operand(ob);
+  const OperandScan sa = scan_operand(oa, true), sb = scan_operand(ob, false);
   done = sa.finite && sb.finite;
   if (!done) return BF16X_OK;
-  // Sums that overflow would make T3 infinite where P is finite: 4M needs no sums.
-  if (method == BF16X_COMPLEX_3M && !(sa.sums_finite && sb.sums_finite)) method = BF16X_COMPLEX_4M;
+  // The real GEMMs run on op(A) and op(B) scaled by powers of two per row and column (every part below 1, so P'
+  // and 3M's sums stay in range); the write puts the scales back with alpha.
+  ComplexOperand<T> pa = oa, pb = ob;
+  pa.row_exp = sa.exps.data();
+  pb.col_exp = sb.exps.data();
   const std::int64_t m = oa.rows, n = ob.cols;
   const ComplexBlocking bl = complex_blocking();
   const std::int64_t mb = std::min(bl.mb, m), nb = std::min(bl.nb, n), kb = std::min(bl.kb, oa.cols);
@@ -119,8 +152,8 @@ int emulate(int method, const ComplexOperand<T>& oa, const ComplexOperand<T>& ob
   for (std::int64_t j0 = 0; j0 < n; j0 += nb)
     for (std::int64_t i0 = 0; i0 < m; i0 += mb) {
       const std::int64_t r = std::min(mb, m - i0), cc = std::min(nb, n - j0);
-      if (const int st = prod.block(oa, ob, i0, r, j0, cc, opt, out); st != BF16X_OK) return st;
-      combine<T>(i0, r, j0, cc, alpha, prod.p(), beta, c, ldc, c_rows);
+      if (const int st = prod.block(pa, pb, i0, r, j0, cc, opt, out); st != BF16X_OK) return st;
+      combine<T>(i0, r, j0, cc, alpha, prod.p(), sa.exps.data(), sb.exps.data(), beta, c, ldc, c_rows);
     }
   out.workspace_bytes += prod.bytes();
   out.why += method == BF16X_COMPLEX_3M ? ",complex=3m" : ",complex=4m";
@@ -162,10 +195,12 @@ int complex_gemm(int layout, int transa, int transb, std::int64_t m, std::int64_
                  const Complex<T>& beta, Complex<T>* c, std::int64_t ldc, const bf16x_options* user) {
   constexpr bool is_double = std::is_same_v<T, double>;
   const auto t0 = std::chrono::steady_clock::now();
-  const bf16x_options opt = call_options(user);
+  int st_options;
+  const bf16x_options opt = call_options(user, st_options);
   Outcome out;
   const bool alpha_zero = alpha.re == T(0) && alpha.im == T(0);
   int st = check_gemm_args({layout, transa, transb, m, n, k, lda, ldb, ldc}, a, b, c, alpha_zero);
+  if (st == BF16X_OK) st = st_options;
   if (st == BF16X_OK) st = check_options(opt, is_double);
   if (st == BF16X_OK && (opt.complex_method < BF16X_COMPLEX_DEFAULT || opt.complex_method > BF16X_COMPLEX_3M))
     st = BF16X_ERR_OPTIONS;

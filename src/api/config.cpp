@@ -4,6 +4,7 @@
 #include <fstream>
 #include <string>
 
+#include "api/env.hpp"
 #include "api/names.hpp"
 #include "api/runtime.hpp"
 #include "bf16x/bf16x.h"
@@ -40,7 +41,10 @@ std::string config_text() {
   line("engine selected", bf16x_engine_name(bf16x_engine_selected()));
   line("host blas", *host::library_name() ? host::library_name() : "(none found)");
   line("host kernel", *host::core_name() ? host::core_name() : "(not OpenBLAS)");
-  line("threads", std::to_string(bf16x_get_num_threads()) + (runtime_threads() > 0 ? " (bf16x_set_num_threads)" : ""));
+  const char* threads_from = runtime_threads() > 0   ? " (bf16x_set_num_threads)"
+                             : env().num_threads > 0 ? " (BF16X_NUM_THREADS)"
+                                                     : "";
+  line("threads", std::to_string(bf16x_get_num_threads()) + threads_from);
   line("sgemm mode", bf16x_mode_name(bf16x_get_sgemm_mode()));
   line("dgemm mode", bf16x_mode_name(bf16x_get_dgemm_mode()));
   return s;

@@ -1,10 +1,12 @@
 #include "api/engine_choice.hpp"
 
+#include <cstdlib>
 #include <string>
 
 #include "api/env.hpp"
 #include "api/runtime.hpp"
 #include "bf16x/bf16x.h"
+#include "crt/int8_kernel.hpp"
 #include "engine/registry.hpp"
 #include "env/env_vars.hpp"
 
@@ -14,10 +16,12 @@ namespace {
 int auto_engine() {
   static const int chosen = [] {
     const Env& e = env();
-    const int want = e.engine_set ? e.engine : int(BF16X_ENGINE_AMX);
+    // BF16X_ENGINE=avx2-int8 (an INT8 engine) names the CRT modes' engine: the slice modes keep the best BF16 one.
+    const bool bf16_named = e.engine_set && !int8_only(e.engine);
+    const int want = bf16_named ? e.engine : int(BF16X_ENGINE_AMX);
     const int id = engine::best_usable(want);
     // An engine the user named but this CPU cannot run: said once per process, whatever the verbosity.
-    if (e.engine_set && id != want)
+    if (bf16_named && id != want)
       envvar::warn(std::string("BF16X_ENGINE=") + bf16x_engine_name(want) + " is not available on this CPU; using " +
                    bf16x_engine_name(id));
     return id;
@@ -34,6 +38,20 @@ int resolve_engine(int requested) {
     return rt != BF16X_ENGINE_AUTO && engine::engine_usable(rt) ? rt : auto_engine();
   }
   return engine::engine_usable(requested) ? requested : -1;
+}
+
+bool int8_only(int engine) { return engine == BF16X_ENGINE_AVX2_INT8 || engine == BF16X_ENGINE_AVX512VNNI; }
+
+int resolve_crt_engine(int requested) {
+  if (requested == BF16X_ENGINE_AUTO) {
+    const int rt = runtime_crt_engine();
+    if (rt != BF16X_ENGINE_AUTO && crt::int8_engine_usable(rt)) return rt;
+    // BF16X_CRT_ENGINE (read by the CRT registry) before an INT8-only BF16X_ENGINE.
+    const Env& e = env();
+    if (e.engine_set && int8_only(e.engine) && !std::getenv("BF16X_CRT_ENGINE") && crt::int8_engine_usable(e.engine))
+      return e.engine;
+  }
+  return crt::resolve_int8_engine(requested);
 }
 
 }  // namespace bf16x::api

@@ -8,4 +8,10 @@ namespace bf16x::api {
 // choice falls back and is said once on stderr). Returns -1 if an explicitly requested engine cannot run here.
 int resolve_engine(int requested);
 
+// An engine that only runs INT8 products (the CRT modes): avx2-int8, avx512vnni.
+bool int8_only(int engine);
+// The INT8 engine of a CRT-mode call: an explicit request if usable (else -1); AUTO: bf16x_set_engine's INT8
+// setting, else BF16X_CRT_ENGINE, else an INT8-only BF16X_ENGINE, else the best available.
+int resolve_crt_engine(int requested);
+
 }  // namespace bf16x::api

@@ -4,13 +4,16 @@
 // rejected ones included.
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <mutex>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 
+#include "api/caller_structs.hpp"
 #include "api/checks.hpp"
 #include "api/engine_choice.hpp"
 #include "api/env.hpp"
@@ -70,12 +73,17 @@ void warn_if_reference(int requested, int mode, int engine_id, int engine_option
   });
 }
 
+// Why the host GEMM could not run a call: no host BLAS at all, or one whose 32-bit interface cannot take the sizes.
+int host_missing() { return *host::library_name() ? BF16X_ERR_ENGINE : BF16X_ERR_NO_HOST; }
+
 // A CRT mode (fp64c<N>, fp32c<N>): the INT8 engine, the CRT driver, the host GEMM for NaN/Inf inputs.
 template <typename T>
 int gemm_crt_mode(int mode, const bf16x_options& opt, int transa, int transb, std::int64_t m, std::int64_t n,
                   std::int64_t k, T alpha, const T* a, std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c,
                   std::int64_t ldc, bool c_rows, Outcome& out) {
-  int engine_id = crt::resolve_int8_engine(opt.engine);
+  // A BF16-only engine named for a CRT mode is the wrong kind, not an unavailable one.
+  if (opt.engine != BF16X_ENGINE_AUTO && !crt::int8_engine(opt.engine)) return BF16X_ERR_ENGINE_KIND;
+  const int engine_id = api::resolve_crt_engine(opt.engine);
   if (engine_id < 0) return BF16X_ERR_ENGINE;
   crt::CrtConfig cfg;
   cfg.moduli = crt::crt_moduli(mode);
@@ -97,14 +105,23 @@ int gemm_crt_mode(int mode, const bf16x_options& opt, int transa, int transb, st
   out.seconds_split = cfg.seconds_scale;
   out.seconds_compute = cfg.seconds_products;
   out.counters.micro_tiles = cfg.micro_tiles;
+  out.workspace_bytes = cfg.workspace_bytes;
   if (done) {
     out.mode = mode;
     out.engine = engine_id;
     return BF16X_OK;
   }
   out.why = ",fallback=nonfinite";
-  if (!host_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows)) return BF16X_ERR_ENGINE;
+  if (!host_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows)) return host_missing();
   return BF16X_OK;
+}
+
+// The workspace gemm_crt_mode reserves for this shape: the CRT driver's blocking on the call's thread count.
+std::size_t crt_workspace(int mode, std::int64_t m, std::int64_t n, std::int64_t k) {
+  const ThreadScope threads;  // bf16x_set_num_threads, as in the call
+  crt::CrtConfig cfg;
+  cfg.moduli = crt::crt_moduli(mode);
+  return crt::crt_workspace_bytes(cfg.moduli, crt::crt_blocking(m, n, k, cfg));
 }
 
 }  // namespace
@@ -130,26 +147,32 @@ static std::string auto_why(const AutoChoice& c) {
 
 char trans_char(int t) { return t == BF16X_NO_TRANS ? 'N' : (t == BF16X_TRANS ? 'T' : 'C'); }
 
-bf16x_options call_options(const bf16x_options* user) {
+bf16x_options call_options(const bf16x_options* user, int& status) {
+  // Every BF16X_* variable is read (and a refused value said) at the first call, whatever that call needs.
+  (void)env();
   bf16x_options opt;
-  bf16x_options_init(&opt);
-  if (user) opt = *user;
-  if (opt.stats) *opt.stats = bf16x_stats{};
-  if (opt.stats) opt.stats->engine = -1;
+  status = read_options(user, opt);
+  if (opt.stats) {
+    bf16x_stats cleared{};
+    cleared.engine = -1;
+    write_stats(opt.stats, cleared);
+  }
   return opt;
 }
 
 void report_call(const bf16x_options& opt, const Outcome& out, int st, double secs, VerboseCall v) {
   if (opt.stats && st == BF16X_OK) {
-    opt.stats->mode = out.mode;
-    opt.stats->engine = out.engine;
-    opt.stats->tile_loads = out.counters.tile_loads;
-    opt.stats->tile_stores = out.counters.tile_stores;
-    opt.stats->dot_products = out.counters.dot_products;
-    opt.stats->micro_tiles = out.counters.micro_tiles;
-    opt.stats->seconds_split = out.seconds_split;
-    opt.stats->seconds_compute = out.engine >= 0 ? out.seconds_compute : secs;
-    opt.stats->workspace_bytes = out.workspace_bytes;
+    bf16x_stats s{};
+    s.mode = out.mode;
+    s.engine = out.engine;
+    s.tile_loads = out.counters.tile_loads;
+    s.tile_stores = out.counters.tile_stores;
+    s.dot_products = out.counters.dot_products;
+    s.micro_tiles = out.counters.micro_tiles;
+    s.seconds_split = out.seconds_split;
+    s.seconds_compute = out.engine >= 0 ? out.seconds_compute : secs;
+    s.workspace_bytes = out.workspace_bytes;
+    write_stats(opt.stats, s);
   }
   if (!effective_verbose()) return;
   v.mode = st == BF16X_OK ? bf16x_mode_name(out.mode) : "-";
@@ -177,11 +200,15 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
   // CRT modes run on their own INT8 engines and driver.
   if (const int rm = resolve_mode({opt.mode, is_double, m, n, k, -1, opt.auto_target}); crt::is_crt_mode(rm))
     return gemm_crt_mode<T>(rm, opt, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows, out);
-  int engine_id = api::resolve_engine(opt.engine);
-  if (engine_id < 0 && opt.engine != BF16X_ENGINE_AUTO) {
+  // An INT8-only engine runs no slice mode: an error for a slice mode asked for by name; auto's slice modes take
+  // the BF16 engine AUTO would, its CRT modes that INT8 engine.
+  const bool int8_named = api::int8_only(opt.engine);
+  int engine_id = api::resolve_engine(int8_named ? int(BF16X_ENGINE_AUTO) : opt.engine);
+  if ((engine_id < 0 && opt.engine != BF16X_ENGINE_AUTO) || int8_named) {
     // An explicitly requested engine that cannot run here is an error only if emulation is asked for.
     const int probe = resolve_mode({opt.mode, is_double, m, n, k, -1, opt.auto_target});
-    if (probe != BF16X_MODE_NATIVE) return BF16X_ERR_ENGINE;
+    if (int8_named && probe != BF16X_MODE_NATIVE && probe != BF16X_MODE_AUTO) return BF16X_ERR_ENGINE_KIND;
+    if (!int8_named && probe != BF16X_MODE_NATIVE) return BF16X_ERR_ENGINE;
   }
   const bool ta = transa != BF16X_NO_TRANS, tb = transb != BF16X_NO_TRANS;
   const bool scaled = opt.split == BF16X_SPLIT_SCALED && env().split == BF16X_SPLIT_SCALED;
@@ -195,13 +222,16 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
     mode = autoc.mode;
     if (crt::is_crt_mode(mode)) {  // auto chose a CRT mode: its INT8 engine for the resolved one
       bf16x_options o = opt;
-      o.engine = crt::int8_engine_for(engine_id);
+      o.engine = int8_named ? opt.engine : crt::int8_engine_for(engine_id);
       const int st =
           gemm_crt_mode<T>(mode, o, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows, out);
       if (out.why.empty()) out.why = auto_why(autoc);  // what auto measured, as for the BF16 modes
       return st;
     }
   }
+  // Without a host BLAS auto cannot go native: it runs the most accurate slice mode instead.
+  if (mode == BF16X_MODE_NATIVE && requested == BF16X_MODE_AUTO && !*host::library_name())
+    mode = is_double ? BF16X_MODE_FP64X21 : BF16X_MODE_FP32X6;
   // Every source of a mode (argument, environment, runtime setting, auto) is checked against the routine here.
   if (!mode_fits(mode, is_double) || mode == BF16X_MODE_AUTO || mode == BF16X_MODE_DEFAULT) return BF16X_ERR_MODE;
   warn_if_reference(requested, mode, engine_id, opt.engine);
@@ -245,7 +275,7 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
     out.engine = engine_id;
     return BF16X_OK;
   }
-  if (!host_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows)) return BF16X_ERR_ENGINE;
+  if (!host_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows)) return host_missing();
   return BF16X_OK;
 }
 
@@ -261,17 +291,27 @@ int gemm(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std
          std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc, const bf16x_options* user) {
   constexpr bool is_double = std::is_same_v<T, double>;
   const auto t0 = std::chrono::steady_clock::now();
-  const bf16x_options opt = call_options(user);
+  int st_options;
+  const bf16x_options opt = call_options(user, st_options);
   Outcome out;
   int st = check_gemm_args({layout, transa, transb, m, n, k, lda, ldb, ldc}, a, b, c, alpha == T(0));
+  if (st == BF16X_OK) st = st_options;
   if (st == BF16X_OK) st = check_options(opt, is_double);
   if (st == BF16X_OK && m != 0 && n != 0) {
     // A row-major A or B is its column-major transpose; C keeps its layout (the driver writes it in place), so
     // that both layouts compute the same product in the same order: the same bits.
-    if (layout == BF16X_ROW_MAJOR)
-      st = run_gemm<T>(flip(transa), flip(transb), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, true, opt, out);
-    else
-      st = run_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, false, opt, out);
+    // No exception leaves the C API: the allocations that can throw (scale vectors, group plans) come before any
+    // write to C, and none is made inside a parallel region.
+    try {
+      if (layout == BF16X_ROW_MAJOR)
+        st = run_gemm<T>(flip(transa), flip(transb), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, true, opt, out);
+      else
+        st = run_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, false, opt, out);
+    } catch (const std::bad_alloc&) {
+      st = BF16X_ERR_NOMEM;
+    } catch (const std::length_error&) {
+      st = BF16X_ERR_NOMEM;
+    }
   }
   // The call as the caller made it (layout, transposes and leading dimensions before normalisation).
   VerboseCall v;
@@ -291,21 +331,33 @@ int workspace_bytes(int is_double, int layout, std::int64_t m, std::int64_t n, s
   if (!bytes) return BF16X_ERR_NULL;
   *bytes = 0;
   bf16x_options opt;
-  bf16x_options_init(&opt);
-  if (user) opt = *user;
+  const int st_options = read_options(user, opt);
   if (layout != BF16X_ROW_MAJOR && layout != BF16X_COL_MAJOR) return BF16X_ERR_LAYOUT;
   if (m < 0) return BF16X_ERR_M;
   if (n < 0) return BF16X_ERR_N;
   if (k < 0) return BF16X_ERR_K;
+  if (st_options != BF16X_OK) return st_options;
   if (const int so = check_options(opt, is_double != 0); so != BF16X_OK) return so;
   if (m == 0 || n == 0 || k == 0) return BF16X_OK;
-  const int engine_id = api::resolve_engine(opt.engine);
+  const int engine_id = api::resolve_engine(api::int8_only(opt.engine) ? int(BF16X_ENGINE_AUTO) : opt.engine);
   const bool scaled = opt.split == BF16X_SPLIT_SCALED && env().split == BF16X_SPLIT_SCALED;
   int mode = resolve_mode({opt.mode, is_double != 0, m, n, k, engine_id, opt.auto_target, opt.block_k, scaled});
   if (mode == BF16X_MODE_NATIVE) return BF16X_OK;
-  if (mode == BF16X_MODE_AUTO) mode = is_double ? BF16X_MODE_FP64X21 : BF16X_MODE_FP32X6;  // the data decides
+  if (crt::is_crt_mode(mode)) {  // the call's own INT8 engine check, then the CRT driver's workspace
+    if (opt.engine != BF16X_ENGINE_AUTO && !crt::int8_engine(opt.engine)) return BF16X_ERR_ENGINE_KIND;
+    if (api::resolve_crt_engine(opt.engine) < 0) return BF16X_ERR_ENGINE;
+    *bytes = crt_workspace(mode, m, n, k);
+    return BF16X_OK;
+  }
+  const bool data_decides = mode == BF16X_MODE_AUTO;
+  if (data_decides) mode = is_double ? BF16X_MODE_FP64X21 : BF16X_MODE_FP32X6;
   *bytes = driver::workspace_bytes(m, n, k, *split::scheme_for_mode(mode), opt.block_k, omp_get_max_threads(),
                                    is_double != 0, opt.fuse_diagonals != 0);
+  // Auto may choose a CRT mode too: its largest (the most moduli) where that reserves more.
+  if (data_decides)
+    *bytes = std::max<std::uint64_t>(
+        *bytes,
+        crt_workspace(is_double ? BF16X_MODE_FP64C(BF16X_FP64C_MAX) : BF16X_MODE_FP32C(BF16X_FP32C_MAX), m, n, k));
   return BF16X_OK;
 }
 
@@ -313,14 +365,6 @@ int workspace_bytes(int is_double, int layout, std::int64_t m, std::int64_t n, s
 }  // namespace bf16x::api
 
 extern "C" {
-
-void bf16x_options_init(bf16x_options* opt) {
-  if (!opt) return;
-  *opt = bf16x_options{};
-  opt->mode = BF16X_MODE_DEFAULT;
-  opt->engine = BF16X_ENGINE_AUTO;
-  opt->split = BF16X_SPLIT_SCALED;
-}
 
 int bf16x_sgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n, int64_t k,
                    float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,

@@ -158,6 +158,10 @@ const char* bf16x_status_string(int status) {
       return "workspace allocation failed";
     case BF16X_ERR_OPTIONS:
       return "invalid option value";
+    case BF16X_ERR_ENGINE_KIND:
+      return "engine does not run this mode (BF16 engine for a CRT mode, or INT8 engine for a slice mode)";
+    case BF16X_ERR_NO_HOST:
+      return "no host BLAS found (set BF16X_HOST_BLAS to a CBLAS library)";
     default:
       return "unknown status";
   }

@@ -33,9 +33,10 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
 
 char trans_char(int t);  // 'N', 'T', 'C'
 
-// The start of every GEMM call (real and complex): the caller's options or the defaults, their stats cleared
-// (engine -1 until a call runs).
-bf16x_options call_options(const bf16x_options* user);
+// The start of every GEMM call (real and complex): the caller's options (no further than their size) or the
+// defaults, their stats cleared (engine -1 until a call runs); `status` BF16X_ERR_OPTIONS for options or stats
+// smaller than the first version (then the defaults, nothing written).
+bf16x_options call_options(const bf16x_options* user, int& status);
 
 // The end of every GEMM call (real and complex): the caller's stats on success, and the verbose line of `v` (the
 // call as the caller made it) completed from what the call did.

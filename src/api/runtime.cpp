@@ -5,17 +5,19 @@
 #include <atomic>
 #include <cmath>
 
+#include "api/engine_choice.hpp"
 #include "api/env.hpp"
 #include "api/mode_policy.hpp"
 #include "bf16x/bf16x.h"
+#include "crt/int8_kernel.hpp"
 #include "engine/registry.hpp"
 
 namespace bf16x::api {
 namespace {
 
 constexpr int kUnset = -1;
-std::atomic<int> g_sgemm_mode{kUnset}, g_dgemm_mode{kUnset}, g_engine{BF16X_ENGINE_AUTO}, g_verbose{kUnset},
-    g_threads{0};
+std::atomic<int> g_sgemm_mode{kUnset}, g_dgemm_mode{kUnset}, g_engine{BF16X_ENGINE_AUTO},
+    g_crt_engine{BF16X_ENGINE_AUTO}, g_verbose{kUnset}, g_threads{0};
 std::atomic<double> g_target{-1.0};
 
 // DEFAULT removes the setting; any other mode must fit the routine.
@@ -36,6 +38,7 @@ int effective_mode(bool is_double) {
   return m != kUnset ? m : (is_double ? env().dgemm_mode : env().sgemm_mode);
 }
 int runtime_engine() { return g_engine.load(std::memory_order_relaxed); }
+int runtime_crt_engine() { return g_crt_engine.load(std::memory_order_relaxed); }
 double effective_auto_target() {
   const double t = g_target.load(std::memory_order_relaxed);
   return t >= 0 ? t : env().auto_target;
@@ -45,9 +48,13 @@ bool effective_verbose() {
   return v != kUnset ? v != 0 : env().verbose;
 }
 int runtime_threads() { return g_threads.load(std::memory_order_relaxed); }
+int effective_threads() {
+  const int n = runtime_threads();
+  return n > 0 ? n : env().num_threads;
+}
 
 ThreadScope::ThreadScope() {
-  const int n = runtime_threads();
+  const int n = effective_threads();
   if (n <= 0) return;
   saved_ = omp_get_max_threads();
   omp_set_num_threads(n);
@@ -68,10 +75,19 @@ int bf16x_get_dgemm_mode(void) { return bf16x::api::effective_mode(true); }
 
 int bf16x_set_engine(int engine) {
   if (!bf16x_engine_name(engine)) return BF16X_ERR_OPTIONS;
+  // An INT8-only engine (avx2-int8, avx512vnni) is the CRT modes' setting; AUTO clears both.
+  if (bf16x::api::int8_only(engine)) {
+    if (!bf16x::crt::int8_engine_usable(engine)) return BF16X_ERR_ENGINE;
+    bf16x::api::g_crt_engine = engine;
+    return BF16X_OK;
+  }
   if (engine != BF16X_ENGINE_AUTO && !bf16x::engine::engine_usable(engine)) return BF16X_ERR_ENGINE;
   bf16x::api::g_engine = engine;
+  if (engine == BF16X_ENGINE_AUTO) bf16x::api::g_crt_engine = engine;
   return BF16X_OK;
 }
+
+int bf16x_get_crt_engine(void) { return bf16x::api::resolve_crt_engine(BF16X_ENGINE_AUTO); }
 
 int bf16x_get_engine(void) { return bf16x_engine_selected(); }
 
@@ -87,13 +103,13 @@ void bf16x_set_verbose(int on) { bf16x::api::g_verbose = on < 0 ? bf16x::api::kU
 int bf16x_get_verbose(void) { return bf16x::api::effective_verbose() ? 1 : 0; }
 
 int bf16x_set_num_threads(int threads) {
-  if (threads < 0) return BF16X_ERR_OPTIONS;
+  if (threads < 0 || threads > BF16X_MAX_THREADS) return BF16X_ERR_OPTIONS;
   bf16x::api::g_threads = threads;
   return BF16X_OK;
 }
 
 int bf16x_get_num_threads(void) {
-  const int n = bf16x::api::runtime_threads();
+  const int n = bf16x::api::effective_threads();
   return n > 0 ? n : omp_get_max_threads();
 }
 

@@ -7,11 +7,13 @@ namespace bf16x::api {
 
 int effective_mode(bool is_double);  // BF16X_MODE_NATIVE / AUTO / an emulation mode of that precision
 int runtime_engine();                // BF16X_ENGINE_AUTO unless bf16x_set_engine chose one
+int runtime_crt_engine();            // BF16X_ENGINE_AUTO unless bf16x_set_engine chose an INT8-only engine
 double effective_auto_target();      // 0: the native GEMM's bound
 bool effective_verbose();
-int runtime_threads();  // 0: OpenMP's default (omp_get_max_threads of the calling thread)
+int runtime_threads();    // bf16x_set_num_threads; 0: not set
+int effective_threads();  // runtime_threads(), else BF16X_NUM_THREADS; 0: OpenMP's default (omp_get_max_threads)
 
-// Sets the calling thread's OpenMP thread count to runtime_threads() for its lifetime (nothing when 0).
+// Sets the calling thread's OpenMP thread count to effective_threads() for its lifetime (nothing when 0).
 class ThreadScope {
  public:
   ThreadScope();

@@ -63,24 +63,25 @@ std::optional<GemmShape> cblas_gemm_shape(int layout, int transa, int transb, st
                                           std::int64_t k, std::int64_t lda, std::int64_t ldb, std::int64_t ldc,
                                           const char* rout, CblasError* error) {
   if (layout != kColMajor && layout != kRowMajor) {
-    *error = {1, 1, false, rout, "Illegal layout setting, %d\n", layout};
+    *error = {1, 1, false, rout, "Illegal layout setting, %d\n", layout, 0};
     return std::nullopt;
   }
   const bool row = layout == kRowMajor;
   const char ta = cblas_trans(transa), tb = cblas_trans(transb);
+  // OpenBLAS checks the swapped call of a row-major one: TransB is its first transpose there.
   if (!ta) {
-    *error = {2, 2, row, rout, "Illegal TransA setting, %d\n", transa};
+    *error = {2, 2, row, rout, "Illegal TransA setting, %d\n", transa, row && !tb ? 1 : row ? 2 : 1};
     return std::nullopt;
   }
   if (!tb) {
-    *error = {3, 3, row, rout, "Illegal TransB setting, %d\n", transb};
+    *error = {3, 3, row, rout, "Illegal TransB setting, %d\n", transb, row ? 1 : 2};
     return std::nullopt;
   }
   const GemmShape s = row ? GemmShape{tb, ta, n, m, k, ldb, lda, ldc} : GemmShape{ta, tb, m, n, k, lda, ldb, ldc};
   if (const int info = fortran_gemm_info(s)) {
     // The Fortran number + 1 (CBLAS has the layout first), as reference CBLAS's xerbla_ forwards it.
     const int reported = info + 1;
-    *error = {row ? unswap_row_major(reported) : reported, reported, row, rout, "", 0};
+    *error = {row ? unswap_row_major(reported) : reported, reported, row, rout, "", 0, info};
     return std::nullopt;
   }
   return s;

@@ -58,27 +58,12 @@ void native_via_library(const ComplexGemmCall<bf16x_complex_double>& g) { native
 
 void verbose_forwarded_complex(const GemmShape& s, bool row_major, bool is_double, const double alpha[2],
                                const double beta[2], const void* fn, int declined_status, double seconds) {
-  // The call as the caller made it: a row-major one with A, B, m, n back in place (as the library's own lines).
-  api::VerboseCall v;
-  v.is_double = is_double;
-  v.row_major = row_major;
-  v.ta = row_major ? s.transb : s.transa;
-  v.tb = row_major ? s.transa : s.transb;
-  v.m = row_major ? s.n : s.m;
-  v.n = row_major ? s.m : s.n;
-  v.k = s.k;
-  v.lda = row_major ? s.ldb : s.lda;
-  v.ldb = row_major ? s.lda : s.ldb;
-  v.ldc = s.ldc;
+  api::VerboseCall v = forwarded_call(s, row_major, is_double, fn, declined_status, seconds);
   v.alpha = alpha[0];
   v.beta = beta[0];
   v.is_complex = true;
   v.alpha_im = alpha[1];
   v.beta_im = beta[1];
-  v.mode = "native";
-  v.engine = library_of(fn);
-  v.why = forwarded_why(s, is_double, declined_status);
-  v.seconds = seconds;
   api::verbose_line(v);
 }
 

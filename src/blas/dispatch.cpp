@@ -77,8 +77,8 @@ std::string forwarded_why(const GemmShape& s, bool is_double, int declined_statu
   return why;
 }
 
-void verbose_forwarded(const GemmShape& s, bool row_major, bool is_double, double alpha, double beta, const void* fn,
-                       int declined_status, double seconds) {
+api::VerboseCall forwarded_call(const GemmShape& s, bool row_major, bool is_double, const void* fn, int declined_status,
+                                double seconds) {
   // The call as the caller made it: a row-major one with A, B, m, n back in place (as the library's own lines).
   api::VerboseCall v;
   v.is_double = is_double;
@@ -91,12 +91,63 @@ void verbose_forwarded(const GemmShape& s, bool row_major, bool is_double, doubl
   v.lda = row_major ? s.ldb : s.lda;
   v.ldb = row_major ? s.lda : s.ldb;
   v.ldc = s.ldc;
-  v.alpha = alpha;
-  v.beta = beta;
   v.mode = "native";
   v.engine = library_of(fn);
   v.why = forwarded_why(s, is_double, declined_status);
   v.seconds = seconds;
+  return v;
+}
+
+void verbose_forwarded(const GemmShape& s, bool row_major, bool is_double, double alpha, double beta, const void* fn,
+                       int declined_status, double seconds) {
+  api::VerboseCall v = forwarded_call(s, row_major, is_double, fn, declined_status, seconds);
+  v.alpha = alpha;
+  v.beta = beta;
+  api::verbose_line(v);
+}
+
+void verbose_rejected(bool is_double, bool row_major, char ta, char tb, std::int64_t m, std::int64_t n, std::int64_t k,
+                      std::int64_t lda, std::int64_t ldb, std::int64_t ldc, double alpha, double beta,
+                      int fortran_info) {
+  api::VerboseCall v;
+  v.is_double = is_double;
+  v.row_major = row_major;
+  v.ta = ta;
+  v.tb = tb;
+  v.m = m, v.n = n, v.k = k, v.lda = lda, v.ldb = ldb, v.ldc = ldc;
+  v.alpha = alpha;
+  v.beta = beta;
+  v.mode = "-";
+  v.engine = "-";
+  switch (fortran_info) {
+    case 0:
+      v.status = BF16X_ERR_LAYOUT;
+      break;
+    case 1:
+      v.status = BF16X_ERR_TRANS_A;
+      break;
+    case 2:
+      v.status = BF16X_ERR_TRANS_B;
+      break;
+    case 3:
+      v.status = BF16X_ERR_M;
+      break;
+    case 4:
+      v.status = BF16X_ERR_N;
+      break;
+    case 5:
+      v.status = BF16X_ERR_K;
+      break;
+    case 8:
+      v.status = BF16X_ERR_LDA;
+      break;
+    case 10:
+      v.status = BF16X_ERR_LDB;
+      break;
+    default:
+      v.status = BF16X_ERR_LDC;
+      break;
+  }
   api::verbose_line(v);
 }
 

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <string>
 
+#include "api/verbose.hpp"
 #include "bf16x/bf16x.h"
 #include "blas/arg_check.hpp"
 #include "blas/reentry.hpp"
@@ -37,9 +38,17 @@ void native_via_library(const GemmCall<double>& g);
 
 // ",key=value" of a forwarded call's verbose line: why it ran native (empty if it was asked to).
 std::string forwarded_why(const GemmShape& s, bool is_double, int declined_status);
+// The verbose line of a forwarded call as the caller made it, without alpha and beta.
+api::VerboseCall forwarded_call(const GemmShape& s, bool row_major, bool is_double, const void* fn, int declined_status,
+                                double seconds);
 void verbose_forwarded(const GemmShape& s, bool row_major, bool is_double, double alpha, double beta, const void* fn,
                        int declined_status, double seconds);
 bool verbose();
+// The verbose line of a call the argument checks rejected (mode and engine "-", the status of the bad argument):
+// fortran_info is the Fortran XGEMM argument number, 0 for a bad CBLAS layout.
+void verbose_rejected(bool is_double, bool row_major, char ta, char tb, std::int64_t m, std::int64_t n, std::int64_t k,
+                      std::int64_t lda, std::int64_t ldb, std::int64_t ldc, double alpha, double beta,
+                      int fortran_info);
 
 // A call that must run on the host (re-entered from a host library, or native) where the process has no host
 // routine at all: says so and aborts rather than leave C unset.

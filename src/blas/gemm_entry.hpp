@@ -37,6 +37,9 @@ void fortran_gemm(const char* name6, Next next, const ErrorHandlers& errors, con
   }
   const GemmShape s{fortran_trans(*transa), fortran_trans(*transb), *m, *n, *k, *lda, *ldb, *ldc};
   if (const int info = fortran_gemm_info(s)) {
+    if (verbose())
+      verbose_rejected(sizeof(T) == sizeof(double), false, *transa, *transb, *m, *n, *k, *lda, *ldb, *ldc,
+                       double(*alpha), double(*beta), info);
     report_fortran(name6, info, errors);
     return;
   }
@@ -60,6 +63,12 @@ void cblas_gemm(const char* rout, Next next, const ErrorHandlers& errors, int la
   CblasError error{};
   const auto shape = cblas_gemm_shape(layout, transa, transb, m, n, k, lda, ldb, ldc, rout, &error);
   if (!shape) {
+    if (verbose()) {
+      // The call as made (a refused transpose shows as '?'); error.info numbers the caller's CBLAS arguments.
+      auto trans = [](int t) { return t == 111 ? 'N' : t == 112 ? 'T' : t == 113 ? 'C' : '?'; };
+      verbose_rejected(sizeof(T) == sizeof(double), layout == 101, trans(transa), trans(transb), m, n, k, lda, ldb, ldc,
+                       double(alpha), double(beta), error.info == 1 ? 0 : error.info - 1);
+    }
     report_cblas(error, errors);
     return;
   }

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <cctype>
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
@@ -19,6 +20,22 @@ void call_cblas_handler(void* handler, const ErrorHandlers& h, int info, const C
     reinterpret_cast<CblasXerbla64>(handler)(std::int64_t(info), e.rout, e.form, e.value);
   else
     reinterpret_cast<CblasXerbla>(handler)(info, e.rout, e.form, e.value);
+}
+
+// Whether `handler` is defined by the host OpenBLAS (the object that defines openblas_get_corename).
+bool openblas_handler(void* handler) {
+  void* marker = dlsym(RTLD_DEFAULT, "openblas_get_corename");
+  Dl_info h{}, m{};
+  return marker && dladdr(handler, &h) && dladdr(marker, &m) && h.dli_fbase == m.dli_fbase;
+}
+
+// "cblas_dgemm" -> "DGEMM ": the Fortran name OpenBLAS's CBLAS passes to XERBLA.
+void fortran_name(const char* rout, char name6[7]) {
+  const char* base = std::strncmp(rout, "cblas_", 6) == 0 ? rout + 6 : rout;
+  int i = 0;
+  for (; i < 6 && base[i]; ++i) name6[i] = char(std::toupper(static_cast<unsigned char>(base[i])));
+  for (; i < 6; ++i) name6[i] = ' ';
+  name6[6] = '\0';
 }
 
 }  // namespace
@@ -43,6 +60,12 @@ void report_fortran(const char* name6, int info, const ErrorHandlers& h) {
 void report_cblas(const CblasError& e, const ErrorHandlers& h) {
   void* handler = dlsym(RTLD_DEFAULT, h.cblas_xerbla);
   auto* row_major_strg = h.row_major_strg ? static_cast<int*>(dlsym(RTLD_DEFAULT, h.row_major_strg)) : nullptr;
+  if (handler && openblas_handler(handler)) {
+    char name6[7];
+    fortran_name(e.rout, name6);
+    report_fortran(name6, e.fortran_info, h);
+    return;
+  }
   if (handler) {
     if (row_major_strg) {
       *row_major_strg = e.row_major ? 1 : 0;

@@ -19,7 +19,10 @@ inline constexpr ErrorHandlers kLp64Handlers{"xerbla_", "cblas_xerbla", "RowMajo
 // Fortran: CALL XERBLA(name, info), name blank-padded to 6 characters ("SGEMM ").
 void report_fortran(const char* name6, int info, const ErrorHandlers& h = kLp64Handlers);
 
-// CBLAS: cblas_xerbla(info, rout, form, value) with reference CBLAS's argument number for the call as made.
+// CBLAS: cblas_xerbla(info, rout, form, value) with reference CBLAS's argument number for the call as made. Where
+// the cblas_xerbla found is the host OpenBLAS's own (which exits), the error goes the way OpenBLAS's cblas_xgemm
+// sends it instead: to XERBLA (which prints and returns) with fortran_info, so the shim behaves as the host does.
+// A program's own cblas_xerbla (the netlib tests') is always the one called.
 // row_major_swapped is the number the reference passes for a row-major call: there it checks the swapped Fortran
 // call and leaves the swap back (4<->5, 9<->11 for gemm) to cblas_xerbla, which reads the global RowMajorStrg.
 // The shim passes that number and sets RowMajorStrg where the process has one (the reference's cblas_xerbla and
@@ -31,6 +34,9 @@ struct CblasError {
   const char* rout;  // "cblas_sgemm"
   const char* form;  // printf format of the extra message ("" or "Illegal TransA setting, %d\n")
   int value;         // the value printed by form
+  // What OpenBLAS's CBLAS reports through its Fortran XERBLA instead: the argument number of the column-major
+  // Fortran call it checks (row-major: A and B, m and n swapped first), 0 for a bad layout.
+  int fortran_info = 0;
 };
 void report_cblas(const CblasError& e, const ErrorHandlers& h = kLp64Handlers);
 

@@ -30,6 +30,8 @@ const Host& host() {
   static const Host h = [] {
     Host r;
     const auto env = envvar::text(envvar::process_source(), "BF16X_HOST_BLAS");
+    // "none": no host BLAS on purpose (native calls fail with BF16X_ERR_NO_HOST, auto stays emulated).
+    if (env && *env == "none") return r;
     const char* candidates[] = {env ? env->c_str() : nullptr, "libopenblas.so.0", "libblas.so.3", "libcblas.so.3"};
     for (const char* lib : candidates) {
       if (!lib || !*lib) continue;

@@ -1,6 +1,7 @@
 #include "policy/error_model.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -58,7 +59,8 @@ Env measure(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count,
   std::int64_t lines = 0;
 #pragma omp parallel if (big) reduction(|| : nonfinite) reduction(+ : lines)
   {
-    std::vector<std::uint32_t> hist(std::size_t(kBlock * Env::kBins), 0u);
+    // On the thread's stack: nothing inside a parallel region may throw (an exception there ends the process).
+    std::array<std::uint32_t, std::size_t(kBlock * Env::kBins)> hist{};
     std::array<std::int64_t, Env::kBins> worst{};
     int all_below = Env::kBins;  // every line has all its entries in bins below this one
 #pragma omp for schedule(static)

@@ -41,7 +41,8 @@ for mode in native fp64x6 fp64x21; do
   run "blas64.$mode" ilp64_gemm "$mode" LD_PRELOAD="$shim64" BF16X_VERBOSE=1
 done
 # Four DGEMM calls that compute (the 96x80x64 product, K = 1 with LDA = 2^32 + 1, N = 1 with LDC = 2^32 + 96)
-# and one SGEMM; native ones are forwarded to the host libblas64; the three argument errors make no line.
+# and one SGEMM; native ones are forwarded to the host libblas64; the three argument errors each make a rejected
+# call's line (mode=-, docs/verbose.md).
 expect blas64.native.err 1 '^BF16X_VERBOSE,dgemm,N,T,96,80,64,mode=native,engine=libblas64\.so'
 expect blas64.native.err 1 '^BF16X_VERBOSE,dgemm,N,N,96,80,1,mode=native,.*lda=4294967297,'
 expect blas64.native.err 1 '^BF16X_VERBOSE,dgemm,N,N,96,1,64,mode=native,.*ldc=4294967392,'
@@ -52,7 +53,8 @@ for mode in fp64x6 fp64x21; do
 done
 for mode in native fp64x6 fp64x21; do
   expect "blas64.$mode.err" 1 '^BF16X_VERBOSE,sgemm,N,N,96,80,64,mode=fp32x6,'
-  expect "blas64.$mode.err" 4 '^BF16X_VERBOSE,(s|d)gemm,'
+  expect "blas64.$mode.err" 4 '^BF16X_VERBOSE,(s|d)gemm,.*status=ok'
+  expect "blas64.$mode.err" 3 '^BF16X_VERBOSE,(s|d)gemm,.*mode=-,engine=-,'
 done
 echo "a verbose line from the ILP64 Fortran program: $(grep -m1 'dgemm,N,T.*mode=fp64x21' blas64.fp64x21.err)"
 

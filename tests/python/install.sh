@@ -1,35 +1,61 @@
 #!/usr/bin/env bash
-# The two ways to install the bf16x Python package, each then imported by Debian's python in a fresh process:
-#   cmake --install into a prefix: the package finds the installed libbf16x from its own place (no environment);
-#   pip install --no-build-isolation (offline, Debian's setuptools) of a copy of python/: libbf16x via BF16X_LIBRARY.
+# The documented ways to install the bf16x Python package (docs/python.md, Install), each then imported in a fresh
+# process with no PYTHONPATH, BF16X_LIBRARY or LD_LIBRARY_PATH:
+#   cmake --install (default prefix /usr/local): the package lands in the directory Debian's python3 searches there,
+#     checked for real in a private mount namespace with the install bound over /usr/local (where unshare can),
+#     and with the path compared against python3's sys.path always; the prefix can be moved;
+#   cmake --install --prefix "$VIRTUAL_ENV": the venv's python imports it;
+#   pip install --no-build-isolation ./python in a venv (offline, Debian's setuptools): libbf16x via BF16X_LIBRARY.
 # Usage: install.sh PYTHON_SOURCE_DIR BUILD_DIR WORKDIR
 set -euo pipefail
 src=$(realpath "$1") build=$(realpath "$2") work=$3
 py=/usr/bin/python3
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 work=$(pwd)
-unset BF16X_LIBRARY PYTHONPATH LD_PRELOAD LD_LIBRARY_PATH
+unset BF16X_LIBRARY PYTHONPATH LD_PRELOAD LD_LIBRARY_PATH VIRTUAL_ENV PYTHONHOME
 
-# Small integers are exact in every FP64 mode: [1 2; 3 4] [5 6; 7 8] = [19 22; 43 50].
+# Small integers are exact in every FP64 mode: [1 2; 3 4] [5 6; 7 8] = [19 22; 43 50]. argv: what, where the
+# package and the library must come from.
 check='
 import os, sys, numpy as np, bf16x
 c = bf16x.dgemm(np.array([[1., 2.], [3., 4.]]), np.array([[5., 6.], [7., 8.]]), mode="fp64x21")
-lib = bf16x._lib.library()._name
+lib = os.path.realpath(bf16x._lib.library()._name)
 assert np.array_equal(c, [[19, 22], [43, 50]]), c
 assert bf16x.version() == bf16x.__version__
 print(f"{sys.argv[1]}: bf16x {bf16x.version()} from {os.path.dirname(bf16x.__file__)}, library {lib}: C = {c.tolist()}")
-assert os.path.realpath(lib).startswith(sys.argv[2]), (lib, sys.argv[2])
+assert os.path.realpath(bf16x.__file__).startswith(sys.argv[2]), (bf16x.__file__, sys.argv[2])
+assert lib.startswith(sys.argv[3]), (lib, sys.argv[3])
 '
 
-cmake --install "$build" --prefix "$work/prefix" > install.log
-pkg=$(dirname "$(find "$work/prefix" -path '*/bf16x/__init__.py')")
-echo "cmake --install: package at ${pkg#"$work"/}"
-# Moved prefix: the library is found relative to the package, so the copy works as well as the original.
-mv "$work/prefix" "$work/moved"
-PYTHONPATH=$(dirname "$work/moved${pkg#"$work/prefix"}") "$py" -c "$check" "cmake --install (moved prefix)" "$work/moved"
+# cmake --install as for /usr/local, into a scratch prefix.
+cmake --install "$build" --prefix "$work/usr-local" > install.log
+pkg=$(dirname "$(find "$work/usr-local" -path '*/bf16x/__init__.py')")
+rel=${pkg#"$work/usr-local/"}
+echo "cmake --install: package at <prefix>/$rel"
+"$py" -c 'import sys; d = sys.argv[1]; assert d in sys.path, f"{d} is not on sys.path {sys.path}"' \
+  "/usr/local/$(dirname "$rel")"
+echo "cmake --install: /usr/local/$(dirname "$rel") is on $py's sys.path"
+if unshare --mount true 2> /dev/null; then
+  unshare --mount bash -c 'mount --bind "$1" /usr/local && shift && cd / && exec "$@"' _ "$work/usr-local" \
+    "$py" -c "$check" "cmake --install (prefix /usr/local, no environment)" /usr/local/ /usr/local/
+else
+  echo "cmake --install: no mount namespace here (unshare); the sys.path check above stands for the import"
+fi
+# A moved prefix: the library is found relative to the package, so the copy works as well as the original.
+mv "$work/usr-local" "$work/moved"
+PYTHONPATH=$(dirname "$work/moved/$rel") "$py" -c "$check" "cmake --install (moved prefix)" "$work/moved/" \
+  "$work/moved/"
 
+# A venv (Debian's numpy through --system-site-packages): cmake --install --prefix "$VIRTUAL_ENV".
+"$py" -m venv --without-pip --system-site-packages "$work/venv"
+cmake --install "$build" --prefix "$work/venv" > install-venv.log
+"$work/venv/bin/python" -c "$check" "cmake --install --prefix \$VIRTUAL_ENV" "$work/venv/lib/" "$work/venv/lib/"
+
+# pip in a venv (its pip is Debian's, from the system site): the package only; the library from BF16X_LIBRARY.
+"$py" -m venv --without-pip --system-site-packages "$work/venv-pip"
 cp -r "$src" "$work/python-src"
-"$py" -m pip install --no-build-isolation --no-deps --no-index --disable-pip-version-check --root-user-action=ignore \
-  --target "$work/pip-site" "$work/python-src" > pip.log 2>&1 || { cat pip.log; exit 1; }
-echo "pip install --no-build-isolation: $(grep -m1 'Successfully installed' pip.log)"
-BF16X_LIBRARY=$build/src/libbf16x.so PYTHONPATH=$work/pip-site "$py" -c "$check" "pip install" "$build"
+"$work/venv-pip/bin/python" -m pip install --no-build-isolation --no-deps --no-index --disable-pip-version-check \
+  --root-user-action=ignore "$work/python-src" > pip.log 2>&1 || { cat pip.log; exit 1; }
+echo "pip install --no-build-isolation (venv): $(grep -m1 'Successfully installed' pip.log)"
+BF16X_LIBRARY=$build/src/libbf16x.so "$work/venv-pip/bin/python" -c "$check" "pip install (venv)" \
+  "$work/venv-pip/lib/" "$build/src/"

@@ -158,7 +158,104 @@ def test_errors():
 
 def test_library_status_raises_error():
     # avx512vnni is an INT8 engine of the CRT modes; for a BF16 mode the library refuses it on every CPU
-    # (BF16X_ERR_ENGINE), which the package raises as bf16x.Error with the library's status string.
-    with pytest.raises(bf16x.Error, match="^bf16x_dgemm: requested engine not available") as info:
+    # (BF16X_ERR_ENGINE_KIND), which the package raises as bf16x.Error with the library's status string.
+    with pytest.raises(bf16x.Error) as info:
         bf16x.dgemm(np.ones((64, 64)), np.ones((64, 64)), mode="fp64x6", engine="avx512vnni")
-    assert info.value.status == 12  # BF16X_ERR_ENGINE
+    assert info.value.status == 16  # BF16X_ERR_ENGINE_KIND
+    assert str(info.value) == "bf16x_dgemm: " + bf16x._lib.library().bf16x_status_string(16).decode()
+
+
+ORDERS = [(oa, ob, oc) for oa in "CF" for ob in "CF" for oc in "CF"]
+
+
+@pytest.mark.parametrize("routine,mode", [("s", "fp32x6"), ("d", "fp64x21"), ("d", "fp64c15"), ("z", "fp64x21"),
+                                          ("c", "fp32x6")])
+def test_same_bits_in_every_order_of_a_b_and_out(rng, routine, mode):
+    # The library computes both layouts of C in the same order; the package must pass a C-order out as one
+    # (BF16X_ROW_MAJOR), not as C^T = B^T A^T, which rounds differently.
+    dtype = {"s": np.float32, "d": np.float64, "c": np.complex64, "z": np.complex128}[routine]
+    f = getattr(bf16x, routine + "gemm")
+    a = rng.uniform(-1, 1, (M, K)).astype(dtype)
+    b = rng.uniform(-1, 1, (K, N)).astype(dtype)
+    if routine in "cz":
+        a = a + 1j * rng.uniform(-1, 1, (M, K)).astype(dtype)
+        b = b - 1j * rng.uniform(-1, 1, (K, N)).astype(dtype)
+    first = None
+    for oa, ob, oc in ORDERS:
+        out = np.empty((M, N), dtype, order=oc)
+        f(np.asarray(a, order=oa), np.asarray(b, order=ob), mode=mode, out=out)
+        first = out.copy() if first is None else first
+        assert np.array_equal(out, first), (oa, ob, oc)
+    # a transposed operand too
+    assert np.array_equal(f(np.asfortranarray(a.T), b, mode=mode, trans_a=True), first)
+
+
+@pytest.mark.parametrize("routine", ["z", "c"])
+def test_complex_gemm_against_numpy(rng, routine):
+    dtype, eps, mode = (np.complex128, U53, "fp64x21") if routine == "z" else (np.complex64, U24, "fp32x6")
+    f = getattr(bf16x, routine + "gemm")
+    a = (rng.uniform(-1, 1, (M, K)) + 1j * rng.uniform(-1, 1, (M, K))).astype(dtype)
+    b = (rng.uniform(-1, 1, (K, N)) + 1j * rng.uniform(-1, 1, (K, N))).astype(dtype)
+    ref = a.astype(np.complex128) @ b.astype(np.complex128)
+    # |A||B| per entry, times a margin of products and k: a loose bound either mode meets by far
+    scale = np.abs(a).astype(np.float64) @ np.abs(b).astype(np.float64)
+    c = f(a, b, mode=mode)
+    assert c.dtype == dtype and np.all(np.abs(c - ref) <= 4 * K * eps * scale)
+    c0 = (rng.uniform(-1, 1, (M, N)) + 1j * rng.uniform(-1, 1, (M, N))).astype(dtype)
+    out = c0.copy()
+    alpha, beta = 0.5 - 0.25j, -1 + 0.5j
+    assert f(a.T, b, mode=mode, alpha=alpha, beta=beta, out=out, trans_a=True) is out
+    want = alpha * ref + beta * c0.astype(np.complex128)
+    assert np.all(np.abs(out - want) <= 4 * K * eps * (scale + np.abs(c0)))
+    with pytest.raises(ValueError, match="not a"):
+        f(a, b, mode="fp32x6" if routine == "z" else "fp64x21")
+
+
+def test_matmul_stacks_are_one_batched_call_with_the_single_calls_bits(rng):
+    a = rng.uniform(-1, 1, (3, 5, 7, 6))
+    b = rng.uniform(-1, 1, (6, 4))
+    for mode in ("fp64x21", "fp64c15", "native"):
+        c = bf16x.matmul(a, b, mode=mode)
+        assert c.shape == (3, 5, 7, 4)
+        for i in range(3):
+            for j in range(5):
+                assert np.array_equal(c[i, j], bf16x.dgemm(a[i, j], b, mode=mode)), (mode, i, j)
+    # broadcast on both sides, operands that are not C-contiguous, complex and float32
+    a2 = np.asfortranarray(rng.uniform(-1, 1, (4, 1, 7, 6)))
+    b2 = rng.uniform(-1, 1, (1, 3, 4, 6)).transpose(0, 1, 3, 2)
+    c2 = bf16x.matmul(a2, b2, mode="fp64x21")
+    assert c2.shape == (4, 3, 7, 4)
+    assert np.array_equal(c2[2, 1], bf16x.dgemm(a2[2, 0], b2[0, 1], mode="fp64x21"))
+    z = bf16x.matmul(a + 1j * a, b.astype(np.complex128), mode="fp64x21")
+    assert z.dtype == np.complex128 and np.array_equal(z[1, 2], bf16x.zgemm(a[1, 2] + 1j * a[1, 2], b, mode="fp64x21"))
+    s = bf16x.matmul(a.astype(np.float32), b.astype(np.float32), mode="fp32x6")
+    assert s.dtype == np.float32 and np.array_equal(s[0, 4], bf16x.sgemm(a[0, 4].astype(np.float32),
+                                                                          b.astype(np.float32), mode="fp32x6"))
+    assert bf16x.matmul(a.astype(np.complex64), b.astype(np.float32), mode="fp32x6").dtype == np.complex64
+
+
+def test_matmul_out(rng):
+    a = rng.uniform(-1, 1, (6, 9, 5))
+    b = rng.uniform(-1, 1, (6, 5, 8))
+    want = bf16x.matmul(a, b, mode="fp64x21")
+    for out in (np.empty((6, 9, 8)), np.empty((6, 9, 8), order="F"), np.zeros((6, 9, 16))[:, :, ::2],
+                np.empty((9, 6, 8)).transpose(1, 0, 2)):
+        r = bf16x.matmul(a, b, mode="fp64x21", out=out)
+        assert r is out and np.array_equal(out, want)
+    holder = np.zeros((6, 9, 16))
+    bf16x.matmul(a, b, mode="fp64x21", out=holder[:, :, ::2])
+    assert np.all(holder[:, :, 1::2] == 0)  # the gaps of a strided out are not written
+    v = rng.uniform(-1, 1, 5)
+    out_v = np.empty((6, 9))
+    assert bf16x.matmul(a, v, mode="fp64x21", out=out_v) is out_v
+    assert np.array_equal(out_v[2], bf16x.dgemm(a[2], v[:, None], mode="fp64x21")[:, 0])
+    x = a[0].copy()
+    sq = rng.uniform(-1, 1, (5, 5))
+    y = x @ np.eye(5)
+    bf16x.matmul(y, sq, mode="fp64x21", out=y)  # out is an input: read before written
+    assert np.array_equal(y, bf16x.dgemm(x, sq, mode="fp64x21"))
+    with pytest.raises(ValueError, match="out has shape"):
+        bf16x.matmul(a, b, out=np.empty((6, 9, 9)))
+    with pytest.raises(ValueError, match="dtype"):
+        bf16x.matmul(a, b, out=np.empty((6, 9, 8), np.float32))
+    assert bf16x.matmul(np.empty((0, 3, 4)), np.empty((4, 2))).shape == (0, 3, 2)
