@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "api/env.hpp"
@@ -95,13 +96,27 @@ TEST(EnvParse, ValidValuesAreTaken) {
   EXPECT_TRUE(f.warnings.empty());
 }
 
+// BF16X_VERBOSE: the booleans give the per-call lines alone, summary the summary at exit alone, all both.
+TEST(EnvParse, VerboseTakesSummaryAndAll) {
+  for (const auto& [value, lines, summary] : std::vector<std::tuple<std::string, bool, bool>>{
+           {"1", true, false}, {"off", false, false}, {"summary", false, true}, {"all", true, true}}) {
+    FakeEnv f;
+    f.vars = {{"BF16X_VERBOSE", value}};
+    const api::Env e = f.parse();
+    EXPECT_EQ(e.verbose, lines) << value;
+    EXPECT_EQ(e.summary, summary) << value;
+    EXPECT_TRUE(f.warnings.empty()) << value;
+  }
+  EXPECT_FALSE(FakeEnv{}.parse().summary);
+}
+
 TEST(EnvParse, EveryBadValueGivesOneLineNamingTheVariableAndWhatIsKept) {
   const std::vector<std::pair<std::string, std::string>> bad = {
-      {"BF16X_MIN_SIZE", "-3"},      {"BF16X_MIN_SIZE", "1e3"},       {"BF16X_MIN_SIZE", "65x"},
-      {"BF16X_VERBOSE", "maybe"},    {"BF16X_AUTO_COST", "disabled"}, {"BF16X_SPLIT", "Paper"},
-      {"BF16X_ENGINE", "avx1024"},   {"BF16X_AUTO_TARGET", "-1"},     {"BF16X_AUTO_TARGET", "1e-10x"},
-      {"BF16X_DGEMM_MODE", "fast"},  {"BF16X_SGEMM_MODE", "default"}, {"BF16X_COMPLEX_METHOD", "3M"},
-      {"BF16X_CRT_SCALING", "quick"}};
+      {"BF16X_MIN_SIZE", "-3"},       {"BF16X_MIN_SIZE", "1e3"},       {"BF16X_MIN_SIZE", "65x"},
+      {"BF16X_VERBOSE", "maybe"},     {"BF16X_AUTO_COST", "disabled"}, {"BF16X_SPLIT", "Paper"},
+      {"BF16X_ENGINE", "avx1024"},    {"BF16X_AUTO_TARGET", "-1"},     {"BF16X_AUTO_TARGET", "1e-10x"},
+      {"BF16X_DGEMM_MODE", "fast"},   {"BF16X_SGEMM_MODE", "default"}, {"BF16X_COMPLEX_METHOD", "3M"},
+      {"BF16X_CRT_SCALING", "quick"}, {"BF16X_VERBOSE", "Summary"}};
   for (const auto& [var, value] : bad) {
     FakeEnv f;
     f.vars = {{var, value}};
@@ -114,6 +129,7 @@ TEST(EnvParse, EveryBadValueGivesOneLineNamingTheVariableAndWhatIsKept) {
     const api::Env d = unset.parse();
     EXPECT_EQ(e.min_size, d.min_size);
     EXPECT_EQ(e.verbose, d.verbose);
+    EXPECT_EQ(e.summary, d.summary);
     EXPECT_EQ(e.auto_cost, d.auto_cost);
     EXPECT_EQ(e.crt_fast_scaling, d.crt_fast_scaling);
     EXPECT_EQ(e.split, d.split);
@@ -341,4 +357,88 @@ TEST(EnvProcess, VerboseLinesFollowTheDocumentedFormat) {
   auto s = fields(lines[4], &fixed);
   EXPECT_EQ(s["mode"], "native");
   EXPECT_EQ(s["threads"], "host");
+}
+
+// docs/verbose.md, Summary: BF16X_VERBOSE=summary gives no per-call line but, at exit, one line per (routine, mode,
+// engine) that ran (rejected calls on their own line, mode -) and a total with the emulated share of the GFlop.
+namespace {
+
+std::vector<std::string> summary_lines(const std::vector<std::string>& lines) {
+  std::vector<std::string> s;
+  for (const auto& l : lines)
+    if (l.rfind("BF16X_SUMMARY,", 0) == 0) s.push_back(l);
+  return s;
+}
+
+// The probe's calls with DGEMM fp64x6 and SGEMM native: one rejected DGEMM, then 128^3 and 100x90x300 of each.
+void expect_probe_summary(const std::vector<std::string>& lines) {
+  const double gflop = 2e-9 * (128.0 * 128 * 128 + 100.0 * 90 * 300);
+  ASSERT_EQ(lines.size(), 4u);
+  std::map<std::string, std::map<std::string, std::string>> rows;  // routine/mode -> fields
+  std::map<std::string, std::string> total;
+  for (const auto& l : lines) {
+    std::vector<std::string> fixed;
+    auto kv = fields(l, &fixed);
+    if (fixed == std::vector<std::string>{"BF16X_SUMMARY", "total"})
+      total = kv;
+    else
+      rows[kv["routine"] + "/" + kv["mode"]] = kv;
+  }
+  ASSERT_EQ(rows.size(), 3u);
+  for (const char* key : {"dgemm/fp64x6", "sgemm/native", "dgemm/-"}) ASSERT_TRUE(rows.count(key)) << key;
+  EXPECT_EQ(rows["dgemm/fp64x6"]["calls"], "2");
+  EXPECT_NEAR(std::stod(rows["dgemm/fp64x6"]["gflop"]), gflop, 1e-5 * gflop);
+  EXPECT_NE(rows["dgemm/fp64x6"]["engine"], "-");
+  EXPECT_EQ(rows["sgemm/native"]["calls"], "2");
+  EXPECT_NEAR(std::stod(rows["sgemm/native"]["gflop"]), gflop, 1e-5 * gflop);
+  EXPECT_NE(rows["sgemm/native"]["engine"], "-");  // the host library
+  EXPECT_EQ(rows["dgemm/-"]["calls"], "1");
+  EXPECT_EQ(rows["dgemm/-"]["engine"], "-");
+  EXPECT_EQ(std::stod(rows["dgemm/-"]["gflop"]), 0.0);
+  for (auto& [key, kv] : rows) EXPECT_GE(std::stod(kv["seconds"]), 0.0) << key;
+  EXPECT_EQ(total["calls"], "5");
+  const double all = std::stod(total["gflop"]), share = std::stod(total["emulated_gflop_share"]);
+  EXPECT_NEAR(all, 2 * gflop, 1e-5 * gflop);
+  EXPECT_GT(share, 0.0);
+  EXPECT_LT(share, 1.0);
+  EXPECT_NEAR(share, std::stod(rows["dgemm/fp64x6"]["gflop"]) / all, 1e-3);
+}
+
+}  // namespace
+
+TEST(EnvProcess, VerboseSummaryCountsTheCallsAtExit) {
+  const ProbeRun r = run_probe("BF16X_VERBOSE=summary BF16X_DGEMM_MODE=fp64x6 BF16X_SGEMM_MODE=native");
+  expect_accurate(r, false);
+  EXPECT_EQ(count_containing(r.err, "BF16X_VERBOSE"), 0) << "no header and no per-call line";
+  expect_probe_summary(summary_lines(r.err));
+}
+
+TEST(EnvProcess, VerboseAllGivesLinesAndSummaryInTheOutputFile) {
+  const std::string log = ::testing::TempDir() + "bf16x_verbose_all.log";
+  std::remove(log.c_str());
+  const ProbeRun r = run_probe(
+      "BF16X_VERBOSE=all BF16X_DGEMM_MODE=fp64x6 BF16X_SGEMM_MODE=native "
+      "BF16X_VERBOSE_OUTPUT_FILE=" +
+      log);
+  expect_accurate(r, false);
+  EXPECT_EQ(count_containing(r.err, "BF16X_"), 0);
+  std::ifstream f(log);
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(f, l);) lines.push_back(l);
+  EXPECT_EQ(count_containing(lines, "BF16X_VERBOSE,"), 6);  // header + rejected + 4 calls
+  expect_probe_summary(summary_lines(lines));
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines.back().rfind("BF16X_SUMMARY,total,", 0), 0u) << "the summary comes last";
+}
+
+TEST(EnvProcess, VerboseOneGivesNoSummary) {
+  const ProbeRun r = run_probe("BF16X_VERBOSE=1 BF16X_DGEMM_MODE=fp64x6 BF16X_SGEMM_MODE=native");
+  EXPECT_EQ(count_containing(r.err, "BF16X_VERBOSE,"), 6);
+  EXPECT_EQ(count_containing(r.err, "BF16X_SUMMARY"), 0);
+}
+
+TEST(EnvProcess, VerboseSummaryOfNoCallIsNothing) {
+  const ProbeRun r = run_probe("BF16X_VERBOSE=all", "none");
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_TRUE(r.err.empty()) << r.err[0];
 }

@@ -37,7 +37,12 @@ Env parse_env(const envvar::Source& src) {
       src.warn("BF16X_ENGINE=" + *e + " is not an engine name (auto, " + engine_names() + "); using auto");
     }
   }
-  r.verbose = envvar::boolean(src, "BF16X_VERBOSE", "0").value_or(false);
+  // A boolean for the per-call lines, or summary (the summary at exit alone) or all (both).
+  if (const auto v = envvar::choice(src, "BF16X_VERBOSE",
+                                    {"1", "on", "true", "yes", "0", "off", "false", "no", "summary", "all"}, "0")) {
+    r.verbose = *v == "all" || envvar::parse_boolean(v->c_str()).value_or(false);
+    r.summary = *v == "summary" || *v == "all";
+  }
   r.split = envvar::choice(src, "BF16X_SPLIT", {"scaled", "paper"}, "scaled").value_or("scaled") == "paper"
                 ? BF16X_SPLIT_PAPER
                 : BF16X_SPLIT_SCALED;

@@ -13,7 +13,8 @@ struct Env {
   std::int64_t min_size = 0;  // BF16X_MIN_SIZE: calls with min(m,n,k) below it run native (default 0)
   int engine = 0;             // BF16X_ENGINE as a BF16X_ENGINE_* id (default BF16X_ENGINE_AUTO)
   bool engine_set = false;    // BF16X_ENGINE named an engine explicitly
-  bool verbose = false;       // BF16X_VERBOSE: one line per call on stderr
+  bool verbose = false;       // BF16X_VERBOSE=1 (or all): one line per call on stderr
+  bool summary = false;       // BF16X_VERBOSE=summary (or all): a summary of the calls at exit
   int split = 0;              // BF16X_SPLIT=scaled|paper (default scaled)
   double auto_target = 0;     // BF16X_AUTO_TARGET: auto's target e_scaled (0 if unset: the native GEMM's bound)
   bool auto_cost = true;      // BF16X_AUTO_COST=off: auto decides on accuracy alone, ignoring the cost model

@@ -174,7 +174,7 @@ void report_call(const bf16x_options& opt, const Outcome& out, int st, double se
     s.workspace_bytes = out.workspace_bytes;
     write_stats(opt.stats, s);
   }
-  if (!effective_verbose()) return;
+  if (!verbose_wanted()) return;
   v.mode = st == BF16X_OK ? bf16x_mode_name(out.mode) : "-";
   v.engine = st != BF16X_OK ? "-" : out.engine >= 0 ? bf16x_engine_name(out.engine) : host::library_name();
   v.why = out.why;

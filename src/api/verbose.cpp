@@ -3,7 +3,10 @@
 #include <cstdio>
 #include <mutex>
 
+#include "api/env.hpp"
 #include "api/names.hpp"
+#include "api/runtime.hpp"
+#include "api/verbose_summary.hpp"
 #include "bf16x/bf16x.h"
 #include "env/env_vars.hpp"
 #include "host/host_blas.hpp"
@@ -43,7 +46,13 @@ std::string header() {
 
 }  // namespace
 
+std::FILE* verbose_sink() { return sink(); }
+
+bool verbose_wanted() { return effective_verbose() || env().summary; }
+
 void verbose_line(const VerboseCall& c) {
+  if (env().summary) summary_record(c);
+  if (!effective_verbose()) return;
   static std::once_flag once;
   std::FILE* out = sink();
   std::call_once(once, [out] { std::fputs(header().c_str(), out); });
@@ -52,7 +61,7 @@ void verbose_line(const VerboseCall& c) {
     std::snprintf(alpha_im, sizeof alpha_im, ",alpha_im=%.17g", c.alpha_im);
     std::snprintf(beta_im, sizeof beta_im, ",beta_im=%.17g", c.beta_im);
   }
-  const char prefix = c.is_complex ? (c.is_double ? 'z' : 'c') : (c.is_double ? 'd' : 's');
+  const char prefix = routine_letter(c);
   std::snprintf(line, sizeof line,
                 "BF16X_VERBOSE,%cgemm,%c,%c,%lld,%lld,%lld,mode=%s,engine=%s%s,layout=%s,alpha=%.17g%s,lda=%lld,"
                 "ldb=%lld,beta=%.17g%s,ldc=%lld,threads=%s,status=%s,time_ms=%.3f\n",

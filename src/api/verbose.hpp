@@ -6,6 +6,7 @@
 //       ldc=..,threads=2,status=ok,time_ms=1.234
 #pragma once
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 namespace bf16x::api {
@@ -26,7 +27,20 @@ struct VerboseCall {
   double alpha_im = 0, beta_im = 0;
 };
 
-// Writes the header first if this process has not, then the call's line (one write, so lines never interleave).
+// 's', 'd', 'c' or 'z': the routine's letter.
+inline char routine_letter(const VerboseCall& c) {
+  return c.is_complex ? (c.is_double ? 'z' : 'c') : (c.is_double ? 'd' : 's');
+}
+
+// Whether a call should build its VerboseCall: per-call lines are on (BF16X_VERBOSE=1, bf16x_set_verbose) or the
+// summary at exit is (BF16X_VERBOSE=summary or all).
+bool verbose_wanted();
+
+// Every call's one report: counted for the summary if it is on; if lines are on, writes the header first if this
+// process has not, then the call's line (one write, so lines never interleave).
 void verbose_line(const VerboseCall& c);
+
+// Where verbose output goes: BF16X_VERBOSE_OUTPUT_FILE, else stderr.
+std::FILE* verbose_sink();
 
 }  // namespace bf16x::api

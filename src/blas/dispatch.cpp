@@ -62,7 +62,7 @@ bool emulate(const GemmCall<double>& g, int mode, int* status) { return emulate_
 void native_via_library(const GemmCall<float>& g) { native_with(g, "sgemm"); }
 void native_via_library(const GemmCall<double>& g) { native_with(g, "dgemm"); }
 
-bool verbose() { return api::effective_verbose(); }
+bool verbose() { return api::verbose_wanted(); }
 
 std::string forwarded_why(const GemmShape& s, bool is_double, int declined_status) {
   // Why the call ran native, in the library's words: the library declined it, BF16X_MIN_SIZE, or auto's cost model.

@@ -43,7 +43,7 @@ api::VerboseCall forwarded_call(const GemmShape& s, bool row_major, bool is_doub
                                 double seconds);
 void verbose_forwarded(const GemmShape& s, bool row_major, bool is_double, double alpha, double beta, const void* fn,
                        int declined_status, double seconds);
-bool verbose();
+bool verbose();  // a line or the summary wants this call (api::verbose_wanted)
 // The verbose line of a call the argument checks rejected (mode and engine "-", the status of the bad argument):
 // fortran_info is the Fortran XGEMM argument number, 0 for a bad CBLAS layout.
 void verbose_rejected(bool is_double, bool row_major, char ta, char tb, std::int64_t m, std::int64_t n, std::int64_t k,

@@ -5,6 +5,7 @@
 // `env_probe workspace` instead prints, per routine and shape, bf16x_workspace_bytes with NULL options (the
 // environment's mode) next to what a call of that shape in that mode reported in its stats:
 //   workspace <routine> m n k status=<s> bytes=<bf16x_workspace_bytes> stats=<stats.workspace_bytes> mode=<mode>
+// `env_probe none` makes no call at all.
 // The environment is read once per process, which is why this is a process of its own.
 #include <cmath>
 #include <cstdio>
@@ -74,6 +75,7 @@ void workspace(std::int64_t m, std::int64_t n, std::int64_t k) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "none") return 0;
   if (argc > 1 && std::string(argv[1]) == "workspace") {
     workspace<double>(128, 128, 128);
     workspace<double>(100, 90, 300);

@@ -1,0 +1,71 @@
+#include "api/verbose_summary.hpp"
+
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+
+namespace bf16x::api {
+namespace {
+
+struct Row {
+  long long calls = 0;
+  double flops = 0, seconds = 0;
+};
+
+// A function-local static built on the first call: its destructor runs at exit, or at dlclose for a dlopen'ed
+// library (while its code is still mapped), and never for a process that made no call.
+class Summary {
+ public:
+  Summary() : out_(verbose_sink()) {}  // the sink opened now, not while the process is tearing down
+  ~Summary() { write(); }
+
+  void add(const VerboseCall& c) {
+    // Rejected calls computed nothing; complex ones are four real products (8mnk real flops).
+    const double flops = c.status != 0 ? 0.0 : 2.0 * double(c.m) * double(c.n) * double(c.k) * (c.is_complex ? 4 : 1);
+    const std::string routine = std::string(1, routine_letter(c)) + "gemm";
+    std::lock_guard<std::mutex> lock(mu_);
+    Row& r = rows_[{routine, c.mode, c.engine}];
+    ++r.calls;
+    r.flops += flops;
+    r.seconds += c.seconds;
+  }
+
+ private:
+  void write() {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::string block;
+    char line[512];
+    long long calls = 0;
+    double flops = 0, emulated = 0;
+    for (const auto& [key, r] : rows_) {
+      const auto& [routine, mode, engine] = key;
+      std::snprintf(line, sizeof line,
+                    "BF16X_SUMMARY,routine=%s,mode=%s,engine=%s,calls=%lld,gflop=%.6g,seconds=%.6f\n", routine.c_str(),
+                    mode.c_str(), engine.c_str(), r.calls, r.flops * 1e-9, r.seconds);
+      block += line;
+      calls += r.calls;
+      flops += r.flops;
+      if (mode != "native" && mode != "-") emulated += r.flops;
+    }
+    std::snprintf(line, sizeof line, "BF16X_SUMMARY,total,calls=%lld,gflop=%.6g,emulated_gflop_share=%.4g\n", calls,
+                  flops * 1e-9, flops > 0 ? emulated / flops : 0.0);
+    block += line;
+    std::fputs(block.c_str(), out_);  // one write: the block stays whole
+    std::fflush(out_);
+  }
+
+  std::FILE* out_;
+  std::mutex mu_;
+  std::map<std::tuple<std::string, std::string, std::string>, Row> rows_;  // (routine, mode, engine)
+};
+
+}  // namespace
+
+void summary_record(const VerboseCall& c) {
+  static Summary s;
+  s.add(c);
+}
+
+}  // namespace bf16x::api
