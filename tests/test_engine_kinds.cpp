@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bf16x/bf16x.h"
+#include "support/probe.hpp"
 
 namespace {
 
@@ -22,8 +23,8 @@ int dgemm(int mode, int engine, int* ran_engine = nullptr) {
   o.mode = mode;
   o.engine = engine;
   o.stats = &st;
-  const int s = bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 64, 64, 64, 1.0, a.data(), 64,
-                               b.data(), 64, 0.0, c.data(), 64, &o);
+  const int s = bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 64, 64, 64, 1.0, a.data(), 64, b.data(),
+                               64, 0.0, c.data(), 64, &o);
   if (ran_engine) *ran_engine = st.engine;
   if (s == BF16X_OK) EXPECT_EQ(c[0], 64 * 0.125);
   return s;
@@ -73,31 +74,13 @@ TEST(EngineKinds, SetEngineTakesAnInt8EngineForTheCrtModes) {
   ASSERT_EQ(bf16x_set_engine(BF16X_ENGINE_AUTO), BF16X_OK);
 }
 
-// The probe process (tests/env_probe) with its environment: status lines on stdout, stderr kept.
-struct ProbeOut {
-  std::string out, err;
-};
-ProbeOut probe(const std::string& env) {
-  const std::string err_file = ::testing::TempDir() + "bf16x_engine_kinds_" +
-                               ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".err";
-  const std::string cmd = "env " + env + " " BF16X_ENV_PROBE " 2>" + err_file;
-  ProbeOut r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 512> buf;
-  while (std::fgets(buf.data(), int(buf.size()), p)) r.out += buf.data();
-  EXPECT_EQ(pclose(p), 0) << cmd;
-  if (FILE* e = std::fopen(err_file.c_str(), "r")) {
-    while (std::fgets(buf.data(), int(buf.size()), e)) r.err += buf.data();
-    std::fclose(e);
-  }
-  return r;
-}
+using bf16x::test::count_containing;
+using bf16x::test::run_probe;
 
-int count(const std::string& text, const std::string& s) {
-  int n = 0;
-  for (std::size_t at = text.find(s); at != std::string::npos; at = text.find(s, at + 1)) ++n;
-  return n;
+std::string joined(const std::vector<std::string>& lines) {
+  std::string s;
+  for (const auto& l : lines) s += l;
+  return s;
 }
 
 TEST(EngineKinds, Int8EngineInTheEnvironmentLeavesSliceModesOnTheirBf16Engine) {
@@ -105,28 +88,29 @@ TEST(EngineKinds, Int8EngineInTheEnvironmentLeavesSliceModesOnTheirBf16Engine) {
       bf16x_engine_available(BF16X_ENGINE_AMX))
     GTEST_SKIP() << "checks the avx2 machine's choice (avx2 the best BF16 engine)";
   // It used to send the slice modes to the scalar reference engine with two false messages.
-  const ProbeOut r = probe("BF16X_ENGINE=avx2-int8 BF16X_DGEMM_MODE=fp64x21 BF16X_SGEMM_MODE=fp32c8 BF16X_VERBOSE=1");
-  EXPECT_EQ(count(r.err, "not available"), 0) << r.err;
-  EXPECT_EQ(count(r.err, "no vector BF16 engine"), 0) << r.err;
-  EXPECT_EQ(count(r.err, "engine=reference"), 0) << r.err;
-  EXPECT_GT(count(r.err, "mode=fp64x21,engine=avx2,"), 0) << r.err;
-  EXPECT_GT(count(r.err, "mode=fp32c8,engine=avx2-int8,"), 0) << r.err;
+  const auto r = run_probe("BF16X_ENGINE=avx2-int8 BF16X_DGEMM_MODE=fp64x21 BF16X_SGEMM_MODE=fp32c8 BF16X_VERBOSE=1");
+  EXPECT_EQ(count_containing(r.err, "not available"), 0) << joined(r.err);
+  EXPECT_EQ(count_containing(r.err, "no vector BF16 engine"), 0) << joined(r.err);
+  EXPECT_EQ(count_containing(r.err, "engine=reference"), 0) << joined(r.err);
+  EXPECT_GT(count_containing(r.err, "mode=fp64x21,engine=avx2,"), 0) << joined(r.err);
+  EXPECT_GT(count_containing(r.err, "mode=fp32c8,engine=avx2-int8,"), 0) << joined(r.err);
 }
 
 TEST(EngineKinds, WithoutAHostBlasAutoStaysEmulatedAndNativeSaysWhy) {
   // BF16X_HOST_BLAS=none: no host BLAS, as on a machine without one. Auto used to fail every call with "requested
   // engine not available".
-  const ProbeOut a = probe("BF16X_HOST_BLAS=none BF16X_DGEMM_MODE=auto BF16X_SGEMM_MODE=auto BF16X_VERBOSE=1");
-  EXPECT_EQ(count(a.out, "status=0"), 4) << a.out;
-  EXPECT_EQ(count(a.err, "mode=native"), 0) << a.err;
-  const ProbeOut n = probe("BF16X_HOST_BLAS=none BF16X_DGEMM_MODE=native BF16X_SGEMM_MODE=native");
-  EXPECT_EQ(count(n.out, "status=" + std::to_string(BF16X_ERR_NO_HOST)), 4) << n.out;
+  const auto a = run_probe("BF16X_HOST_BLAS=none BF16X_DGEMM_MODE=auto BF16X_SGEMM_MODE=auto BF16X_VERBOSE=1");
+  EXPECT_EQ(count_containing(a.out, "status=0"), 4) << joined(a.out);
+  EXPECT_EQ(count_containing(a.err, "mode=native"), 0) << joined(a.err);
+  const auto n = run_probe("BF16X_HOST_BLAS=none BF16X_DGEMM_MODE=native BF16X_SGEMM_MODE=native");
+  EXPECT_EQ(count_containing(n.out, "status=" + std::to_string(BF16X_ERR_NO_HOST)), 4) << joined(n.out);
 }
 
 TEST(EngineKinds, BadAutoTargetIsSaidOnceEvenWhenNoCallNeedsIt) {
   for (const char* v : {"abc", "-1"}) {
-    const ProbeOut r = probe(std::string("BF16X_AUTO_TARGET=") + v + " BF16X_DGEMM_MODE=native BF16X_SGEMM_MODE=native");
-    EXPECT_EQ(count(r.err, std::string("BF16X_AUTO_TARGET=") + v + " is not"), 1) << r.err;
+    const auto r =
+        run_probe(std::string("BF16X_AUTO_TARGET=") + v + " BF16X_DGEMM_MODE=native BF16X_SGEMM_MODE=native");
+    EXPECT_EQ(count_containing(r.err, std::string("BF16X_AUTO_TARGET=") + v + " is not"), 1) << joined(r.err);
   }
 }
 

@@ -16,8 +16,12 @@
 #include "bf16x/bf16x.h"
 #include "cpu/features.hpp"
 #include "env/env_vars.hpp"
+#include "support/probe.hpp"
 
 using namespace bf16x;
+using test::count_containing;
+using test::ProbeRun;
+using test::run_probe;
 
 namespace {
 
@@ -158,34 +162,6 @@ TEST(EnvParse, NumThreadsIsACountUpToTheLimit) {
     EXPECT_NE(f.warnings[0].find(std::string("BF16X_NUM_THREADS=") + bad), std::string::npos) << f.warnings[0];
     EXPECT_NE(f.warnings[0].find("OpenMP's default"), std::string::npos) << f.warnings[0];
   }
-}
-
-// The probe process (tests/env_probe) under a given environment: its stdout and stderr lines.
-struct ProbeRun {
-  std::vector<std::string> out, err;
-};
-ProbeRun run_probe(const std::string& env, const std::string& args = "") {
-  // One file per test: CTest runs the tests of this suite in parallel processes.
-  const std::string err_file = ::testing::TempDir() + "bf16x_env_probe_" +
-                               ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".err";
-  const std::string cmd = "env " + env + " " BF16X_ENV_PROBE " " + args + " 2>" + err_file;
-  ProbeRun r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 512> buf;
-  while (std::fgets(buf.data(), int(buf.size()), p)) r.out.emplace_back(buf.data());
-  EXPECT_EQ(pclose(p), 0) << cmd;
-  if (FILE* e = std::fopen(err_file.c_str(), "r")) {
-    while (std::fgets(buf.data(), int(buf.size()), e)) r.err.emplace_back(buf.data());
-    std::fclose(e);
-  }
-  return r;
-}
-
-int count_containing(const std::vector<std::string>& lines, const std::string& s) {
-  int n = 0;
-  for (const auto& l : lines) n += l.find(s) != std::string::npos;
-  return n;
 }
 
 // Error bounds of the probe's calls (k <= 300, uniform [-1, 1], vs exact): any correct SGEMM path stays below
