@@ -1,6 +1,5 @@
 #include "api/engine_choice.hpp"
 
-#include <cstdlib>
 #include <string>
 
 #include "api/env.hpp"
@@ -48,10 +47,17 @@ int resolve_crt_engine(int requested) {
     if (rt != BF16X_ENGINE_AUTO && crt::int8_engine_usable(rt)) return rt;
     // BF16X_CRT_ENGINE (read by the CRT registry) before an INT8-only BF16X_ENGINE.
     const Env& e = env();
-    if (e.engine_set && int8_only(e.engine) && !std::getenv("BF16X_CRT_ENGINE") && crt::int8_engine_usable(e.engine))
-      return e.engine;
+    if (e.engine_set && int8_only(e.engine) && !e.crt_engine_set && crt::int8_engine_usable(e.engine)) return e.engine;
   }
   return crt::resolve_int8_engine(requested);
+}
+
+int crt_engine_for_call(int requested, int& id) {
+  id = -1;
+  // A BF16-only engine named for a CRT mode is the wrong kind, not an unavailable one.
+  if (requested != BF16X_ENGINE_AUTO && !crt::int8_engine(requested)) return BF16X_ERR_ENGINE_KIND;
+  id = resolve_crt_engine(requested);
+  return id < 0 ? BF16X_ERR_ENGINE : BF16X_OK;
 }
 
 }  // namespace bf16x::api

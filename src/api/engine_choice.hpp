@@ -13,5 +13,8 @@ bool int8_only(int engine);
 // The INT8 engine of a CRT-mode call: an explicit request if usable (else -1); AUTO: bf16x_set_engine's INT8
 // setting, else BF16X_CRT_ENGINE, else an INT8-only BF16X_ENGINE, else the best available.
 int resolve_crt_engine(int requested);
+// The same for a call: BF16X_OK with `id` set, BF16X_ERR_ENGINE_KIND for a BF16-only engine, BF16X_ERR_ENGINE for an
+// INT8 engine this CPU cannot run.
+int crt_engine_for_call(int requested, int& id);
 
 }  // namespace bf16x::api

@@ -37,6 +37,7 @@ Env parse_env(const envvar::Source& src) {
       src.warn("BF16X_ENGINE=" + *e + " is not an engine name (auto, " + engine_names() + "); using auto");
     }
   }
+  r.crt_engine_set = envvar::text(src, "BF16X_CRT_ENGINE").has_value();
   // A boolean for the per-call lines, or summary (the summary at exit alone) or all (both).
   if (const auto v = envvar::choice(src, "BF16X_VERBOSE",
                                     {"1", "on", "true", "yes", "0", "off", "false", "no", "summary", "all"}, "0")) {

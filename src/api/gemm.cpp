@@ -81,10 +81,8 @@ template <typename T>
 int gemm_crt_mode(int mode, const bf16x_options& opt, int transa, int transb, std::int64_t m, std::int64_t n,
                   std::int64_t k, T alpha, const T* a, std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c,
                   std::int64_t ldc, bool c_rows, Outcome& out) {
-  // A BF16-only engine named for a CRT mode is the wrong kind, not an unavailable one.
-  if (opt.engine != BF16X_ENGINE_AUTO && !crt::int8_engine(opt.engine)) return BF16X_ERR_ENGINE_KIND;
-  const int engine_id = api::resolve_crt_engine(opt.engine);
-  if (engine_id < 0) return BF16X_ERR_ENGINE;
+  int engine_id;
+  if (const int st = api::crt_engine_for_call(opt.engine, engine_id); st != BF16X_OK) return st;
   crt::CrtConfig cfg;
   cfg.moduli = crt::crt_moduli(mode);
   cfg.engine = crt::int8_engine(engine_id);
@@ -344,8 +342,8 @@ int workspace_bytes(int is_double, int layout, std::int64_t m, std::int64_t n, s
   int mode = resolve_mode({opt.mode, is_double != 0, m, n, k, engine_id, opt.auto_target, opt.block_k, scaled});
   if (mode == BF16X_MODE_NATIVE) return BF16X_OK;
   if (crt::is_crt_mode(mode)) {  // the call's own INT8 engine check, then the CRT driver's workspace
-    if (opt.engine != BF16X_ENGINE_AUTO && !crt::int8_engine(opt.engine)) return BF16X_ERR_ENGINE_KIND;
-    if (api::resolve_crt_engine(opt.engine) < 0) return BF16X_ERR_ENGINE;
+    int engine;
+    if (const int st = api::crt_engine_for_call(opt.engine, engine); st != BF16X_OK) return st;
     *bytes = crt_workspace(mode, m, n, k);
     return BF16X_OK;
   }

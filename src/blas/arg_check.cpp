@@ -8,8 +8,6 @@ namespace {
 constexpr int kRowMajor = 101, kColMajor = 102;
 constexpr int kNoTrans = 111, kTrans = 112, kConjTrans = 113;
 
-char cblas_trans(int t) { return t == kNoTrans ? 'N' : t == kTrans ? 'T' : t == kConjTrans ? 'C' : 0; }
-
 // Reference cblas_xerbla's swap back for a row-major gemm (m <-> n, lda <-> ldb).
 int unswap_row_major(int info) {
   switch (info) {
@@ -27,6 +25,8 @@ int unswap_row_major(int info) {
 }
 
 }  // namespace
+
+char cblas_trans(int t) { return t == kNoTrans ? 'N' : t == kTrans ? 'T' : t == kConjTrans ? 'C' : 0; }
 
 char fortran_trans(char c) {
   switch (c) {
@@ -70,7 +70,7 @@ std::optional<GemmShape> cblas_gemm_shape(int layout, int transa, int transb, st
   const char ta = cblas_trans(transa), tb = cblas_trans(transb);
   // OpenBLAS checks the swapped call of a row-major one: TransB is its first transpose there.
   if (!ta) {
-    *error = {2, 2, row, rout, "Illegal TransA setting, %d\n", transa, row && !tb ? 1 : row ? 2 : 1};
+    *error = {2, 2, row, rout, "Illegal TransA setting, %d\n", transa, row && tb ? 2 : 1};
     return std::nullopt;
   }
   if (!tb) {

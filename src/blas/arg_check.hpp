@@ -17,6 +17,8 @@ struct GemmShape {
 
 // 'n'/'N' -> 'N', 't'/'T' -> 'T', 'c'/'C' -> 'C' (LSAME), anything else -> 0.
 char fortran_trans(char c);
+// CblasNoTrans / CblasTrans / CblasConjTrans -> 'N' / 'T' / 'C', anything else -> 0.
+char cblas_trans(int t);
 
 // INFO of the reference: 0, or 1 transa, 2 transb, 3 m, 4 n, 5 k, 8 lda, 10 ldb, 13 ldc (first failure).
 int fortran_gemm_info(const GemmShape& s);

@@ -65,8 +65,8 @@ void cblas_gemm(const char* rout, Next next, const ErrorHandlers& errors, int la
   if (!shape) {
     if (verbose()) {
       // The call as made (a refused transpose shows as '?'); error.info numbers the caller's CBLAS arguments.
-      auto trans = [](int t) { return t == 111 ? 'N' : t == 112 ? 'T' : t == 113 ? 'C' : '?'; };
-      verbose_rejected(sizeof(T) == sizeof(double), layout == 101, trans(transa), trans(transb), m, n, k, lda, ldb, ldc,
+      const char ta = cblas_trans(transa), tb = cblas_trans(transb);
+      verbose_rejected(sizeof(T) == sizeof(double), layout == 101, ta ? ta : '?', tb ? tb : '?', m, n, k, lda, ldb, ldc,
                        double(alpha), double(beta), error.info == 1 ? 0 : error.info - 1);
     }
     report_cblas(error, errors);
