@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstring>
 #include <new>
 #include <stdexcept>
 #include <type_traits>
@@ -23,6 +22,7 @@
 #include "bf16x/bf16x.h"
 #include "engine/registry.hpp"
 #include "host/host_blas.hpp"
+#include "util/pow2.hpp"
 
 namespace bf16x::api {
 namespace {
@@ -85,10 +85,7 @@ Pow2Split split_pow2(double x) {
 // y 2^e: exact where the result is normal, else one rounding (as ldexp).
 double times_pow2(double y, int e) {
   if (e < -1022 || e > 1023) return std::ldexp(y, e);
-  const std::uint64_t bits = std::uint64_t(e + 1023) << 52;
-  double f;
-  std::memcpy(&f, &bits, sizeof f);
-  return y * f;
+  return y * util::pow2(e);
 }
 
 // The r x c block of C at (i0, j0) = alpha 2^(ea_i + eb_j) P' + beta C in FP64 with one rounding to T per part

@@ -2,18 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
+
+#include "util/pow2.hpp"
 
 namespace bf16x::api {
 namespace {
 
-// 2^e for |e| <= 1022, from its bit pattern (one per element: no libm call).
-double pow2(int e) {
-  const std::uint64_t bits = std::uint64_t(e + 1023) << 52;
-  double d;
-  std::memcpy(&d, &bits, sizeof d);
-  return d;
-}
+using util::pow2;
 
 // 2^-e as two normal factors (e spans -1074..1024, beyond one double), applied one after the other: exact where
 // the result is normal.

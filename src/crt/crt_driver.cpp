@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <memory>
 #include <new>
@@ -18,6 +17,7 @@
 #include "crt/crt_ops.hpp"
 #include "crt/moduli.hpp"
 #include "util/align.hpp"
+#include "util/pow2.hpp"
 
 namespace bf16x::crt {
 namespace {
@@ -31,13 +31,7 @@ constexpr int kDefaultBlockK = 1024;
 
 std::int64_t round_up(std::int64_t x, std::int64_t r) { return (x + r - 1) / r * r; }
 
-// 2^e for |e| <= 1022 (normal).
-double pow2(int e) {
-  const std::uint64_t bits = std::uint64_t(e + 1023) << 52;
-  double d;
-  std::memcpy(&d, &bits, sizeof d);
-  return d;
-}
+using util::pow2;
 
 // ceil(log2 h) for h >= 1 (an integer-valued double).
 int ceil_log2(double h) {

@@ -2,23 +2,17 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include "cpu/features.hpp"
 #include "driver/block_loops.hpp"
 #include "driver/write_block_avx512.hpp"
 #include "pack/layout.hpp"
+#include "util/pow2.hpp"
 
 namespace bf16x::driver {
 namespace {
 
-// 2^e for a normal-range exponent, built from its bit pattern.
-inline double pow2(int e) {
-  const std::uint64_t u = std::uint64_t(e + 1023) << 52;
-  double d;
-  std::memcpy(&d, &u, sizeof d);
-  return d;
-}
+using util::pow2;
 
 constexpr int kMinExp = -1022, kMaxExp = 1023;
 
