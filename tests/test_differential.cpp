@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "bf16x/bf16x.h"
+#include "split/scheme.hpp"
 #include "support/stored_product.hpp"
 
 namespace bf16x::test {
@@ -44,22 +45,9 @@ Slice slice() {
 
 bool is_crt(int mode) { return mode >= BF16X_MODE_FP64C_BASE; }
 
-// Products per micro-tile pass: slice products, or moduli (one INT8 product each).
-int products(int mode) {
-  switch (mode) {
-    case BF16X_MODE_FP32X6:
-    case BF16X_MODE_FP64X6:
-      return 6;
-    case BF16X_MODE_FP64X10:
-      return 10;
-    case BF16X_MODE_FP64X15:
-      return 15;
-    case BF16X_MODE_FP64X21:
-      return 21;
-    default:
-      return mode % 100;
-  }
-}
+// Products per micro-tile pass (sizes the scalar engines' share only): the scheme's slice products, or the moduli
+// (one INT8 product each).
+int products(int mode) { return is_crt(mode) ? mode % 100 : int(split::scheme_for_mode(mode)->products.size()); }
 
 bool scalar_engine(int id) { return id == BF16X_ENGINE_REFERENCE || id == BF16X_ENGINE_AMX_MODEL; }
 
