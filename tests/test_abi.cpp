@@ -81,6 +81,13 @@ std::vector<double> reference_c() {
 TEST(Abi, FirstVersionSizesAreTheFieldsOfToday) {
   EXPECT_EQ(BF16X_OPTIONS_SIZE_1, offsetof(bf16x_options, complex_method) + sizeof(int));
   EXPECT_EQ(BF16X_STATS_SIZE_1, offsetof(bf16x_stats, workspace_bytes) + sizeof(std::uint64_t));
+  // Version 2 appended the guard (bf16x_options.guard; bf16x_stats.entries_repaired, .guard) after them.
+  EXPECT_EQ(BF16X_OPTIONS_SIZE_2, offsetof(bf16x_options, guard) + sizeof(int));
+  EXPECT_EQ(offsetof(bf16x_options, guard), BF16X_OPTIONS_SIZE_1);
+  EXPECT_EQ(BF16X_STATS_SIZE_2, offsetof(bf16x_stats, guard) + sizeof(int));
+  EXPECT_EQ(offsetof(bf16x_stats, entries_repaired), BF16X_STATS_SIZE_1);
+  EXPECT_LE(BF16X_OPTIONS_SIZE_2, sizeof(bf16x_options));
+  EXPECT_LE(BF16X_STATS_SIZE_2, sizeof(bf16x_stats));
   EXPECT_EQ(offsetof(bf16x_options, size), 0u);
   EXPECT_EQ(offsetof(bf16x_stats, size), 0u);
   EXPECT_LE(BF16X_OPTIONS_SIZE_1, sizeof(bf16x_options));
@@ -103,6 +110,8 @@ TEST(Abi, CxxValueInitialisationIsInit) {
   EXPECT_EQ(o.auto_target, init.auto_target);
   EXPECT_EQ(o.stats, init.stats);
   EXPECT_EQ(o.complex_method, init.complex_method);
+  EXPECT_EQ(o.guard, init.guard);
+  EXPECT_EQ(o.guard, BF16X_GUARD_DEFAULT);
 }
 
 TEST(Abi, InitWritesExactlyTheSizeItIsGiven) {
@@ -137,7 +146,8 @@ TEST(Abi, InitWritesExactlyTheSizeItIsGiven) {
 
 TEST(Abi, OlderAndNewerCallersGetTheSameProduct) {
   const std::vector<double> want = reference_c();
-  for (std::size_t size : {std::size_t(BF16X_OPTIONS_SIZE_1), sizeof(bf16x_options), sizeof(bf16x_options) + 32}) {
+  for (std::size_t size : {std::size_t(BF16X_OPTIONS_SIZE_1), std::size_t(BF16X_OPTIONS_SIZE_2), sizeof(bf16x_options),
+                           sizeof(bf16x_options) + 32}) {
     Problem p;
     CallerStruct o = options_of(size, nullptr);  // past the library's fields: kFill garbage it must ignore
     ASSERT_EQ(p.run(o.bytes.get()), BF16X_OK) << size;
@@ -148,7 +158,7 @@ TEST(Abi, OlderAndNewerCallersGetTheSameProduct) {
 }
 
 TEST(Abi, StatsAreWrittenUpToTheCallersSizeOnly) {
-  for (std::size_t size : {std::size_t(BF16X_STATS_SIZE_1), sizeof(bf16x_stats) + 32}) {
+  for (std::size_t size : {std::size_t(BF16X_STATS_SIZE_1), std::size_t(BF16X_STATS_SIZE_2), sizeof(bf16x_stats) + 32}) {
     CallerStruct s(size);
     ASSERT_EQ(bf16x_stats_init_sized(s.as<bf16x_stats>(), size), BF16X_OK);
     std::memset(s.bytes.get() + sizeof(std::size_t), kFill, size - sizeof(std::size_t));

@@ -69,6 +69,7 @@ Outcome<T> gemm(const Operands<T>& x, const Config& cfg) {
   o.block_k = cfg.block_k;
   o.split = cfg.split;
   o.stats = &r.stats;
+  o.guard = BF16X_GUARD_OFF;  // the engines' bits in the mode itself, never the guard's host GEMM
   const T alpha = T(-0.75), beta = T(0.5);
   if constexpr (sizeof(T) == 8)
     r.status = bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, x.m, x.n, x.k, alpha, x.a.data(), x.m,

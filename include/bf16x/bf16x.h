@@ -70,6 +70,23 @@ typedef BF16X_ENUM {
   BF16X_COMPLEX_3M = 2       /* Karatsuba, 3 products: 25% less work, error relative to |Ar+Ai||Br+Bi| */
 } bf16x_complex_method;
 
+/* The componentwise guard (docs/numerics.md, "Componentwise guard"): every entry of alpha op(A) op(B) within
+ * 4 k u |alpha| (|A||B|)_ij of the exact value, as native GEMM's gamma_k bound, proved per entry and repaired by a
+ * dot product where the mode's own bound cannot prove it. */
+typedef BF16X_ENUM {
+  BF16X_GUARD_DEFAULT = 0, /* BF16X_GUARD (on|off), else on for fp64x21, fp64c15..20, fp32c8..10 and auto */
+  BF16X_GUARD_ON = 1,      /* every fixed-point mode (fp64x6..21, fp64c, fp32c) */
+  BF16X_GUARD_OFF = 2      /* the raw mode: its normwise bound only (the paper's behaviour, Table 4) */
+} bf16x_guard;
+
+/* What the guard did in a call (bf16x_stats.guard). */
+typedef BF16X_ENUM {
+  BF16X_GUARD_NONE = 0,      /* not guarded (off, native, fp32x6, a quick return) */
+  BF16X_GUARD_ENVELOPE = 1,  /* every entry proved from one pass over A and B */
+  BF16X_GUARD_ENTRIES = 2,   /* proved entry by entry (one INT8 digit product); entries_repaired recomputed */
+  BF16X_GUARD_NATIVE = 3     /* too many entries unproved: the host GEMM ran the call */
+} bf16x_guard_result;
+
 typedef BF16X_ENUM {
   BF16X_SPLIT_SCALED = 0, /* power-of-two scale per row of A / column of B: any finite input */
   BF16X_SPLIT_PAPER = 1   /* unscaled slices, as in the paper: inputs must stay in the BF16 exponent range */
@@ -128,9 +145,14 @@ typedef struct bf16x_stats {
   double seconds_compute; /* the rest of the call: engine, reconstruction, waits */
   uint64_t workspace_bytes; /* workspace the call reserved (0 for native), besides the (m + n) int scale vectors;
                                cgemm/zgemm: plus one block's real parts and FP64 P block (bounded) */
+  /* Version 2. */
+  uint64_t entries_repaired; /* entries of C the guard recomputed by dot products (cgemm/zgemm: over the real
+                                products) */
+  int guard;                 /* bf16x_guard_result */
   /* New fields go here, at the end. */
 } bf16x_stats;
 #define BF16X_STATS_SIZE_1 (offsetof(bf16x_stats, workspace_bytes) + sizeof(uint64_t))
+#define BF16X_STATS_SIZE_2 (offsetof(bf16x_stats, guard) + sizeof(int))
 
 typedef struct bf16x_options {
   size_t size BF16X_SIZEOF_SELF(bf16x_options); /* sizeof the caller's struct (bf16x_options_init) */
@@ -142,9 +164,12 @@ typedef struct bf16x_options {
   double auto_target;   /* auto mode: target e_scaled (0 = native-DGEMM level) */
   bf16x_stats* stats;   /* optional */
   int complex_method;   /* bf16x_complex_method (cgemm/zgemm only) */
+  /* Version 2. */
+  int guard;            /* bf16x_guard */
   /* New fields go here, at the end. */
 } bf16x_options;
 #define BF16X_OPTIONS_SIZE_1 (offsetof(bf16x_options, complex_method) + sizeof(int))
+#define BF16X_OPTIONS_SIZE_2 (offsetof(bf16x_options, guard) + sizeof(int))
 
 /* Complex numbers as interleaved (real, imaginary) pairs: the layout of C99 float/double _Complex and of
  * std::complex<float>/<double>, so arrays of those can be passed by pointer cast. */

@@ -82,7 +82,7 @@ def _input_view(x, c):
         v = _blas_view(x)
         if v is not None:
             return v
-    x = np.ascontiguousarray(x)
+    x = np.array(x, order="C", copy=True)  # a copy even where x is C-contiguous: C may be x itself
     return x, max(1, x.shape[1]), True
 
 
@@ -245,7 +245,7 @@ def matmul(a, b, mode=None, engine=None, out=None):
         item = _blas_view(v[0]) if not np.may_share_memory(v, c3) else None
         stride = _batch_stride(v)
         if item is None or stride is None:
-            v = np.ascontiguousarray(v)
+            v = np.array(v, order="C", copy=True)  # a copy even where v is C-contiguous: it may be C itself
             item, stride = _blas_view(v[0]), _batch_stride(v)
         return v, item[1], item[2], stride
 

@@ -33,7 +33,8 @@ class Stats(ctypes.Structure):
     c_name = "bf16x_stats"
     _fields_ = [("size", ctypes.c_size_t), ("mode", _c_int), ("engine", _c_int), ("tile_loads", ctypes.c_uint64),
                 ("tile_stores", ctypes.c_uint64), ("dot_products", ctypes.c_uint64), ("micro_tiles", ctypes.c_uint64),
-                ("seconds_split", _c_double), ("seconds_compute", _c_double), ("workspace_bytes", ctypes.c_uint64)]
+                ("seconds_split", _c_double), ("seconds_compute", _c_double), ("workspace_bytes", ctypes.c_uint64),
+                ("entries_repaired", ctypes.c_uint64), ("guard", _c_int)]
 
 
 class Options(ctypes.Structure):
@@ -41,7 +42,7 @@ class Options(ctypes.Structure):
     c_name = "bf16x_options"
     _fields_ = [("size", ctypes.c_size_t), ("mode", _c_int), ("engine", _c_int), ("split", _c_int),
                 ("fuse_diagonals", _c_int), ("block_k", _c_int), ("auto_target", _c_double),
-                ("stats", ctypes.POINTER(Stats)), ("complex_method", _c_int)]
+                ("stats", ctypes.POINTER(Stats)), ("complex_method", _c_int), ("guard", _c_int)]
 
 
 class ComplexFloat(ctypes.Structure):

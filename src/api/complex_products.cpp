@@ -16,6 +16,8 @@ void merge(Outcome& total, const Outcome& one) {
   total.seconds_split += one.seconds_split;
   total.seconds_compute += one.seconds_compute;
   total.workspace_bytes = std::max(total.workspace_bytes, one.workspace_bytes);
+  total.guard = std::max(total.guard, one.guard);  // the strongest step any real product needed
+  total.repaired += one.repaired;
 }
 
 template <typename U>

@@ -54,6 +54,8 @@ Env parse_env(const envvar::Source& src) {
                          : BF16X_COMPLEX_4M;
   r.crt_fast_scaling =
       envvar::choice(src, "BF16X_CRT_SCALING", {"accurate", "fast"}, "accurate").value_or("accurate") == "fast";
+  if (const auto g = envvar::choice(src, "BF16X_GUARD", {"default", "on", "off"}, "default"))
+    r.guard = *g == "on" ? BF16X_GUARD_ON : *g == "off" ? BF16X_GUARD_OFF : BF16X_GUARD_DEFAULT;
   r.num_threads = int(envvar::integer(src, "BF16X_NUM_THREADS", BF16X_MAX_THREADS, "OpenMP's default").value_or(0));
   return r;
 }

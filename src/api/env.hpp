@@ -22,6 +22,7 @@ struct Env {
   int complex_method = 1;       // BF16X_COMPLEX_METHOD=4m|3m as BF16X_COMPLEX_4M / _3M (default 4m)
   bool crt_fast_scaling =
       false;            // BF16X_CRT_SCALING=fast|accurate (default accurate): CRT scales without the bound GEMM
+  int guard = 0;        // BF16X_GUARD=on|off|default as BF16X_GUARD_* (default: the modes' defaults)
   int num_threads = 0;  // BF16X_NUM_THREADS: 1..BF16X_MAX_THREADS threads (0 or unset: OpenMP's default)
 };
 

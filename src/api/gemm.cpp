@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -16,6 +17,7 @@
 #include "api/caller_structs.hpp"
 #include "api/checks.hpp"
 #include "api/engine_choice.hpp"
+#include "api/guard_step.hpp"
 #include "api/env.hpp"
 #include "api/mode_policy.hpp"
 #include "api/real_gemm.hpp"
@@ -76,11 +78,12 @@ void warn_if_reference(int requested, int mode, int engine_id, int engine_option
 // Why the host GEMM could not run a call: no host BLAS at all, or one whose 32-bit interface cannot take the sizes.
 int host_missing() { return *host::library_name() ? BF16X_ERR_ENGINE : BF16X_ERR_NO_HOST; }
 
-// A CRT mode (fp64c<N>, fp32c<N>): the INT8 engine, the CRT driver, the host GEMM for NaN/Inf inputs.
+// A CRT mode (fp64c<N>, fp32c<N>): the INT8 engine, the CRT driver (under the guard where `guard`), the host GEMM
+// for NaN/Inf inputs.
 template <typename T>
-int gemm_crt_mode(int mode, const bf16x_options& opt, int transa, int transb, std::int64_t m, std::int64_t n,
-                  std::int64_t k, T alpha, const T* a, std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c,
-                  std::int64_t ldc, bool c_rows, Outcome& out) {
+int gemm_crt_mode(int mode, const bf16x_options& opt, GuardRequest* guard, int transa, int transb, std::int64_t m,
+                  std::int64_t n, std::int64_t k, T alpha, const T* a, std::int64_t lda, const T* b, std::int64_t ldb,
+                  T beta, T* c, std::int64_t ldc, bool c_rows, Outcome& out) {
   int engine_id;
   if (const int st = api::crt_engine_for_call(opt.engine, engine_id); st != BF16X_OK) return st;
   crt::CrtConfig cfg;
@@ -89,20 +92,36 @@ int gemm_crt_mode(int mode, const bf16x_options& opt, int transa, int transb, st
   cfg.fast_scaling = env().crt_fast_scaling;
   const crt::CrtArgs<T> args{m,    n, k,   alpha, a, lda, transa != BF16X_NO_TRANS, b, ldb, transb != BF16X_NO_TRANS,
                              beta, c, ldc, c_rows};
-  bool done = false;
   const ThreadScope threads;  // bf16x_set_num_threads, for this call's parallel region only
-  switch (crt::gemm_crt(args, cfg)) {
-    case crt::CrtStatus::ok:
-      done = true;
-      break;
-    case crt::CrtStatus::no_memory:
-      return BF16X_ERR_NOMEM;
-    case crt::CrtStatus::nonfinite_input:
-      break;  // NaN/Inf: the host GEMM classifies them exactly
+  const auto emulate = [&](bool& ran) {
+    const crt::CrtStatus s = crt::gemm_crt(args, cfg);
+    ran = s == crt::CrtStatus::ok;  // nonfinite_input: the host GEMM classifies NaN/Inf exactly
+    return s == crt::CrtStatus::no_memory ? int(BF16X_ERR_NOMEM) : int(BF16X_OK);
+  };
+  const auto host = [&] {
+    return host_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows) ? int(BF16X_OK)
+                                                                                               : host_missing();
+  };
+  bool done = false;
+  int st;
+  if (guard) {
+    guard->mode = mode;
+    guard->int8_engine = engine_id;
+    const driver::RepairArgs<T> rx{k, alpha, {a, lda, args.ta}, {b, ldb, args.tb}, beta, c, ldc, c_rows};
+    const auto emulate_noting = [&](bool& ran) {
+      const int r = emulate(ran);
+      done = ran;
+      return r;
+    };
+    st = run_guarded<T>(*guard, rx, m, n, out, emulate_noting, host);
+    if (out.guard == BF16X_GUARD_NATIVE) return st;
+  } else {
+    st = emulate(done);
   }
+  if (st != BF16X_OK) return st;
   out.seconds_split = cfg.seconds_scale;
   out.seconds_compute = cfg.seconds_products;
-  out.counters.micro_tiles = cfg.micro_tiles;
+  out.counters.micro_tiles += cfg.micro_tiles;
   out.workspace_bytes = cfg.workspace_bytes;
   if (done) {
     out.mode = mode;
@@ -110,8 +129,7 @@ int gemm_crt_mode(int mode, const bf16x_options& opt, int transa, int transb, st
     return BF16X_OK;
   }
   out.why = ",fallback=nonfinite";
-  if (!host_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows)) return host_missing();
-  return BF16X_OK;
+  return host();
 }
 
 // The workspace gemm_crt_mode reserves for this shape: the CRT driver's blocking on the call's thread count.
@@ -131,6 +149,7 @@ int check_options(const bf16x_options& o, bool is_double) {
   if (o.split != BF16X_SPLIT_SCALED && o.split != BF16X_SPLIT_PAPER) return BF16X_ERR_OPTIONS;
   if (o.block_k < 0 || o.block_k > 256 || o.block_k % 32 != 0) return BF16X_ERR_OPTIONS;
   if (!(o.auto_target >= 0.0)) return BF16X_ERR_OPTIONS;
+  if (o.guard < BF16X_GUARD_DEFAULT || o.guard > BF16X_GUARD_OFF) return BF16X_ERR_OPTIONS;
   return BF16X_OK;
 }
 
@@ -170,12 +189,15 @@ void report_call(const bf16x_options& opt, const Outcome& out, int st, double se
     s.seconds_split = out.seconds_split;
     s.seconds_compute = out.engine >= 0 ? out.seconds_compute : secs;
     s.workspace_bytes = out.workspace_bytes;
+    s.entries_repaired = out.repaired;
+    s.guard = out.guard;
     write_stats(opt.stats, s);
   }
   if (!verbose_wanted()) return;
   v.mode = st == BF16X_OK ? bf16x_mode_name(out.mode) : "-";
   v.engine = st != BF16X_OK ? "-" : out.engine >= 0 ? bf16x_engine_name(out.engine) : host::library_name();
-  v.why = out.why;
+  v.why = out.why + (out.guard ? guard_why(out.guard, out.repaired) : std::string());
+  v.repaired = out.repaired;
   v.threads = out.engine >= 0 ? bf16x_get_num_threads() : -1;
   v.status = st;
   v.seconds = secs;
@@ -195,9 +217,24 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
     out.why = ",quick_return";
     return BF16X_OK;
   }
+  const bool scaled = opt.split == BF16X_SPLIT_SCALED && env().split == BF16X_SPLIT_SCALED;
+  const bool has_host = *host::library_name() != 0;
+  // The guard of a mode: the call's request, completed by the path that runs it (mode, INT8 engine).
+  auto guard_for = [&](int mode, bool by_auto, double fill, double target) {
+    GuardRequest g;
+    g.is_double = is_double;
+    g.block_k = opt.block_k;
+    g.fill = fill;
+    g.tau = by_auto ? target : 0;  // auto: a target the caller set (0: the guard's own, 4 k u)
+    g.host = host::can_take(m, n, k, lda, ldb, ldc);  // else the guard repairs every unproved entry itself
+    return guard_applies(opt.guard, mode, by_auto, scaled) ? std::optional<GuardRequest>(g) : std::nullopt;
+  };
   // CRT modes run on their own INT8 engines and driver.
-  if (const int rm = resolve_mode({opt.mode, is_double, m, n, k, -1, opt.auto_target}); crt::is_crt_mode(rm))
-    return gemm_crt_mode<T>(rm, opt, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows, out);
+  if (const int rm = resolve_mode({opt.mode, is_double, m, n, k, -1, opt.auto_target}); crt::is_crt_mode(rm)) {
+    auto g = guard_for(rm, false, -1, 0);
+    return gemm_crt_mode<T>(rm, opt, g ? &*g : nullptr, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+                            c_rows, out);
+  }
   // An INT8-only engine runs no slice mode: an error for a slice mode asked for by name; auto's slice modes take
   // the BF16 engine AUTO would, its CRT modes that INT8 engine.
   const bool int8_named = api::int8_only(opt.engine);
@@ -209,11 +246,13 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
     if (!int8_named && probe != BF16X_MODE_NATIVE) return BF16X_ERR_ENGINE;
   }
   const bool ta = transa != BF16X_NO_TRANS, tb = transb != BF16X_NO_TRANS;
-  const bool scaled = opt.split == BF16X_SPLIT_SCALED && env().split == BF16X_SPLIT_SCALED;
-  const ModeRequest req{opt.mode, is_double, m, n, k, engine_id, opt.auto_target, opt.block_k, scaled};
+  ModeRequest req{opt.mode, is_double, m, n, k, engine_id, opt.auto_target, opt.block_k, scaled};
+  req.guarded = guard_applies(opt.guard, is_double ? BF16X_MODE_FP64X21 : BF16X_MODE_FP32C(BF16X_FP32C_MAX), true,
+                              scaled);
   int mode = resolve_mode(req);
   const int requested = opt.mode == BF16X_MODE_DEFAULT ? effective_mode(is_double) : opt.mode;
   AutoChoice autoc;
+  const double user_target = opt.auto_target > 0 ? opt.auto_target : effective_auto_target();
   if (mode == BF16X_MODE_AUTO) {
     // Only where the cost model lets emulation win: one pass over A and B decides the number of products.
     autoc = choose_auto<T>(req, {a, lda, ta}, {b, ldb, tb});
@@ -221,19 +260,24 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
     if (crt::is_crt_mode(mode)) {  // auto chose a CRT mode: its INT8 engine for the resolved one
       bf16x_options o = opt;
       o.engine = int8_named ? opt.engine : crt::int8_engine_for(engine_id);
-      const int st =
-          gemm_crt_mode<T>(mode, o, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows, out);
+      auto g = guard_for(mode, true, autoc.fill_ratio, user_target);
+      const int st = gemm_crt_mode<T>(mode, o, g ? &*g : nullptr, transa, transb, m, n, k, alpha, a, lda, b, ldb,
+                                      beta, c, ldc, c_rows, out);
       if (out.why.empty()) out.why = auto_why(autoc);  // what auto measured, as for the BF16 modes
       return st;
     }
   }
   // Without a host BLAS auto cannot go native: it runs the most accurate slice mode instead.
-  if (mode == BF16X_MODE_NATIVE && requested == BF16X_MODE_AUTO && !*host::library_name())
+  if (mode == BF16X_MODE_NATIVE && requested == BF16X_MODE_AUTO && !has_host)
     mode = is_double ? BF16X_MODE_FP64X21 : BF16X_MODE_FP32X6;
   // Every source of a mode (argument, environment, runtime setting, auto) is checked against the routine here.
   if (!mode_fits(mode, is_double) || mode == BF16X_MODE_AUTO || mode == BF16X_MODE_DEFAULT) return BF16X_ERR_MODE;
   warn_if_reference(requested, mode, engine_id, opt.engine);
 
+  const auto host = [&] {
+    return host_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows) ? int(BF16X_OK)
+                                                                                               : host_missing();
+  };
   bool done = false;
   if (mode != BF16X_MODE_NATIVE) {
     driver::DriverConfig cfg{};
@@ -245,17 +289,25 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
     cfg.counters = opt.stats ? &out.counters : nullptr;
     const driver::GemmArgs<T> args{m, n, k, alpha, {a, lda, ta}, {b, ldb, tb}, beta, c, ldc, c_rows};
     const ThreadScope threads;  // bf16x_set_num_threads, for this call's parallel region only
-    switch (driver::gemm_emulated(args, cfg)) {
-      case driver::DriverStatus::ok:
-        done = true;
-        break;
-      case driver::DriverStatus::no_memory:
-        return BF16X_ERR_NOMEM;
-      case driver::DriverStatus::wrong_precision:
-        return BF16X_ERR_MODE;
-      case driver::DriverStatus::nonfinite_input:
-        break;  // NaN/Inf: the host GEMM classifies them exactly
+    const auto emulate = [&](bool& ran) {
+      const driver::DriverStatus s = driver::gemm_emulated(args, cfg);
+      done = ran = s == driver::DriverStatus::ok;  // nonfinite_input: the host GEMM classifies NaN/Inf exactly
+      return s == driver::DriverStatus::no_memory         ? int(BF16X_ERR_NOMEM)
+             : s == driver::DriverStatus::wrong_precision ? int(BF16X_ERR_MODE)
+                                                           : int(BF16X_OK);
+    };
+    int st;
+    if (auto g = guard_for(mode, requested == BF16X_MODE_AUTO, autoc.measured ? autoc.fill_ratio : -1, user_target)) {
+      g->mode = mode;
+      g->int8_engine = crt::int8_engine_for(engine_id);
+      const driver::RepairArgs<T> rx{k, alpha, {a, lda, ta}, {b, ldb, tb}, beta, c, ldc, c_rows};
+      st = run_guarded<T>(*g, rx, m, n, out, emulate, host);
+      if (out.guard == BF16X_GUARD_NATIVE) return st;
+    } else {
+      bool ran;
+      st = emulate(ran);
     }
+    if (st != BF16X_OK) return st;
     out.seconds_split = cfg.seconds_split;
     out.seconds_compute = cfg.seconds_compute;
     out.workspace_bytes = cfg.workspace_bytes;
@@ -273,8 +325,7 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
     out.engine = engine_id;
     return BF16X_OK;
   }
-  if (!host_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows)) return host_missing();
-  return BF16X_OK;
+  return host();
 }
 
 template int run_gemm(int, int, std::int64_t, std::int64_t, std::int64_t, float, const float*, std::int64_t,

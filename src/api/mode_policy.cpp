@@ -64,9 +64,16 @@ AutoChoice choose_auto(const ModeRequest& r, const pack::MatrixView<T>& a, const
   c.nonfinite = ea.nonfinite || eb.nonfinite;
   if (c.nonfinite) return c;
   c.fill_ratio = policy::fill_ratio(ea, eb);
-  const int mode = policy::fewest_products(r.is_double, r.k, r.block_k, c.fill_ratio, c.target);
+  int mode = policy::fewest_products(r.is_double, r.k, r.block_k, c.fill_ratio, c.target);
   // The CRT candidate: the fewest moduli whose bound meets the target (docs/auto.md, "CRT modes").
-  const int cmode = crt::fewest_moduli(r.is_double, r.k, c.fill_ratio, c.target);
+  int cmode = crt::fewest_moduli(r.is_double, r.k, c.fill_ratio, c.target);
+  if (r.guarded && mode == BF16X_MODE_NATIVE && cmode == BF16X_MODE_NATIVE) {
+    // The envelope proves no scheme: the guard proves entry by entry. The most moduli leave the fewest entries
+    // unproved (the CRT bound shrinks by 2^-4 per modulus, the fixed-point slices stop at fp64x21), so the CRT
+    // scheme with the most moduli, or fp64x21 where no INT8 engine runs.
+    cmode = r.is_double ? BF16X_MODE_FP64C(BF16X_FP64C_MAX) : BF16X_MODE_FP32C(BF16X_FP32C_MAX);
+    if (crt::int8_engine_for(r.engine) < 0 && r.is_double) mode = BF16X_MODE_FP64X21;
+  }
   const double bf_cost = mode == BF16X_MODE_NATIVE ? HUGE_VAL : policy::emulation_cycles(r.engine, mode, r.m, r.n, r.k);
   const int ce = crt::int8_engine_for(r.engine);
   const double crt_cost =

@@ -16,6 +16,7 @@ struct ModeRequest {
   double target;       // auto: target e_scaled; 0: BF16X_AUTO_TARGET, else the native GEMM's bound gamma_k
   int block_k = 0;     // bf16x_options.block_k (0: default)
   bool scaled = true;  // the scaled split: the error model's bounds do not hold for the paper's unscaled slices
+  bool guarded = false;  // auto's choice runs under the componentwise guard (api/guard_step.hpp)
 };
 
 // Whether `mode` may run this routine: DEFAULT, NATIVE and AUTO fit both, an emulation mode only its precision.
@@ -39,7 +40,9 @@ struct AutoChoice {
 
 // Auto for op(A) (m x k) and op(B) (k x n): native without touching the operands unless the cost model lets the
 // cheapest scheme win; else the fewest products whose predicted e_scaled meets the target, if that scheme still
-// wins on cost; else native.
+// wins on cost; else native. Guarded (r.guarded), where no scheme's envelope meets the target, the CRT scheme with
+// the most moduli (fp64c20, fp32c10; fp64x21 without an INT8 engine) is the candidate: the guard proves or repairs
+// entry by entry.
 template <typename T>
 AutoChoice choose_auto(const ModeRequest& r, const pack::MatrixView<T>& a, const pack::MatrixView<T>& b);
 

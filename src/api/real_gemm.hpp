@@ -18,6 +18,8 @@ struct Outcome {
   engine::EngineCounters counters;
   double seconds_split = 0, seconds_compute = 0;
   std::size_t workspace_bytes = 0;
+  int guard = 0;               // bf16x_guard_result
+  std::uint64_t repaired = 0;  // entries the guard recomputed
 };
 
 // BF16X_OK or the status for options out of range or a mode of the other precision.

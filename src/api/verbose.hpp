@@ -23,6 +23,7 @@ struct VerboseCall {
   int threads = -1;      // bf16x threads of an emulated call; -1: the host BLAS ran it ("threads=host")
   int status = 0;        // bf16x_status
   double seconds = 0;
+  std::uint64_t repaired = 0;  // entries the guard recomputed (their flops count as native in the summary)
   bool is_complex = false;  // cgemm/zgemm: the line also has alpha_im and beta_im
   double alpha_im = 0, beta_im = 0;
 };

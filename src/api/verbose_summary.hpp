@@ -2,8 +2,11 @@
 // (routine, mode, engine), and at process exit (or when the library is unloaded) one block is written where verbose
 // lines go:
 //
-//   BF16X_SUMMARY,routine=dgemm,mode=fp64x21,engine=avx2,calls=12,gflop=3.21,seconds=0.456
-//   BF16X_SUMMARY,total,calls=12,gflop=3.21,emulated_gflop_share=1
+//   BF16X_SUMMARY,routine=dgemm,mode=fp64x21,engine=avx2,calls=12,gflop=3.21,seconds=0.456,repaired=40,repaired_gflop=0.0001
+//   BF16X_SUMMARY,total,calls=12,gflop=3.21,emulated_gflop_share=0.99997,repaired=40
+//
+// repaired: entries the componentwise guard recomputed by FP64 dot products (repaired_gflop: their 2k flops each),
+// which count as not emulated.
 #pragma once
 #include "api/verbose.hpp"
 

@@ -104,6 +104,11 @@ bool zgemm(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, const
   return complex_gemm(host().zgemm, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
+bool can_take(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda, std::int64_t ldb, std::int64_t ldc) {
+  return host().dgemm && host().sgemm && fits_int(m) && fits_int(n) && fits_int(k) && fits_int(lda) &&
+         fits_int(ldb) && fits_int(ldc);
+}
+
 const char* library_name() { return host().name.c_str(); }
 const char* core_name() { return host().corename ? host().corename() : ""; }
 

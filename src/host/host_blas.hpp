@@ -19,6 +19,9 @@ bool cgemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_t 
 bool zgemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_t k, const double* alpha, const double* a,
            std::int64_t lda, const double* b, std::int64_t ldb, const double* beta, double* c, std::int64_t ldc);
 
+// Whether the host BLAS is loaded and its 32-bit interface takes these sizes (what the calls above also check).
+bool can_take(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda, std::int64_t ldb, std::int64_t ldc);
+
 const char* library_name();  // the loaded library, or "" if none
 const char* core_name();     // openblas_get_corename() when the host is OpenBLAS, else ""
 

@@ -37,6 +37,8 @@ int main(void) {
   FIELD(bf16x_stats, seconds_split);
   FIELD(bf16x_stats, seconds_compute);
   FIELD(bf16x_stats, workspace_bytes);
+  FIELD(bf16x_stats, entries_repaired);
+  FIELD(bf16x_stats, guard);
   END();
 
   BEGIN(bf16x_options, 0);
@@ -49,6 +51,7 @@ int main(void) {
   FIELD(bf16x_options, auto_target);
   FIELD(bf16x_options, stats);
   FIELD(bf16x_options, complex_method);
+  FIELD(bf16x_options, guard);
   END();
 
   BEGIN(bf16x_complex_float, 0);

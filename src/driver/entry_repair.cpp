@@ -1,0 +1,83 @@
+#ifdef __clang__
+#pragma clang fp contract(off)
+#else
+#pragma GCC optimize("fp-contract=off")
+#endif
+#include "driver/entry_repair.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+
+namespace bf16x::driver {
+namespace {
+
+template <typename T>
+T& at(const RepairArgs<T>& x, std::int64_t i, std::int64_t j) {
+  return x.c_rows ? x.c[i * x.ldc + j] : x.c[i + j * x.ldc];
+}
+
+// sum_l a(i, l) col[l] in FP64: four partial sums over l mod 4, then (s0 + s1) + (s2 + s3) + the tail; each
+// partial sum adds at most k/4 + 1 terms, so the error stays within gamma_k (|a||b|).
+template <typename T>
+double dot(const pack::MatrixView<T>& a, std::int64_t i, const double* col, std::int64_t k) {
+  double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  const std::int64_t k4 = k / 4 * 4;
+  const T* p = a.trans ? a.data + i * a.ld : a.data + i;
+  const std::int64_t st = a.trans ? 1 : a.ld;
+  for (std::int64_t l = 0; l < k4; l += 4) {
+    s0 += double(p[l * st]) * col[l];
+    s1 += double(p[(l + 1) * st]) * col[l + 1];
+    s2 += double(p[(l + 2) * st]) * col[l + 2];
+    s3 += double(p[(l + 3) * st]) * col[l + 3];
+  }
+  double s = (s0 + s1) + (s2 + s3);
+  for (std::int64_t l = k4; l < k; ++l) s += double(p[l * st]) * col[l];
+  return s;
+}
+
+}  // namespace
+
+template <typename T>
+std::vector<T> save_entries(const RepairArgs<T>& x, const std::vector<EntryIndex>& entries) {
+  std::vector<T> c0;
+  if (x.beta == T(0)) return c0;
+  c0.reserve(entries.size());
+  for (const EntryIndex& e : entries) c0.push_back(at(x, e.i, e.j));
+  return c0;
+}
+
+template <typename T>
+void repair_entries(const RepairArgs<T>& x, const std::vector<EntryIndex>& entries, const std::vector<T>& c0) {
+  if (entries.empty()) return;
+  // Column groups: [starts[g], starts[g + 1]) share one column of op(B), widened once.
+  std::vector<std::size_t> starts;
+  for (std::size_t e = 0; e < entries.size(); ++e)
+    if (e == 0 || entries[e].j != entries[e - 1].j) starts.push_back(e);
+  starts.push_back(entries.size());
+  const std::int64_t groups = std::int64_t(starts.size()) - 1, k = x.k;
+  const int threads = int(std::min<std::int64_t>(omp_get_max_threads(), groups));
+  std::vector<double> cols(std::size_t(threads) * std::size_t(k));
+  const double alpha = double(x.alpha), beta = double(x.beta);
+  const bool big = std::int64_t(entries.size()) * k > 65536;
+#pragma omp parallel num_threads(threads) if (big)
+  {
+    double* col = cols.data() + std::size_t(omp_get_thread_num()) * std::size_t(k);
+#pragma omp for schedule(dynamic)
+    for (std::int64_t g = 0; g < groups; ++g) {
+      const std::int64_t j = entries[starts[g]].j;
+      for (std::int64_t l = 0; l < k; ++l) col[l] = double(x.b(l, j));
+      for (std::size_t e = starts[g]; e < starts[g + 1]; ++e) {
+        const double v = alpha * dot(x.a, entries[e].i, col, k);
+        at(x, entries[e].i, j) = beta == 0.0 ? T(v) : T(v + beta * double(c0[e]));
+      }
+    }
+  }
+}
+
+template std::vector<float> save_entries(const RepairArgs<float>&, const std::vector<EntryIndex>&);
+template std::vector<double> save_entries(const RepairArgs<double>&, const std::vector<EntryIndex>&);
+template void repair_entries(const RepairArgs<float>&, const std::vector<EntryIndex>&, const std::vector<float>&);
+template void repair_entries(const RepairArgs<double>&, const std::vector<EntryIndex>&, const std::vector<double>&);
+
+}  // namespace bf16x::driver

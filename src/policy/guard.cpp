@@ -1,0 +1,228 @@
+#include "policy/guard.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <limits>
+
+#include "bf16x/bf16x.h"
+#include "crt/crt_mode.hpp"
+#include "crt/crt_ops.hpp"
+#include "crt/moduli.hpp"
+#include "pack/layout.hpp"
+#include "policy/error_model.hpp"
+#include "util/pow2.hpp"
+
+namespace bf16x::policy {
+namespace {
+
+using util::pow2;
+
+int ceil_log2(std::int64_t k) {
+  int b = 0;
+  while ((std::int64_t(1) << b) < k) ++b;
+  return b;
+}
+
+// Element l of line r of op(X) at data[r * sr + l * sl]: rows of op(A), columns of op(B).
+template <typename T>
+struct Lines {
+  const T* data;
+  std::int64_t sr, sl;
+  T at(std::int64_t r, std::int64_t l) const { return data[r * sr + l * sl]; }
+};
+template <typename T>
+Lines<T> rows_of(const pack::MatrixView<T>& a) {
+  return a.trans ? Lines<T>{a.data, a.ld, 1} : Lines<T>{a.data, 1, a.ld};
+}
+template <typename T>
+Lines<T> cols_of(const pack::MatrixView<T>& b) {
+  return b.trans ? Lines<T>{b.data, 1, b.ld} : Lines<T>{b.data, b.ld, 1};
+}
+
+// 2^s as two exact factors, for the whole exponent range.
+void factors(int s, double& f1, double& f2) {
+  const int h = s >= 0 ? s / 2 : -((-s + 1) / 2);
+  f1 = pow2(h);
+  f2 = pow2(s - h);
+}
+
+// Per line: the exponent e (max |x| in [2^(e-1), 2^e), 0 for a zero line) and an upper bound of sum_l |x| 2^-e
+// (each scaled term exact or below 2^-1074, the sum rounded up by (len + 2) units of 2^-52). True on NaN/Inf.
+template <typename T>
+bool scan(const Lines<T>& x, std::int64_t count, std::int64_t len, int* e, double* norm1) {
+  bool bad = false;
+  constexpr double kMax = std::numeric_limits<double>::max();
+#pragma omp parallel for schedule(static) reduction(|| : bad) if (count * len > 65536)
+  for (std::int64_t r = 0; r < count; ++r) {
+    double mx = 0;
+    for (std::int64_t l = 0; l < len; ++l) mx = std::max(mx, std::fabs(double(x.at(r, l))));
+    if (!(mx <= kMax)) {
+      bad = true;
+      continue;
+    }
+    e[r] = mx > 0 ? std::ilogb(mx) + 1 : 0;
+    double f1, f2, s = 0;
+    factors(-e[r], f1, f2);
+    for (std::int64_t l = 0; l < len; ++l) s += (std::fabs(double(x.at(r, l))) * f1) * f2;
+    norm1[r] = s * (1 + double(len + 2) * 0x1p-52) + double(len) * 0x1p-1022;  // no subnormal operand: no DE flag
+  }
+  return bad;
+}
+
+// The digit scale: D(x) = max(1, ceil(127 |x^|)) for x != 0, any value in [1, 127 |x^| + 1] would do.
+constexpr double kDigit = 127;
+
+// yb[r * kc + l] = D(x) of line r0 + r, element l0 + l (zero past `rows` and `len`).
+template <typename T>
+void load_digits(const Lines<T>& x, std::int64_t r0, int rows, std::int64_t l0, int len, int kc, const int* e,
+                 double* yb) {
+  std::fill(yb, yb + std::size_t(crt::kTile) * kc, 0.0);
+  for (int r = 0; r < rows; ++r) {
+    double f1, f2;
+    factors(-e[r0 + r], f1, f2);
+    for (int l = 0; l < len; ++l) {
+      const double v = double(x.at(r0 + r, l0 + l));
+      yb[r * kc + l] = v == 0 ? 0.0 : std::max(1.0, std::ceil(((std::fabs(v) * f1) * f2) * kDigit));
+    }
+  }
+}
+
+}  // namespace
+
+EntryBound entry_bound(int mode, std::int64_t k, int block_k) {
+  EntryBound b;
+  constexpr double u = kUnitRoundoff64;
+  if (mode >= BF16X_MODE_FP64X6 && mode <= BF16X_MODE_FP64X21) {
+    // policy/error_model.hpp: truncation T_d and the FP64 sums of the exact group sums, per nonzero product.
+    const int d = mode - BF16X_MODE_FP64X6 + 3;
+    const double bk = block_k > 0 ? block_k : pack::kBlockK;
+    const double g = gamma(double(d * (d + 1) / 2) * std::ceil(double(k) / bk), u), c = 0x1p-8 * (1 + 0x1p-8);
+    b.c_prod = fp64_truncation(d) + g * (2 * c + c * c);
+    b.c_rel = g + 2 * u;
+    b.valid = true;
+  } else if (crt::is_crt_mode(mode)) {
+    // docs/numerics.md, "CRT modes": trunc = S (2^-sa ||b^||_1 + 2^-sb ||a^||_1), recon = S 2^(g-33-sa-sb), with
+    // sa, sb >= sigma under either scaling; the write rounds X~, m_alpha X~ and the sum: (1 + 3u) on E,
+    // (2u + u^2) |alpha R| and u (or u32 + 2u) |C|, with |C| <= |alpha| (P + E) + |beta C0|.
+    const crt::CrtPlan& plan = crt::crt_plan(crt::crt_moduli(mode));
+    const int sigma = (plan.L - ceil_log2(k) - 1) / 2;
+    const double uc = crt::is_fp64c(mode) ? u : kUnitRoundoff32 + 2 * u;
+    const double grow = (1 + 3 * u) * (1 + uc);
+    b.c_norm = std::ldexp(1.0, -sigma) * grow;
+    b.c_entry = std::ldexp(1.0, plan.g - 33 - 2 * sigma) * grow;
+    b.c_rel = 2 * u + u * u + uc;
+    b.valid = sigma > 0;
+  }
+  return b;
+}
+
+double guard_target(bool is_double, std::int64_t k) {
+  return 4 * double(k) * (is_double ? kUnitRoundoff64 : kUnitRoundoff32);
+}
+
+bool envelope_proves(const EntryBound& e, std::int64_t k, double fill_ratio, double tau) {
+  if (!e.valid) return false;
+  if (fill_ratio == 0) return true;  // a zero operand: C = beta C exactly
+  return fill_ratio * (e.c_prod + 2 * e.c_norm + e.c_entry / double(k)) + e.c_rel <= tau;
+}
+
+template <typename T>
+GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std::int64_t m, std::int64_t n,
+                         std::int64_t k, const EntryBound& bound, double tau, const crt::Int8Engine& engine,
+                         std::uint64_t limit) {
+  GuardCheck r;
+  const Lines<T> la = rows_of(a), lb = cols_of(b);
+  std::vector<int> ea(std::size_t(m), 0), eb(std::size_t(n), 0);
+  std::vector<double> na(std::size_t(m), 0.0), nb(std::size_t(n), 0.0);
+  if (scan(la, m, k, ea.data(), na.data()) || scan(lb, n, k, eb.data(), nb.data())) {
+    r.nonfinite = true;
+    return r;
+  }
+  using crt::kTile;
+  const int kc = int(std::min<std::int64_t>(1024, (k + crt::kKChunk - 1) / crt::kKChunk * crt::kKChunk));
+  const std::int64_t nkb = (k + kc - 1) / kc, mp = (m + kTile - 1) / kTile, np = (n + kTile - 1) / kTile;
+  const std::size_t ab = crt::a_panel_bytes(kc), bb = crt::b_panel_bytes(kc);
+  std::vector<std::int8_t> apack(std::size_t(nkb * mp) * ab), bpack(std::size_t(nkb * np) * bb);
+  const double slack = tau - bound.c_rel;  // > 0, or no entry with a product can be proved
+  const double kd = double(k);
+  // Everything the parallel regions use is allocated here: nothing inside them may throw.
+  const int threads = omp_get_max_threads();
+  std::vector<double> ybs(std::size_t(threads) * kTile * kc);
+  std::vector<std::int8_t> tmps(std::size_t(threads) * kc);
+  const std::uint64_t cap = std::min<std::uint64_t>(limit + 1, std::uint64_t(m) * std::uint64_t(n));
+  std::vector<Entry> buf(static_cast<std::size_t>(cap));
+  std::atomic<std::uint64_t> failed{0};
+  std::uint64_t tiles = 0;
+
+#pragma omp parallel num_threads(threads) reduction(+ : tiles)
+  {
+    const int tid = omp_get_thread_num();
+    double* yb = ybs.data() + std::size_t(tid) * kTile * kc;
+    std::int8_t* tmp = tmps.data() + std::size_t(tid) * kc;
+    if (engine.thread_begin) engine.thread_begin();
+#pragma omp for schedule(static)
+    for (std::int64_t job = 0; job < nkb * (mp + np); ++job) {
+      const bool is_a = job < nkb * mp;
+      const std::int64_t q = is_a ? job : job - nkb * mp, panels = is_a ? mp : np;
+      const std::int64_t kb = q / panels, p = q % panels, l0 = kb * kc;
+      const int len = int(std::min<std::int64_t>(kc, k - l0));
+      if (is_a) {
+        load_digits(la, p * kTile, int(std::min<std::int64_t>(kTile, m - p * kTile)), l0, len, kc, ea.data(), yb);
+        crt::pack_a_panel(yb, kc, nullptr, 0, false, apack.data() + std::size_t(q) * ab);
+      } else {
+        load_digits(lb, p * kTile, int(std::min<std::int64_t>(kTile, n - p * kTile)), l0, len, kc, eb.data(), yb);
+        crt::pack_b_panel(yb, kc, nullptr, 0, false, tmp, bpack.data() + std::size_t(q) * bb);
+      }
+    }
+    alignas(64) std::int32_t acc[kTile * kTile];
+    double h[kTile * kTile];
+#pragma omp for schedule(dynamic)
+    for (std::int64_t t = 0; t < mp * np; ++t) {
+      if (failed.load(std::memory_order_relaxed) > limit) continue;
+      const std::int64_t ip = t % mp, jp = t / mp;
+      std::fill(h, h + kTile * kTile, 0.0);
+      for (std::int64_t kb = 0; kb < nkb; ++kb) {
+        std::fill(acc, acc + kTile * kTile, 0);
+        engine.kernel(apack.data() + std::size_t(kb * mp + ip) * ab, bpack.data() + std::size_t(kb * np + jp) * bb,
+                      kc, acc, kTile);
+        for (int e = 0; e < kTile * kTile; ++e) h[e] += double(acc[e]);  // <= 127^2 kc each: exact
+      }
+      tiles += std::uint64_t(nkb);
+      const int rows = int(std::min<std::int64_t>(kTile, m - ip * kTile));
+      const int cols = int(std::min<std::int64_t>(kTile, n - jp * kTile));
+      for (int jj = 0; jj < cols; ++jj)
+        for (int ii = 0; ii < rows; ++ii) {
+          const double hij = h[ii * kTile + jj];
+          if (hij == 0) continue;  // every product is zero: the entry is exact
+          const std::int64_t i = ip * kTile + ii, j = jp * kTile + jj;
+          const double norms = na[std::size_t(i)] + nb[std::size_t(j)];
+          const double lower = hij - kDigit * norms - kd;  // <= 127^2 P_ij / S_ij
+          const double need = bound.c_prod * std::min(kd, hij) + bound.c_norm * norms + bound.c_entry;
+          if (!(slack > 0 && lower > 0 && slack * lower >= kDigit * kDigit * need)) {
+            const std::uint64_t at = failed.fetch_add(1, std::memory_order_relaxed);
+            if (at < cap) buf[std::size_t(at)] = {i, j};
+          }
+        }
+    }
+  }
+  r.micro_tiles = tiles;
+  r.complete = failed.load() <= limit;
+  if (!r.complete) return r;
+  buf.resize(std::size_t(failed.load()));
+  r.failing = std::move(buf);
+  std::sort(r.failing.begin(), r.failing.end(),
+            [](const Entry& x, const Entry& y) { return x.j != y.j ? x.j < y.j : x.i < y.i; });
+  return r;
+}
+
+template GuardCheck check_entries(const pack::MatrixView<float>&, const pack::MatrixView<float>&, std::int64_t,
+                                  std::int64_t, std::int64_t, const EntryBound&, double, const crt::Int8Engine&,
+                                  std::uint64_t);
+template GuardCheck check_entries(const pack::MatrixView<double>&, const pack::MatrixView<double>&, std::int64_t,
+                                  std::int64_t, std::int64_t, const EntryBound&, double, const crt::Int8Engine&,
+                                  std::uint64_t);
+
+}  // namespace bf16x::policy
