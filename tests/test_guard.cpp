@@ -163,10 +163,13 @@ TEST(Guard, DefaultModesAreComponentwiseOnEveryInputClass) {
       if (r.stats.mode != BF16X_MODE_NATIVE) {
         EXPECT_NE(r.stats.guard, BF16X_GUARD_NONE) << cs.name << " " << bf16x_mode_name(mode);
       }
-      std::printf("[guard] %-30s %-8s ran %-8s guard=%d repaired=%llu of %lld  max|C-AB|/(|A||B|) = %.3g (4ku = %.3g)\n",
-                  cs.name.c_str(), bf16x_mode_name(mode), bf16x_mode_name(r.stats.mode), r.stats.guard,
+      // The raw mode's figure beside it (docs/accuracy.md, "Componentwise guard").
+      const double raw = mode == BF16X_MODE_AUTO ? 0.0 : componentwise(run(cs, mode, BF16X_GUARD_OFF).c, ref, absab);
+      std::printf("[guard] | %s | %d x %d x %d | %s | %s | %d | %llu of %lld | %.2g | %.2g | %.2g |\n", cs.name.c_str(),
+                  int(cs.a.rows), int(cs.b.cols), int(cs.a.cols), bf16x_mode_name(mode),
+                  bf16x_mode_name(r.stats.mode), r.stats.guard,
                   static_cast<unsigned long long>(r.stats.entries_repaired),
-                  static_cast<long long>(cs.a.rows * cs.b.cols), e, tol - kU);
+                  static_cast<long long>(cs.a.rows * cs.b.cols), e, tol - kU, raw);
     }
   }
 }
@@ -275,6 +278,38 @@ TEST(Guard, SameBitsOnEveryEngineAndThreadCount) {
       }
     }
     bf16x_set_num_threads(0);
+  }
+}
+
+// SGEMM: fp32c8 and fp32c10 are guarded by default, within 4 k u32 (|A||B|)_ij (the final rounding to FP32
+// included; the reference's own rounding to double is far below it).
+TEST(Guard, Fp32cIsComponentwise) {
+  std::mt19937_64 g(3);
+  const Mat t = upper_triangular(80, g, 1.0, 1e3);
+  const Mat a64 = blocked(60, 90, g, true), b64 = blocked(90, 50, g, false);
+  for (const Case& cs64 : {Case{"triangular_80_squared", t, t}, Case{"blocks", a64, b64}}) {
+    check::Mat<float> a(cs64.a.rows, cs64.a.cols), b(cs64.b.rows, cs64.b.cols);
+    for (std::size_t e = 0; e < a.v.size(); ++e) a.v[e] = float(cs64.a.v[e]);
+    for (std::size_t e = 0; e < b.v.size(); ++e) b.v[e] = float(cs64.b.v[e]);
+    const Mat ref = check::exact_gemm(a, b), absab = check::abs_gemm(a, b);
+    const std::int64_t m = a.rows, k = a.cols, n = b.cols;
+    for (int mode : {BF16X_MODE_FP32C(8), BF16X_MODE_FP32C(10)}) {
+      check::Mat<float> c(m, n);
+      bf16x_stats st;
+      bf16x_stats_init(&st);
+      bf16x_options o;
+      bf16x_options_init(&o);
+      o.mode = mode;
+      o.stats = &st;
+      ASSERT_EQ(bf16x_sgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, 1.0f, a.data(), m, b.data(), k,
+                               0.0f, c.data(), m, &o),
+                BF16X_OK);
+      EXPECT_NE(st.guard, BF16X_GUARD_NONE);
+      Mat c64(m, n);
+      for (std::size_t e = 0; e < c.v.size(); ++e) c64.v[e] = double(c.v[e]);
+      EXPECT_LE(componentwise(c64, ref, absab), 4.0 * double(k) * 0x1p-24 + kU)
+          << cs64.name << " " << bf16x_mode_name(mode) << " guard " << st.guard;
+    }
   }
 }
 

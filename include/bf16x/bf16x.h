@@ -148,6 +148,7 @@ typedef struct bf16x_stats {
   /* Version 2. */
   uint64_t entries_repaired; /* entries of C the guard recomputed by dot products (cgemm/zgemm: over the real
                                 products) */
+  double seconds_guard;      /* the guard's proof and repair (included in seconds_split + seconds_compute) */
   int guard;                 /* bf16x_guard_result */
   /* New fields go here, at the end. */
 } bf16x_stats;

@@ -18,6 +18,7 @@ void merge(Outcome& total, const Outcome& one) {
   total.workspace_bytes = std::max(total.workspace_bytes, one.workspace_bytes);
   total.guard = std::max(total.guard, one.guard);  // the strongest step any real product needed
   total.repaired += one.repaired;
+  total.seconds_guard += one.seconds_guard;
 }
 
 template <typename U>

@@ -190,6 +190,7 @@ void report_call(const bf16x_options& opt, const Outcome& out, int st, double se
     s.seconds_compute = out.engine >= 0 ? out.seconds_compute : secs;
     s.workspace_bytes = out.workspace_bytes;
     s.entries_repaired = out.repaired;
+    s.seconds_guard = out.seconds_guard;
     s.guard = out.guard;
     write_stats(opt.stats, s);
   }

@@ -20,6 +20,7 @@ struct Outcome {
   std::size_t workspace_bytes = 0;
   int guard = 0;               // bf16x_guard_result
   std::uint64_t repaired = 0;  // entries the guard recomputed
+  double seconds_guard = 0;    // the guard's proof and repair
 };
 
 // BF16X_OK or the status for options out of range or a mode of the other precision.

@@ -152,8 +152,10 @@ GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>
   const int threads = omp_get_max_threads();
   std::vector<double> ybs(std::size_t(threads) * kTile * kc);
   std::vector<std::int8_t> tmps(std::size_t(threads) * kc);
-  const std::uint64_t cap = std::min<std::uint64_t>(limit + 1, std::uint64_t(m) * std::uint64_t(n));
-  std::vector<Entry> buf(static_cast<std::size_t>(cap));
+  // One bit per entry of C, tile by tile (entry (ii, jj) of tile t at bit jj * 32 + ii of words 16 t ..): m n / 8
+  // bytes, whatever the number of failures.
+  constexpr int kWords = kTile * kTile / 64;
+  std::vector<std::uint64_t> mask(std::size_t(mp * np) * kWords, 0);
   std::atomic<std::uint64_t> failed{0};
   std::uint64_t tiles = 0;
 
@@ -193,6 +195,8 @@ GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>
       tiles += std::uint64_t(nkb);
       const int rows = int(std::min<std::int64_t>(kTile, m - ip * kTile));
       const int cols = int(std::min<std::int64_t>(kTile, n - jp * kTile));
+      std::uint64_t* bits = mask.data() + std::size_t(t) * kWords;
+      std::uint64_t here = 0;
       for (int jj = 0; jj < cols; ++jj)
         for (int ii = 0; ii < rows; ++ii) {
           const double hij = h[ii * kTile + jj];
@@ -202,19 +206,27 @@ GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>
           const double lower = hij - kDigit * norms - kd;  // <= 127^2 P_ij / S_ij
           const double need = bound.c_prod * std::min(kd, hij) + bound.c_norm * norms + bound.c_entry;
           if (!(slack > 0 && lower > 0 && slack * lower >= kDigit * kDigit * need)) {
-            const std::uint64_t at = failed.fetch_add(1, std::memory_order_relaxed);
-            if (at < cap) buf[std::size_t(at)] = {i, j};
+            const int bit = jj * kTile + ii;
+            bits[bit / 64] |= std::uint64_t(1) << (bit % 64);
+            ++here;
           }
         }
+      if (here) failed.fetch_add(here, std::memory_order_relaxed);
     }
   }
   r.micro_tiles = tiles;
   r.complete = failed.load() <= limit;
   if (!r.complete) return r;
-  buf.resize(std::size_t(failed.load()));
-  r.failing = std::move(buf);
-  std::sort(r.failing.begin(), r.failing.end(),
-            [](const Entry& x, const Entry& y) { return x.j != y.j ? x.j < y.j : x.i < y.i; });
+  r.failing.reserve(std::size_t(failed.load()));
+  for (std::int64_t jp = 0; jp < np; ++jp)  // column by column, rows ascending: (j, i) order
+    for (int jj = 0; jj < kTile; ++jj)
+      for (std::int64_t ip = 0; ip < mp; ++ip) {
+        const std::uint64_t* bits = mask.data() + std::size_t(jp * mp + ip) * kWords;
+        for (int ii = 0; ii < kTile; ++ii) {
+          const int bit = jj * kTile + ii;
+          if (bits[bit / 64] >> (bit % 64) & 1) r.failing.push_back({ip * kTile + ii, jp * kTile + jj});
+        }
+      }
   return r;
 }
 

@@ -38,6 +38,7 @@ int main(void) {
   FIELD(bf16x_stats, seconds_compute);
   FIELD(bf16x_stats, workspace_bytes);
   FIELD(bf16x_stats, entries_repaired);
+  FIELD(bf16x_stats, seconds_guard);
   FIELD(bf16x_stats, guard);
   END();
 

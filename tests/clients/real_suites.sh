@@ -19,8 +19,10 @@ case $suite in
     files=("$dir"/test_blas.py "$dir"/test_fblas.py "$dir"/test_matfuncs.py "$dir"/test_solvers.py "$dir"/test_basic.py
       "$dir"/test_decomp_polar.py "$dir"/test_procrustes.py "$dir"/test_special_matrices.py)
     # pytest's summary line, e.g. "412 passed, 3 skipped, 1 xfailed": the passed count.
-    run_suite() { "$py" -m pytest -q -p no:cacheprovider "${files[@]}" > "$1.out" 2>&1 || true
-      grep -Eo '[0-9]+ passed' "$1.out" | tail -1 | grep -Eo '[0-9]+' || echo 0; }
+    # run_suite NAME ENV...: the suite under that environment; prints the passed count.
+    run_suite() { local name=$1; shift
+      env "$@" "$py" -m pytest -q -p no:cacheprovider "${files[@]}" > "$name.out" 2>&1 || true
+      grep -Eo '[0-9]+ passed' "$name.out" | tail -1 | grep -Eo '[0-9]+' || echo 0; }
     ;;
   octave)
     command -v octave-cli > /dev/null || { echo "real_suites.sh: no octave-cli (scripts/deps installs octave)"; exit 1; }
@@ -43,8 +45,9 @@ for i = 1:numel (names)
 endfor
 printf ("OCTAVE_PASSED,%d\n", total);
 OCT
-    run_suite() { octave-cli --no-gui --norc -q suite.m > "$1.out" 2>&1 || true
-      grep -Eo '^OCTAVE_PASSED,[0-9]+' "$1.out" | cut -d, -f2 || echo 0; }
+    run_suite() { local name=$1; shift
+      env "$@" octave-cli --no-gui --norc -q suite.m > "$name.out" 2>&1 || true
+      grep -Eo '^OCTAVE_PASSED,[0-9]+' "$name.out" | cut -d, -f2 || echo 0; }
     ;;
   *) echo "real_suites.sh: unknown suite $suite"; exit 1 ;;
 esac
@@ -58,8 +61,8 @@ for mode in native fp64x21 fp64c15 auto; do
   [ "$mode" = auto ] && extra=(BF16X_AUTO_COST=off BF16X_SGEMM_MODE=auto)
   summary="$PWD/$mode.summary"
   rm -f "$summary"
-  passed[$mode]=$(env LD_PRELOAD="$shim" BF16X_DGEMM_MODE=$mode BF16X_VERBOSE=summary \
-    BF16X_VERBOSE_OUTPUT_FILE="$summary" "${extra[@]}" bash -c "$(declare -f run_suite); $(declare -p files 2> /dev/null || true); py=${py:-}; run_suite $mode")
+  passed[$mode]=$(run_suite "$mode" LD_PRELOAD="$shim" BF16X_DGEMM_MODE=$mode BF16X_VERBOSE=summary \
+    BF16X_VERBOSE_OUTPUT_FILE="$summary" "${extra[@]}")
   total=$(grep '^BF16X_SUMMARY,total' "$summary" 2> /dev/null || echo "")
   calls=$(sed -n 's/.*,calls=\([0-9]*\).*/\1/p' <<< "$total")
   share=$(sed -n 's/.*emulated_gflop_share=\([0-9.e+-]*\).*/\1/p' <<< "$total")
@@ -67,7 +70,7 @@ for mode in native fp64x21 fp64c15 auto; do
   # The share of the DGEMM/ZGEMM flops alone (the rows of routine d and z; repaired entries count as not emulated).
   dz=$(awk -F, '/^BF16X_SUMMARY,routine=[dz]gemm/ {
       for (i = 2; i <= NF; ++i) { split($i, kv, "="); v[kv[1]] = kv[2] }
-      f += v["gflop"]; if (v["mode"] != "native") e += v["gflop"] - v["repaired_gflop"] } END { printf "%.4g", f > 0 ? e / f : 0 }' "$summary")
+      f += v["gflop"]; if (v["mode"] != "native") e += v["gflop"] - v["repaired_gflop"] } END { r = f > 0 ? e / f : 0; printf "%.4g", r }' "$summary")
   printf '%-10s %8s %10s %12s %12s  %s\n' "$mode" "${passed[$mode]}" "${calls:-0}" "${share:-0}" "$dz" "${repaired:-0}"
   [ "${calls:-0}" -gt 0 ] || { echo "FAIL $mode: no GEMM call reached the shim"; fail=1; }
 done
