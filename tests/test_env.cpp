@@ -84,8 +84,9 @@ TEST(EnvParse, ValidValuesAreTaken) {
   f.vars = {{"BF16X_DGEMM_MODE", "fp64x15"}, {"BF16X_SGEMM_MODE", "native"}, {"BF16X_MIN_SIZE", "65"},
             {"BF16X_ENGINE", "reference"},   {"BF16X_VERBOSE", "on"},        {"BF16X_SPLIT", "paper"},
             {"BF16X_AUTO_TARGET", "1e-10"},  {"BF16X_AUTO_COST", "off"},     {"BF16X_COMPLEX_METHOD", "3m"},
-            {"BF16X_CRT_SCALING", "fast"}};
+            {"BF16X_CRT_SCALING", "fast"},   {"BF16X_GUARD", "off"}};
   const api::Env e = f.parse();
+  EXPECT_EQ(e.guard, BF16X_GUARD_OFF);
   EXPECT_EQ(e.complex_method, BF16X_COMPLEX_3M);
   EXPECT_EQ(e.dgemm_mode, BF16X_MODE_FP64X15);
   EXPECT_EQ(e.sgemm_mode, BF16X_MODE_NATIVE);
@@ -120,7 +121,7 @@ TEST(EnvParse, EveryBadValueGivesOneLineNamingTheVariableAndWhatIsKept) {
       {"BF16X_VERBOSE", "maybe"},     {"BF16X_AUTO_COST", "disabled"}, {"BF16X_SPLIT", "Paper"},
       {"BF16X_ENGINE", "avx1024"},    {"BF16X_AUTO_TARGET", "-1"},     {"BF16X_AUTO_TARGET", "1e-10x"},
       {"BF16X_DGEMM_MODE", "fast"},   {"BF16X_SGEMM_MODE", "default"}, {"BF16X_COMPLEX_METHOD", "3M"},
-      {"BF16X_CRT_SCALING", "quick"}, {"BF16X_VERBOSE", "Summary"}};
+      {"BF16X_CRT_SCALING", "quick"}, {"BF16X_VERBOSE", "Summary"},    {"BF16X_GUARD", "Off"}};
   for (const auto& [var, value] : bad) {
     FakeEnv f;
     f.vars = {{var, value}};
@@ -142,6 +143,7 @@ TEST(EnvParse, EveryBadValueGivesOneLineNamingTheVariableAndWhatIsKept) {
     EXPECT_EQ(e.dgemm_mode, d.dgemm_mode);
     EXPECT_EQ(e.sgemm_mode, d.sgemm_mode);
     EXPECT_EQ(e.complex_method, d.complex_method);
+    EXPECT_EQ(e.guard, d.guard);
   }
 }
 

@@ -192,6 +192,22 @@ TEST(Guard, RawModesAreNotComponentwise) {
   }
 }
 
+// A guard option out of range is refused before anything runs; C stays as it was.
+TEST(Guard, BadGuardOptionIsRefused) {
+  std::vector<double> a(16, 1.0), c(16, 7.0);
+  for (int bad : {-1, 3, 1000}) {
+    bf16x_options o;
+    bf16x_options_init(&o);
+    o.mode = BF16X_MODE_FP64X21;
+    o.guard = bad;
+    EXPECT_EQ(bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 4, 4, 4, 1.0, a.data(), 4, a.data(), 4,
+                             0.0, c.data(), 4, &o),
+              BF16X_ERR_OPTIONS)
+        << bad;
+    for (double x : c) ASSERT_EQ(x, 7.0);
+  }
+}
+
 // Uniform inputs stop at the envelope: no digit product, nothing repaired.
 TEST(Guard, UniformInputsAreProvedByTheEnvelope) {
   std::mt19937_64 g(7);

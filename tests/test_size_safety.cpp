@@ -260,13 +260,18 @@ TEST(SizeSafety, WorkspaceAllocationFailureReturnsNoMemAndLeavesCUntouched) {
     ASSERT_GT(need, std::size_t(24) << 20);
     ASSERT_LT(bf16x::driver::thread_workspace().capacity(), std::size_t(16) << 20) << "the call must allocate";
     int st;
+    bf16x_options o;
+    bf16x_options_init(&o);
+    o.mode = mode;
+    // The driver's own allocation: the guard (on by default for fp64x21) would send a k = 1 call to the host GEMM.
+    o.guard = BF16X_GUARD_OFF;
     {
       const AddressSpaceLimit limit(std::size_t(16) << 20);
       ASSERT_TRUE(limit.ok());
-      st = dbl ? bf16x_dgemm(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, 1, 1.0, a.data(), m, b.data(), 1,
-                             0.0, cmap.as<double>(), m, bf16x_mode(mode))
-               : bf16x_sgemm(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, 1, 1.0f, af.data(), m, bf.data(), 1,
-                             0.0f, cmap.as<float>(), m, bf16x_mode(mode));
+      st = dbl ? bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, 1, 1.0, a.data(), m, b.data(), 1,
+                                0.0, cmap.as<double>(), m, &o)
+               : bf16x_sgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, 1, 1.0f, af.data(), m,
+                                bf.data(), 1, 0.0f, cmap.as<float>(), m, &o);
     }
     EXPECT_EQ(st, BF16X_ERR_NOMEM) << bf16x_mode_name(mode);
     const auto* bytes = cmap.as<const unsigned char>();

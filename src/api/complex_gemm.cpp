@@ -13,9 +13,8 @@
 #include "api/checks.hpp"
 #include "api/complex_blocking.hpp"
 #include "api/complex_products.hpp"
-#include "api/engine_choice.hpp"
+#include "api/call_plan.hpp"
 #include "api/env.hpp"
-#include "api/mode_policy.hpp"
 #include "api/real_gemm.hpp"
 #include "api/runtime.hpp"
 #include "api/verbose.hpp"
@@ -170,9 +169,9 @@ int run_complex(const ComplexOperand<T>& oa, const ComplexOperand<T>& ob, const 
     out.why = ",quick_return";
     return BF16X_OK;
   }
-  const int engine_id = api::resolve_engine(opt.engine);
-  const int mode = resolve_mode({opt.mode, is_double, m, n, k, engine_id, opt.auto_target});
-  if (mode != BF16X_MODE_NATIVE) {
+  const CallPlan plan = plan_call(opt, is_double, m, n, k);  // the real GEMMs' plan, refusals included
+  if (plan.status != BF16X_OK) return plan.status;
+  if (plan.mode != BF16X_MODE_NATIVE) {
     const int method = opt.complex_method != BF16X_COMPLEX_DEFAULT ? opt.complex_method : env().complex_method;
     bool done = false;
     if (const int st = emulate<T>(method, oa, ob, alpha, beta, c, ldc, c_rows, opt, out, done); st != BF16X_OK || done)

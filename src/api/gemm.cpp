@@ -14,6 +14,7 @@
 #include <string>
 #include <type_traits>
 
+#include "api/call_plan.hpp"
 #include "api/caller_structs.hpp"
 #include "api/checks.hpp"
 #include "api/engine_choice.hpp"
@@ -81,11 +82,9 @@ int host_missing() { return *host::library_name() ? BF16X_ERR_ENGINE : BF16X_ERR
 // A CRT mode (fp64c<N>, fp32c<N>): the INT8 engine, the CRT driver (under the guard where `guard`), the host GEMM
 // for NaN/Inf inputs.
 template <typename T>
-int gemm_crt_mode(int mode, const bf16x_options& opt, GuardRequest* guard, int transa, int transb, std::int64_t m,
+int gemm_crt_mode(int mode, int engine_id, GuardRequest* guard, int transa, int transb, std::int64_t m,
                   std::int64_t n, std::int64_t k, T alpha, const T* a, std::int64_t lda, const T* b, std::int64_t ldb,
                   T beta, T* c, std::int64_t ldc, bool c_rows, Outcome& out) {
-  int engine_id;
-  if (const int st = api::crt_engine_for_call(opt.engine, engine_id); st != BF16X_OK) return st;
   crt::CrtConfig cfg;
   cfg.moduli = crt::crt_moduli(mode);
   cfg.engine = crt::int8_engine(engine_id);
@@ -218,58 +217,45 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
     out.why = ",quick_return";
     return BF16X_OK;
   }
-  const bool scaled = opt.split == BF16X_SPLIT_SCALED && env().split == BF16X_SPLIT_SCALED;
-  const bool has_host = *host::library_name() != 0;
-  // The guard of a mode: the call's request, completed by the path that runs it (mode, INT8 engine).
-  auto guard_for = [&](int mode, bool by_auto, double fill, double target) {
+  const CallPlan plan = plan_call(opt, is_double, m, n, k);
+  if (plan.status != BF16X_OK) return plan.status;
+  const bool ta = transa != BF16X_NO_TRANS, tb = transb != BF16X_NO_TRANS;
+  const bool scaled = plan.request.scaled;
+  const double user_target = opt.auto_target > 0 ? opt.auto_target : effective_auto_target();
+  // The guard of a mode (api/guard_step.hpp): the call's request, completed by the path that runs it.
+  auto guard_for = [&](int mode, bool by_auto, double fill) {
     GuardRequest g;
     g.is_double = is_double;
     g.block_k = opt.block_k;
     g.fill = fill;
-    g.tau = by_auto ? target : 0;  // auto: a target the caller set (0: the guard's own, 4 k u)
+    g.tau = by_auto ? user_target : 0;  // auto: a target the caller set (0: the guard's own, 4 k u)
     g.host = host::can_take(m, n, k, lda, ldb, ldc);  // else the guard repairs every unproved entry itself
     return guard_applies(opt.guard, mode, by_auto, scaled) ? std::optional<GuardRequest>(g) : std::nullopt;
   };
-  // CRT modes run on their own INT8 engines and driver.
-  if (const int rm = resolve_mode({opt.mode, is_double, m, n, k, -1, opt.auto_target}); crt::is_crt_mode(rm)) {
-    auto g = guard_for(rm, false, -1, 0);
-    return gemm_crt_mode<T>(rm, opt, g ? &*g : nullptr, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
-                            c_rows, out);
+  if (crt::is_crt_mode(plan.mode)) {
+    auto g = guard_for(plan.mode, false, -1);
+    return gemm_crt_mode<T>(plan.mode, plan.engine, g ? &*g : nullptr, transa, transb, m, n, k, alpha, a, lda, b, ldb,
+                            beta, c, ldc, c_rows, out);
   }
-  // An INT8-only engine runs no slice mode: an error for a slice mode asked for by name; auto's slice modes take
-  // the BF16 engine AUTO would, its CRT modes that INT8 engine.
-  const bool int8_named = api::int8_only(opt.engine);
-  int engine_id = api::resolve_engine(int8_named ? int(BF16X_ENGINE_AUTO) : opt.engine);
-  if ((engine_id < 0 && opt.engine != BF16X_ENGINE_AUTO) || int8_named) {
-    // An explicitly requested engine that cannot run here is an error only if emulation is asked for.
-    const int probe = resolve_mode({opt.mode, is_double, m, n, k, -1, opt.auto_target});
-    if (int8_named && probe != BF16X_MODE_NATIVE && probe != BF16X_MODE_AUTO) return BF16X_ERR_ENGINE_KIND;
-    if (!int8_named && probe != BF16X_MODE_NATIVE) return BF16X_ERR_ENGINE;
-  }
-  const bool ta = transa != BF16X_NO_TRANS, tb = transb != BF16X_NO_TRANS;
-  ModeRequest req{opt.mode, is_double, m, n, k, engine_id, opt.auto_target, opt.block_k, scaled};
-  req.guarded = guard_applies(opt.guard, is_double ? BF16X_MODE_FP64X21 : BF16X_MODE_FP32C(BF16X_FP32C_MAX), true,
-                              scaled);
-  int mode = resolve_mode(req);
-  const int requested = opt.mode == BF16X_MODE_DEFAULT ? effective_mode(is_double) : opt.mode;
+  const int engine_id = plan.engine, requested = plan.requested;
+  int mode = plan.mode;
   AutoChoice autoc;
-  const double user_target = opt.auto_target > 0 ? opt.auto_target : effective_auto_target();
   if (mode == BF16X_MODE_AUTO) {
     // Only where the cost model lets emulation win: one pass over A and B decides the number of products.
-    autoc = choose_auto<T>(req, {a, lda, ta}, {b, ldb, tb});
+    autoc = choose_auto<T>(plan.request, {a, lda, ta}, {b, ldb, tb});
     mode = autoc.mode;
     if (crt::is_crt_mode(mode)) {  // auto chose a CRT mode: its INT8 engine for the resolved one
-      bf16x_options o = opt;
-      o.engine = int8_named ? opt.engine : crt::int8_engine_for(engine_id);
-      auto g = guard_for(mode, true, autoc.fill_ratio, user_target);
-      const int st = gemm_crt_mode<T>(mode, o, g ? &*g : nullptr, transa, transb, m, n, k, alpha, a, lda, b, ldb,
-                                      beta, c, ldc, c_rows, out);
+      int crt_engine;
+      if (const int st = crt_engine_for_call(plan.crt_engine_option, crt_engine); st != BF16X_OK) return st;
+      auto g = guard_for(mode, true, autoc.fill_ratio);
+      const int st = gemm_crt_mode<T>(mode, crt_engine, g ? &*g : nullptr, transa, transb, m, n, k, alpha, a, lda, b,
+                                      ldb, beta, c, ldc, c_rows, out);
       if (out.why.empty()) out.why = auto_why(autoc);  // what auto measured, as for the BF16 modes
       return st;
     }
   }
   // Without a host BLAS auto cannot go native: it runs the most accurate slice mode instead.
-  if (mode == BF16X_MODE_NATIVE && requested == BF16X_MODE_AUTO && !has_host)
+  if (mode == BF16X_MODE_NATIVE && requested == BF16X_MODE_AUTO && !*host::library_name())
     mode = is_double ? BF16X_MODE_FP64X21 : BF16X_MODE_FP32X6;
   // Every source of a mode (argument, environment, runtime setting, auto) is checked against the routine here.
   if (!mode_fits(mode, is_double) || mode == BF16X_MODE_AUTO || mode == BF16X_MODE_DEFAULT) return BF16X_ERR_MODE;
@@ -298,7 +284,7 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
                                                            : int(BF16X_OK);
     };
     int st;
-    if (auto g = guard_for(mode, requested == BF16X_MODE_AUTO, autoc.measured ? autoc.fill_ratio : -1, user_target)) {
+    if (auto g = guard_for(mode, requested == BF16X_MODE_AUTO, autoc.measured ? autoc.fill_ratio : -1)) {
       g->mode = mode;
       g->int8_engine = crt::int8_engine_for(engine_id);
       const driver::RepairArgs<T> rx{k, alpha, {a, lda, ta}, {b, ldb, tb}, beta, c, ldc, c_rows};
@@ -389,13 +375,12 @@ int workspace_bytes(int is_double, int layout, std::int64_t m, std::int64_t n, s
   if (st_options != BF16X_OK) return st_options;
   if (const int so = check_options(opt, is_double != 0); so != BF16X_OK) return so;
   if (m == 0 || n == 0 || k == 0) return BF16X_OK;
-  const int engine_id = api::resolve_engine(api::int8_only(opt.engine) ? int(BF16X_ENGINE_AUTO) : opt.engine);
-  const bool scaled = opt.split == BF16X_SPLIT_SCALED && env().split == BF16X_SPLIT_SCALED;
-  int mode = resolve_mode({opt.mode, is_double != 0, m, n, k, engine_id, opt.auto_target, opt.block_k, scaled});
+  // The call's own plan: its refusals, its mode.
+  const CallPlan plan = plan_call(opt, is_double != 0, m, n, k);
+  if (plan.status != BF16X_OK) return plan.status;
+  int mode = plan.mode;
   if (mode == BF16X_MODE_NATIVE) return BF16X_OK;
-  if (crt::is_crt_mode(mode)) {  // the call's own INT8 engine check, then the CRT driver's workspace
-    int engine;
-    if (const int st = api::crt_engine_for_call(opt.engine, engine); st != BF16X_OK) return st;
+  if (crt::is_crt_mode(mode)) {
     *bytes = crt_workspace(mode, m, n, k);
     return BF16X_OK;
   }

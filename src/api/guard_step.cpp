@@ -27,6 +27,7 @@ template <typename T>
 GuardPlan plan_guard(const GuardRequest& g, const pack::MatrixView<T>& a, const pack::MatrixView<T>& b,
                      std::int64_t m, std::int64_t n, std::int64_t k) {
   GuardPlan p;
+  policy::GuardLines lines(m, n);  // before any read of A or B (throws std::bad_alloc)
   const policy::EntryBound bound = policy::entry_bound(g.mode, k, g.block_k);
   const double tau = g.tau > 0 ? g.tau : policy::guard_target(g.is_double, k);
   double fill = g.fill;
@@ -48,7 +49,7 @@ GuardPlan plan_guard(const GuardRequest& g, const pack::MatrixView<T>& a, const 
   const std::uint64_t limit = g.host ? entries / 8 : entries;
   const crt::Int8Engine* engine = crt::int8_engine(g.int8_engine);
   if (!engine) engine = &crt::int8_reference();
-  policy::GuardCheck c = policy::check_entries(a, b, m, n, k, bound, tau, *engine, limit);
+  policy::GuardCheck c = policy::check_entries(a, b, m, n, k, bound, tau, *engine, limit, lines);
   p.nonfinite = c.nonfinite;
   p.micro_tiles = c.micro_tiles;
   if (!c.complete) {

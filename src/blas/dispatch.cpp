@@ -4,9 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "api/engine_choice.hpp"
+#include "api/call_plan.hpp"
 #include "api/env.hpp"
-#include "api/mode_policy.hpp"
 #include "api/runtime.hpp"
 #include "api/verbose.hpp"
 #include "bf16x/bf16x.h"
@@ -53,8 +52,9 @@ void native_with(const GemmCall<T>& g, const char* name) {
 }  // namespace
 
 int emulation_mode(const GemmShape& s, bool is_double) {
-  const int engine = api::resolve_engine(BF16X_ENGINE_AUTO);
-  return api::resolve_mode({BF16X_MODE_DEFAULT, is_double, s.m, s.n, s.k, engine, 0.0});
+  bf16x_options o;
+  bf16x_options_init(&o);
+  return api::plan_call(o, is_double, s.m, s.n, s.k).mode;  // the library's own plan of the call
 }
 
 bool emulate(const GemmCall<float>& g, int mode, int* status) { return emulate_with(g, mode, status); }

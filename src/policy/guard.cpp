@@ -132,11 +132,11 @@ bool envelope_proves(const EntryBound& e, std::int64_t k, double fill_ratio, dou
 template <typename T>
 GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std::int64_t m, std::int64_t n,
                          std::int64_t k, const EntryBound& bound, double tau, const crt::Int8Engine& engine,
-                         std::uint64_t limit) {
+                         std::uint64_t limit, GuardLines& lines) {
   GuardCheck r;
   const Lines<T> la = rows_of(a), lb = cols_of(b);
-  std::vector<int> ea(std::size_t(m), 0), eb(std::size_t(n), 0);
-  std::vector<double> na(std::size_t(m), 0.0), nb(std::size_t(n), 0.0);
+  std::vector<int>&ea = lines.ea, &eb = lines.eb;
+  std::vector<double>&na = lines.na, &nb = lines.nb;
   if (scan(la, m, k, ea.data(), na.data()) || scan(lb, n, k, eb.data(), nb.data())) {
     r.nonfinite = true;
     return r;
@@ -232,9 +232,9 @@ GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>
 
 template GuardCheck check_entries(const pack::MatrixView<float>&, const pack::MatrixView<float>&, std::int64_t,
                                   std::int64_t, std::int64_t, const EntryBound&, double, const crt::Int8Engine&,
-                                  std::uint64_t);
+                                  std::uint64_t, GuardLines&);
 template GuardCheck check_entries(const pack::MatrixView<double>&, const pack::MatrixView<double>&, std::int64_t,
                                   std::int64_t, std::int64_t, const EntryBound&, double, const crt::Int8Engine&,
-                                  std::uint64_t);
+                                  std::uint64_t, GuardLines&);
 
 }  // namespace bf16x::policy

@@ -48,11 +48,20 @@ struct GuardCheck {
   std::uint64_t micro_tiles = 0;
 };
 
+// The per-line state of level 2 (scale exponents, 1-norms), allocated before any operand is read, so that a call
+// whose lines cannot even be described fails before it touches A or B, as the drivers do.
+struct GuardLines {
+  std::vector<int> ea, eb;
+  std::vector<double> na, nb;
+  GuardLines(std::int64_t m, std::int64_t n)
+      : ea(std::size_t(m)), eb(std::size_t(n)), na(std::size_t(m)), nb(std::size_t(n)) {}
+};
+
 // Level 2 for op(A) (m x k) and op(B) (k x n) on the INT8 engine `engine` (its thread_begin called on every
 // thread): the entries that fail (Bound) <= tau P_ij, at most limit + 1 of them. Throws std::bad_alloc.
 template <typename T>
 GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std::int64_t m, std::int64_t n,
                          std::int64_t k, const EntryBound& bound, double tau, const crt::Int8Engine& engine,
-                         std::uint64_t limit);
+                         std::uint64_t limit, GuardLines& lines);
 
 }  // namespace bf16x::policy
