@@ -92,7 +92,7 @@ def _trans(flag, stored_rows, c_rows):
     return _TRANS if bool(flag) != (stored_rows != c_rows) else _NO_TRANS
 
 
-def _gemm(routine, a, b, mode, alpha, beta, out, trans_a, trans_b, engine):
+def _gemm(routine, a, b, mode, alpha, beta, out, trans_a, trans_b, engine, guard):
     dtype, _, precision = _ROUTINES[routine]
     a = _operand(a, routine, "a")
     b = _operand(b, routine, "b")
@@ -102,7 +102,7 @@ def _gemm(routine, a, b, mode, alpha, beta, out, trans_a, trans_b, engine):
     kb, n = opb.shape
     if k != kb:
         raise ValueError(f"inner dimensions differ: op(a) is {m}x{k}, op(b) is {kb}x{n}")
-    opt_args = (_modes.for_routine(mode, precision), _modes.engine_value(engine))
+    opt_args = (_modes.for_routine(mode, precision), _modes.engine_value(engine), _modes.guard_value(guard))
     alpha, beta = _scalar(routine, alpha), _scalar(routine, beta)
     beta_zero = complex(beta.re, beta.im) == 0 if routine in "cz" else beta == 0.0
 
@@ -133,32 +133,34 @@ def _gemm(routine, a, b, mode, alpha, beta, out, trans_a, trans_b, engine):
     return out
 
 
-def dgemm(a, b, mode=None, alpha=1.0, beta=0.0, out=None, trans_a=False, trans_b=False, engine=None):
+def dgemm(a, b, mode=None, alpha=1.0, beta=0.0, out=None, trans_a=False, trans_b=False, engine=None, guard=None):
     """C = alpha op(a) op(b) + beta C in FP64, op(x) = x or x.T; returns C (out, if given).
 
     mode: None (the process default: bf16x.mode / BF16X_DGEMM_MODE / auto), a dgemm mode name ("native", "auto",
     "fp64x6", "fp64x10", "fp64x15", "fp64x21", "fp64c8".."fp64c20") or its bf16x_mode value. engine: None or an
-    engine name ("avx512bf16", "avx2", "reference", ...). Arrays of any order and strides; other real dtypes are
+    engine name ("avx512bf16", "avx2", "reference", ...). guard: None (the default: BF16X_GUARD, else the
+    componentwise guard on for fp64x21, fp64c15..20 and auto), "on" / True or "off" / False (the raw mode; see
+    docs/numerics.md, "Componentwise guard"). Arrays of any order and strides; other real dtypes are
     converted to float64. The bits of C do not depend on the orders of a, b and out. ValueError for shapes,
     dtypes and modes; bf16x.Error for a status of the library."""
-    return _gemm("d", a, b, mode, alpha, beta, out, trans_a, trans_b, engine)
+    return _gemm("d", a, b, mode, alpha, beta, out, trans_a, trans_b, engine, guard)
 
 
-def sgemm(a, b, mode=None, alpha=1.0, beta=0.0, out=None, trans_a=False, trans_b=False, engine=None):
+def sgemm(a, b, mode=None, alpha=1.0, beta=0.0, out=None, trans_a=False, trans_b=False, engine=None, guard=None):
     """As dgemm in FP32: modes "native", "auto", "fp32x6", "fp32c5".."fp32c10"."""
-    return _gemm("s", a, b, mode, alpha, beta, out, trans_a, trans_b, engine)
+    return _gemm("s", a, b, mode, alpha, beta, out, trans_a, trans_b, engine, guard)
 
 
-def zgemm(a, b, mode=None, alpha=1.0, beta=0.0, out=None, trans_a=False, trans_b=False, engine=None):
+def zgemm(a, b, mode=None, alpha=1.0, beta=0.0, out=None, trans_a=False, trans_b=False, engine=None, guard=None):
     """As dgemm for complex128 (alpha and beta complex): the dgemm modes, each real product of the parts in that
     mode (4M, or 3M under BF16X_COMPLEX_METHOD=3m). op(x) = x or x.T (no conjugation); real operands are
     converted."""
-    return _gemm("z", a, b, mode, alpha, beta, out, trans_a, trans_b, engine)
+    return _gemm("z", a, b, mode, alpha, beta, out, trans_a, trans_b, engine, guard)
 
 
-def cgemm(a, b, mode=None, alpha=1.0, beta=0.0, out=None, trans_a=False, trans_b=False, engine=None):
+def cgemm(a, b, mode=None, alpha=1.0, beta=0.0, out=None, trans_a=False, trans_b=False, engine=None, guard=None):
     """As zgemm for complex64, with the sgemm modes."""
-    return _gemm("c", a, b, mode, alpha, beta, out, trans_a, trans_b, engine)
+    return _gemm("c", a, b, mode, alpha, beta, out, trans_a, trans_b, engine, guard)
 
 
 def _routine_of(a, b):
@@ -195,7 +197,7 @@ def _extent(m, n, ld, rows):
     return ld * (m - 1) + n if rows else ld * (n - 1) + m
 
 
-def matmul(a, b, mode=None, engine=None, out=None):
+def matmul(a, b, mode=None, engine=None, out=None, guard=None):
     """a @ b through bf16x: float32 @ float32 runs sgemm, complex64 (with complex64 or float32) cgemm, other
     complex zgemm, anything else real dgemm. 1-D operands are vectors as in numpy.matmul; operands with more than
     two dimensions are stacks of matrices (broadcast), computed in one batched library call. out: an array of the
@@ -252,7 +254,8 @@ def matmul(a, b, mode=None, engine=None, out=None):
     a3, lda, a_rows, stride_a = operand(a2)
     b3, ldb, b_rows, stride_b = operand(b2)
     lib = _lib.library()
-    opt = _lib.options(lib, _modes.for_routine(mode, precision), _modes.engine_value(engine))
+    opt = _lib.options(lib, _modes.for_routine(mode, precision), _modes.engine_value(engine),
+                       _modes.guard_value(guard))
     fn = getattr(lib, f"bf16x_{routine}gemm_batch_strided")
     status = fn(_ROW_MAJOR if c_rows else _COL_MAJOR, _trans(False, a_rows, c_rows), _trans(False, b_rows, c_rows), m,
                 n, k, _scalar(routine, 1.0), a3.ctypes.data, lda, stride_a, b3.ctypes.data, ldb, stride_b,

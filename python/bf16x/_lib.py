@@ -190,11 +190,11 @@ def instances():
     return out
 
 
-def options(lib, mode, engine):
-    """A bf16x_options with the library's defaults (sized to this package's struct), then mode and engine."""
+def options(lib, mode, engine, guard=0):
+    """A bf16x_options with the library's defaults (sized to this package's struct), then mode, engine and guard."""
     opt = Options()
     check(lib.bf16x_options_init_sized(ctypes.byref(opt), ctypes.sizeof(opt)), "bf16x_options_init_sized")
-    opt.mode, opt.engine = mode, engine
+    opt.mode, opt.engine, opt.guard = mode, engine, guard
     return opt
 
 

@@ -73,6 +73,20 @@ def for_routine(mode, routine):
     raise ValueError(f"mode must be None, a mode name or a bf16x_mode value, not {type(mode).__name__}")
 
 
+GUARDS = {"default": 0, "on": 1, "off": 2}
+
+
+def guard_value(guard):
+    """The bf16x_guard value of None ("default"), "on" or "off" (also True / False)."""
+    if guard is None:
+        return 0
+    if isinstance(guard, bool):
+        return GUARDS["on" if guard else "off"]
+    if isinstance(guard, str) and guard in GUARDS:
+        return GUARDS[guard]
+    raise ValueError(f"guard must be None, True, False or one of {', '.join(GUARDS)}, not {guard!r}")
+
+
 def engine_value(engine):
     if engine is None:
         return 0

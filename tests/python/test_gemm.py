@@ -259,3 +259,20 @@ def test_matmul_out(rng):
     with pytest.raises(ValueError, match="dtype"):
         bf16x.matmul(a, b, out=np.empty((6, 9, 8), np.float32))
     assert bf16x.matmul(np.empty((0, 3, 4)), np.empty((4, 2))).shape == (0, 3, 2)
+
+
+def test_guard_keyword():
+    """guard= per call: the default keeps fp64x21 componentwise on the smallest case of docs/accuracy.md (one row
+    mixing 1 and 1.2e-9), guard="off" is the raw mode, far outside 4 k u; bad values are a ValueError."""
+    a = np.array([[1.0, 1.2345678901234e-9], [0.5, 0.25]])
+    b = np.array([[1.0123456789012e-12, 0.5], [1.0, 0.25]])
+    exact00 = 1.0123456789012e-12 + 1.2345678901234e-9 * 1.0  # both products exact; their sum rounds once
+    guarded = bf16x.dgemm(a, b, mode="fp64x21")
+    raw = bf16x.dgemm(a, b, mode="fp64x21", guard="off")
+    assert bf16x.dgemm(a, b, mode="fp64x21", guard=True)[0, 0] == guarded[0, 0]
+    assert abs(guarded[0, 0] - exact00) <= 4 * 2 * 2.0**-53 * abs(exact00)
+    assert abs(raw[0, 0] - exact00) > 1e-9 * abs(exact00)
+    assert np.array_equal(bf16x.matmul(a, b, mode="fp64x21"), guarded)
+    for bad in ("yes", 1, "Off"):
+        with pytest.raises(ValueError):
+            bf16x.dgemm(a, b, mode="fp64x21", guard=bad)
