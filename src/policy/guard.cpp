@@ -55,19 +55,37 @@ template <typename T>
 bool scan(const Lines<T>& x, std::int64_t count, std::int64_t len, int* e, double* norm1) {
   bool bad = false;
   constexpr double kMax = std::numeric_limits<double>::max();
+  // Chunks of lines, walked along memory: line by line where a line is contiguous, else across the chunk.
+  constexpr std::int64_t kChunk = 256;
+  const std::int64_t chunks = (count + kChunk - 1) / kChunk;
+  const bool along = x.sl == 1;
 #pragma omp parallel for schedule(static) reduction(|| : bad) if (count * len > 65536)
-  for (std::int64_t r = 0; r < count; ++r) {
-    double mx = 0;
-    for (std::int64_t l = 0; l < len; ++l) mx = std::max(mx, std::fabs(double(x.at(r, l))));
-    if (!(mx <= kMax)) {
+  for (std::int64_t ch = 0; ch < chunks; ++ch) {
+    const std::int64_t r0 = ch * kChunk, nr = std::min(kChunk, count - r0);
+    double mx[kChunk] = {}, s[kChunk] = {}, f1[kChunk], f2[kChunk];
+    auto each = [&](auto&& f) {
+      if (along) {
+        for (std::int64_t r = 0; r < nr; ++r)
+          for (std::int64_t l = 0; l < len; ++l) f(r, std::fabs(double(x.at(r0 + r, l))));
+      } else {
+        for (std::int64_t l = 0; l < len; ++l)
+          for (std::int64_t r = 0; r < nr; ++r) f(r, std::fabs(double(x.at(r0 + r, l))));
+      }
+    };
+    each([&](std::int64_t r, double v) { mx[r] = v > mx[r] || v != v ? v : mx[r]; });
+    bool b = false;
+    for (std::int64_t r = 0; r < nr; ++r) {
+      b = b || !(mx[r] <= kMax);
+      e[r0 + r] = mx[r] > 0 && mx[r] <= kMax ? std::ilogb(mx[r]) + 1 : 0;
+      factors(-e[r0 + r], f1[r], f2[r]);
+    }
+    if (b) {
       bad = true;
       continue;
     }
-    e[r] = mx > 0 ? std::ilogb(mx) + 1 : 0;
-    double f1, f2, s = 0;
-    factors(-e[r], f1, f2);
-    for (std::int64_t l = 0; l < len; ++l) s += (std::fabs(double(x.at(r, l))) * f1) * f2;
-    norm1[r] = s * (1 + double(len + 2) * 0x1p-52) + double(len) * 0x1p-1022;  // no subnormal operand: no DE flag
+    each([&](std::int64_t r, double v) { s[r] += (v * f1[r]) * f2[r]; });
+    for (std::int64_t r = 0; r < nr; ++r)
+      norm1[r0 + r] = s[r] * (1 + double(len + 2) * 0x1p-52) + double(len) * 0x1p-1022;  // no subnormal operand
   }
   return bad;
 }
@@ -80,13 +98,18 @@ template <typename T>
 void load_digits(const Lines<T>& x, std::int64_t r0, int rows, std::int64_t l0, int len, int kc, const int* e,
                  double* yb) {
   std::fill(yb, yb + std::size_t(crt::kTile) * kc, 0.0);
-  for (int r = 0; r < rows; ++r) {
-    double f1, f2;
-    factors(-e[r0 + r], f1, f2);
-    for (int l = 0; l < len; ++l) {
-      const double v = double(x.at(r0 + r, l0 + l));
-      yb[r * kc + l] = v == 0 ? 0.0 : std::max(1.0, std::ceil(((std::fabs(v) * f1) * f2) * kDigit));
-    }
+  double f1[crt::kTile], f2[crt::kTile];
+  for (int r = 0; r < rows; ++r) factors(-e[r0 + r], f1[r], f2[r]);
+  auto digit = [&](int r, int l) {
+    const double v = double(x.at(r0 + r, l0 + l));
+    yb[r * kc + l] = v == 0 ? 0.0 : std::max(1.0, std::ceil(((std::fabs(v) * f1[r]) * f2[r]) * kDigit));
+  };
+  if (x.sl == 1) {  // along the lines in memory
+    for (int r = 0; r < rows; ++r)
+      for (int l = 0; l < len; ++l) digit(r, l);
+  } else {  // across them: the 32 lines' elements l side by side
+    for (int l = 0; l < len; ++l)
+      for (int r = 0; r < rows; ++r) digit(r, l);
   }
 }
 
@@ -142,18 +165,31 @@ GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>
     return r;
   }
   using crt::kTile;
+  // Output blocks of kBlock x kBlock entries, each thread packing the digits of its block's rows and columns one
+  // k-block at a time: the workspace is bounded by the block sizes and the thread count, not by m, n or k.
+  constexpr int kBlock = 256, kPanels = kBlock / kTile;
   const int kc = int(std::min<std::int64_t>(1024, (k + crt::kKChunk - 1) / crt::kKChunk * crt::kKChunk));
   const std::int64_t nkb = (k + kc - 1) / kc, mp = (m + kTile - 1) / kTile, np = (n + kTile - 1) / kTile;
+  const std::int64_t mb = (m + kBlock - 1) / kBlock, nbk = (n + kBlock - 1) / kBlock;
   const std::size_t ab = crt::a_panel_bytes(kc), bb = crt::b_panel_bytes(kc);
-  std::vector<std::int8_t> apack(std::size_t(nkb * mp) * ab), bpack(std::size_t(nkb * np) * bb);
   const double slack = tau - bound.c_rel;  // > 0, or no entry with a product can be proved
   const double kd = double(k);
-  // Everything the parallel regions use is allocated here: nothing inside them may throw.
-  const int threads = omp_get_max_threads();
-  std::vector<double> ybs(std::size_t(threads) * kTile * kc);
-  std::vector<std::int8_t> tmps(std::size_t(threads) * kc);
-  // One bit per entry of C, tile by tile (entry (ii, jj) of tile t at bit jj * 32 + ii of words 16 t ..): m n / 8
-  // bytes, whatever the number of failures.
+  // Everything the parallel region uses is allocated here: nothing inside it may throw.
+  const int threads = int(std::min<std::int64_t>(omp_get_max_threads(), mb * nbk));
+  struct Space {
+    std::vector<std::int8_t> apack, bpack, tmp;
+    std::vector<double> yb, h;
+  };
+  std::vector<Space> spaces(static_cast<std::size_t>(threads));
+  for (Space& sp : spaces) {
+    sp.apack.resize(kPanels * ab);
+    sp.bpack.resize(kPanels * bb);
+    sp.tmp.resize(std::size_t(kc));
+    sp.yb.resize(std::size_t(kTile) * kc);
+    sp.h.resize(std::size_t(kBlock) * kBlock);
+  }
+  // One bit per entry of C, tile by tile (entry (ii, jj) of tile ip + jp mp at bit jj * 32 + ii of its 16 words):
+  // m n / 8 bytes, whatever the number of failures.
   constexpr int kWords = kTile * kTile / 64;
   std::vector<std::uint64_t> mask(std::size_t(mp * np) * kWords, 0);
   std::atomic<std::uint64_t> failed{0};
@@ -161,53 +197,51 @@ GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>
 
 #pragma omp parallel num_threads(threads) reduction(+ : tiles)
   {
-    const int tid = omp_get_thread_num();
-    double* yb = ybs.data() + std::size_t(tid) * kTile * kc;
-    std::int8_t* tmp = tmps.data() + std::size_t(tid) * kc;
+    Space& sp = spaces[std::size_t(omp_get_thread_num())];
     if (engine.thread_begin) engine.thread_begin();
-#pragma omp for schedule(static)
-    for (std::int64_t job = 0; job < nkb * (mp + np); ++job) {
-      const bool is_a = job < nkb * mp;
-      const std::int64_t q = is_a ? job : job - nkb * mp, panels = is_a ? mp : np;
-      const std::int64_t kb = q / panels, p = q % panels, l0 = kb * kc;
-      const int len = int(std::min<std::int64_t>(kc, k - l0));
-      if (is_a) {
-        load_digits(la, p * kTile, int(std::min<std::int64_t>(kTile, m - p * kTile)), l0, len, kc, ea.data(), yb);
-        crt::pack_a_panel(yb, kc, nullptr, 0, false, apack.data() + std::size_t(q) * ab);
-      } else {
-        load_digits(lb, p * kTile, int(std::min<std::int64_t>(kTile, n - p * kTile)), l0, len, kc, eb.data(), yb);
-        crt::pack_b_panel(yb, kc, nullptr, 0, false, tmp, bpack.data() + std::size_t(q) * bb);
-      }
-    }
     alignas(64) std::int32_t acc[kTile * kTile];
-    double h[kTile * kTile];
 #pragma omp for schedule(dynamic)
-    for (std::int64_t t = 0; t < mp * np; ++t) {
+    for (std::int64_t blk = 0; blk < mb * nbk; ++blk) {
       if (failed.load(std::memory_order_relaxed) > limit) continue;
-      const std::int64_t ip = t % mp, jp = t / mp;
-      std::fill(h, h + kTile * kTile, 0.0);
+      const std::int64_t i0 = (blk % mb) * kBlock, j0 = (blk / mb) * kBlock;
+      const int rows = int(std::min<std::int64_t>(kBlock, m - i0)), cols = int(std::min<std::int64_t>(kBlock, n - j0));
+      const int rp = (rows + kTile - 1) / kTile, cp = (cols + kTile - 1) / kTile;
+      std::fill(sp.h.begin(), sp.h.end(), 0.0);
       for (std::int64_t kb = 0; kb < nkb; ++kb) {
-        std::fill(acc, acc + kTile * kTile, 0);
-        engine.kernel(apack.data() + std::size_t(kb * mp + ip) * ab, bpack.data() + std::size_t(kb * np + jp) * bb,
-                      kc, acc, kTile);
-        for (int e = 0; e < kTile * kTile; ++e) h[e] += double(acc[e]);  // <= 127^2 kc each: exact
+        const std::int64_t l0 = kb * kc;
+        const int len = int(std::min<std::int64_t>(kc, k - l0));
+        for (int p = 0; p < rp; ++p) {
+          load_digits(la, i0 + p * kTile, std::min(kTile, rows - p * kTile), l0, len, kc, ea.data(), sp.yb.data());
+          crt::pack_a_panel(sp.yb.data(), kc, nullptr, 0, false, sp.apack.data() + std::size_t(p) * ab);
+        }
+        for (int p = 0; p < cp; ++p) {
+          load_digits(lb, j0 + p * kTile, std::min(kTile, cols - p * kTile), l0, len, kc, eb.data(), sp.yb.data());
+          crt::pack_b_panel(sp.yb.data(), kc, nullptr, 0, false, sp.tmp.data(), sp.bpack.data() + std::size_t(p) * bb);
+        }
+        for (int jp = 0; jp < cp; ++jp)
+          for (int ip = 0; ip < rp; ++ip) {
+            std::fill(acc, acc + kTile * kTile, 0);
+            engine.kernel(sp.apack.data() + std::size_t(ip) * ab, sp.bpack.data() + std::size_t(jp) * bb, kc, acc,
+                          kTile);
+            double* hb = sp.h.data() + std::size_t(ip) * kTile * kBlock + jp * kTile;
+            for (int ii = 0; ii < kTile; ++ii)  // <= 127^2 kc per k-block: exact int32, exact FP64 sums
+              for (int jj = 0; jj < kTile; ++jj) hb[ii * kBlock + jj] += double(acc[ii * kTile + jj]);
+          }
+        tiles += std::uint64_t(rp) * std::uint64_t(cp);
       }
-      tiles += std::uint64_t(nkb);
-      const int rows = int(std::min<std::int64_t>(kTile, m - ip * kTile));
-      const int cols = int(std::min<std::int64_t>(kTile, n - jp * kTile));
-      std::uint64_t* bits = mask.data() + std::size_t(t) * kWords;
       std::uint64_t here = 0;
       for (int jj = 0; jj < cols; ++jj)
         for (int ii = 0; ii < rows; ++ii) {
-          const double hij = h[ii * kTile + jj];
+          const double hij = sp.h[std::size_t(ii) * kBlock + jj];
           if (hij == 0) continue;  // every product is zero: the entry is exact
-          const std::int64_t i = ip * kTile + ii, j = jp * kTile + jj;
+          const std::int64_t i = i0 + ii, j = j0 + jj;
           const double norms = na[std::size_t(i)] + nb[std::size_t(j)];
           const double lower = hij - kDigit * norms - kd;  // <= 127^2 P_ij / S_ij
           const double need = bound.c_prod * std::min(kd, hij) + bound.c_norm * norms + bound.c_entry;
           if (!(slack > 0 && lower > 0 && slack * lower >= kDigit * kDigit * need)) {
-            const int bit = jj * kTile + ii;
-            bits[bit / 64] |= std::uint64_t(1) << (bit % 64);
+            const std::int64_t t = i / kTile + (j / kTile) * mp;
+            const int bit = int(j % kTile) * kTile + int(i % kTile);
+            mask[std::size_t(t) * kWords + std::size_t(bit / 64)] |= std::uint64_t(1) << (bit % 64);
             ++here;
           }
         }
