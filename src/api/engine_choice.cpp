@@ -61,3 +61,28 @@ int crt_engine_for_call(int requested, int& id) {
 }
 
 }  // namespace bf16x::api
+
+// The engine settings of the C API (bf16x/bf16x_runtime.h): here, with the checks they need.
+extern "C" {
+
+int bf16x_set_engine(int engine) {
+  if (!bf16x_engine_name(engine)) return BF16X_ERR_OPTIONS;
+  // An INT8-only engine (avx2-int8, avx512vnni) is the CRT modes' setting; AUTO clears both.
+  if (bf16x::api::int8_only(engine)) {
+    if (!bf16x::crt::int8_engine_usable(engine)) return BF16X_ERR_ENGINE;
+    bf16x::api::set_runtime_crt_engine(engine);
+    return BF16X_OK;
+  }
+  if (engine != BF16X_ENGINE_AUTO && !bf16x::engine::engine_usable(engine)) return BF16X_ERR_ENGINE;
+  bf16x::api::set_runtime_engine(engine);
+  if (engine == BF16X_ENGINE_AUTO) bf16x::api::set_runtime_crt_engine(engine);
+  return BF16X_OK;
+}
+
+int bf16x_get_crt_engine(void) { return bf16x::api::resolve_crt_engine(BF16X_ENGINE_AUTO); }
+
+int bf16x_get_engine(void) { return bf16x_engine_selected(); }
+
+int bf16x_engine_selected(void) { return bf16x::api::resolve_engine(BF16X_ENGINE_AUTO); }
+
+}  // extern "C"

@@ -1,6 +1,8 @@
 #include "api/env.hpp"
 
-#include "api/mode_policy.hpp"
+#include <optional>
+#include <string>
+
 #include "api/names.hpp"
 #include "bf16x/bf16x.h"
 
@@ -18,6 +20,13 @@ int mode_from_env(const envvar::Source& src, const char* var, bool is_double) {
   src.warn(std::string(var) + "=" + *v + " is not " + (is_double ? "a DGEMM" : "an SGEMM") +
            " mode (see README, Environment); using " + bf16x_mode_name(fallback));
   return fallback;
+}
+
+// BF16X_GUARD's value as a bf16x_guard (unset or refused: the default).
+int guard_from(const std::optional<std::string>& v) {
+  if (!v) return BF16X_GUARD_DEFAULT;
+  if (v->compare("on") == 0) return BF16X_GUARD_ON;
+  return v->compare("off") == 0 ? BF16X_GUARD_OFF : BF16X_GUARD_DEFAULT;
 }
 
 }  // namespace
@@ -54,8 +63,7 @@ Env parse_env(const envvar::Source& src) {
                          : BF16X_COMPLEX_4M;
   r.crt_fast_scaling =
       envvar::choice(src, "BF16X_CRT_SCALING", {"accurate", "fast"}, "accurate").value_or("accurate") == "fast";
-  if (const auto g = envvar::choice(src, "BF16X_GUARD", {"default", "on", "off"}, "default"))
-    r.guard = *g == "on" ? BF16X_GUARD_ON : *g == "off" ? BF16X_GUARD_OFF : BF16X_GUARD_DEFAULT;
+  r.guard = guard_from(envvar::choice(src, "BF16X_GUARD", {"default", "on", "off"}, "default"));
   r.num_threads = int(envvar::integer(src, "BF16X_NUM_THREADS", BF16X_MAX_THREADS, "OpenMP's default").value_or(0));
   return r;
 }

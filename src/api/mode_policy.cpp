@@ -32,12 +32,6 @@ bool may_emulate(const ModeRequest& r) {
 
 }  // namespace
 
-bool mode_fits(int mode, bool is_double) {
-  if (mode == BF16X_MODE_DEFAULT || mode == BF16X_MODE_NATIVE || mode == BF16X_MODE_AUTO) return true;
-  if (crt::is_crt_mode(mode)) return crt::is_fp64c(mode) == is_double;
-  return is_double ? (mode >= BF16X_MODE_FP64X6 && mode <= BF16X_MODE_FP64X21) : mode == BF16X_MODE_FP32X6;
-}
-
 int resolve_mode(const ModeRequest& r) {
   int mode = r.mode;
   if (mode == BF16X_MODE_DEFAULT) mode = effective_mode(r.is_double);

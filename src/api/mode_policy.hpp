@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 
+#include "api/names.hpp"  // mode_fits
 #include "pack/operand.hpp"
 
 namespace bf16x::api {
@@ -18,9 +19,6 @@ struct ModeRequest {
   bool scaled = true;  // the scaled split: the error model's bounds do not hold for the paper's unscaled slices
   bool guarded = false;  // auto's choice runs under the componentwise guard (api/guard_step.hpp)
 };
-
-// Whether `mode` may run this routine: DEFAULT, NATIVE and AUTO fit both, an emulation mode only its precision.
-bool mode_fits(int mode, bool is_double);
 
 // A concrete mode (NATIVE, FP32X6, FP64X*), or AUTO where emulation may be faster and the choice needs the
 // operands (choose_auto). Reads nothing but the request.

@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "api/engine_choice.hpp"
 #include "bf16x/bf16x.h"
 #include "crt/crt_mode.hpp"
 #include "crt/int8_kernel.hpp"
@@ -96,6 +95,12 @@ std::vector<std::string> bf16_mode_names() {
   return v;
 }
 
+bool mode_fits(int mode, bool is_double) {
+  if (mode == BF16X_MODE_DEFAULT || mode == BF16X_MODE_NATIVE || mode == BF16X_MODE_AUTO) return true;
+  if (crt::is_crt_mode(mode)) return crt::is_fp64c(mode) == is_double;
+  return is_double ? (mode >= BF16X_MODE_FP64X6 && mode <= BF16X_MODE_FP64X21) : mode == BF16X_MODE_FP32X6;
+}
+
 std::string engine_names() {
   std::string s;
   for (const std::string& n : engine_name_list()) s += (s.empty() ? "" : ", ") + n;
@@ -122,7 +127,6 @@ int bf16x_engine_available(int engine) {
     return bf16x::crt::int8_engine_usable(engine) ? 1 : 0;
   return bf16x::engine::engine_usable(engine) ? 1 : 0;
 }
-int bf16x_engine_selected(void) { return bf16x::api::resolve_engine(BF16X_ENGINE_AUTO); }
 
 const char* bf16x_status_string(int status) {
   switch (status) {

@@ -10,6 +10,9 @@ std::string engine_names();                      // the same, comma separated
 std::vector<std::string> bf16_engine_choices();  // "auto" and the BF16 engines (the CLI's --engine values)
 std::vector<std::string> bf16_mode_names();      // the BF16 emulation modes, fp32x6 then fp64x6 .. fp64x21
 
+// Whether `mode` may run this routine: DEFAULT, NATIVE and AUTO fit both, an emulation mode only its precision.
+bool mode_fits(int mode, bool is_double);
+
 std::string config_text();     // bf16x_get_config (api/config.cpp)
 std::string cpu_model_name();  // /proc/cpuinfo "model name" (api/config.cpp)
 

@@ -5,9 +5,8 @@
 #include <atomic>
 #include <cmath>
 
-#include "api/engine_choice.hpp"
 #include "api/env.hpp"
-#include "api/mode_policy.hpp"
+#include "api/names.hpp"
 #include "bf16x/bf16x.h"
 #include "crt/int8_kernel.hpp"
 #include "engine/registry.hpp"
@@ -39,6 +38,8 @@ int effective_mode(bool is_double) {
 }
 int runtime_engine() { return g_engine.load(std::memory_order_relaxed); }
 int runtime_crt_engine() { return g_crt_engine.load(std::memory_order_relaxed); }
+void set_runtime_engine(int engine) { g_engine = engine; }
+void set_runtime_crt_engine(int engine) { g_crt_engine = engine; }
 double effective_auto_target() {
   const double t = g_target.load(std::memory_order_relaxed);
   return t >= 0 ? t : env().auto_target;
@@ -72,24 +73,6 @@ int bf16x_set_dgemm_mode(int mode) { return bf16x::api::set_mode(bf16x::api::g_d
 
 int bf16x_get_sgemm_mode(void) { return bf16x::api::effective_mode(false); }
 int bf16x_get_dgemm_mode(void) { return bf16x::api::effective_mode(true); }
-
-int bf16x_set_engine(int engine) {
-  if (!bf16x_engine_name(engine)) return BF16X_ERR_OPTIONS;
-  // An INT8-only engine (avx2-int8, avx512vnni) is the CRT modes' setting; AUTO clears both.
-  if (bf16x::api::int8_only(engine)) {
-    if (!bf16x::crt::int8_engine_usable(engine)) return BF16X_ERR_ENGINE;
-    bf16x::api::g_crt_engine = engine;
-    return BF16X_OK;
-  }
-  if (engine != BF16X_ENGINE_AUTO && !bf16x::engine::engine_usable(engine)) return BF16X_ERR_ENGINE;
-  bf16x::api::g_engine = engine;
-  if (engine == BF16X_ENGINE_AUTO) bf16x::api::g_crt_engine = engine;
-  return BF16X_OK;
-}
-
-int bf16x_get_crt_engine(void) { return bf16x::api::resolve_crt_engine(BF16X_ENGINE_AUTO); }
-
-int bf16x_get_engine(void) { return bf16x_engine_selected(); }
 
 int bf16x_set_auto_target(double target) {
   if (!(target >= 0) || target == HUGE_VAL) return BF16X_ERR_OPTIONS;
