@@ -262,59 +262,61 @@ std::size_t crt_workspace_bytes(int moduli, const Blocking& b) {
   return layout_of(moduli, b).total * std::size_t(b.threads);
 }
 
+namespace {
+
+// One call's state, shared by its steps (prepare, bound_pass, choose_scales, products_pass).
 template <typename T>
-CrtStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
-  const auto t0 = Clock::now();
-  const std::int64_t m = x.m, n = x.n, k = x.k;
-  const CrtPlan& plan = crt_plan(cfg.moduli);
-  const int N = plan.n;
-  const Blocking blk = crt_blocking(m, n, k, cfg);
-  const Lines<T> la{x.a, x.lda, x.ta}, lb{x.b, x.ldb, !x.tb};
+struct CrtCall {
+  const CrtArgs<T>& x;
+  const CrtConfig& cfg;
+  const CrtPlan& plan;
+  const Blocking blk;
+  const Lines<T> la, lb;
+  const Layout lay;
+  std::vector<int> ea, eb, sa, sb, oa, ob;
+  std::vector<double> fa1, fa2, fb1, fb2;  // the row / column factors: digits first, then 2^(s - e)
+  std::vector<double> hrow, hcol;          // bound GEMM maxima (or the fast scaling's norms)
+  void* mem = nullptr;
+  int mc, nc, kc;
+  std::int64_t mb, nb, kb, nblocks;
+  std::size_t ap_bytes, bp_bytes;
+  bool keep_a;  // one k-block: a thread's packed A panels stay valid along a block row
+  int chunk;    // blocks handed out at a time (whole block rows where that keeps A packed once per thread)
+  int max_s = 0;
 
-  std::vector<int> ea(static_cast<std::size_t>(m)), eb(static_cast<std::size_t>(n)), sa(static_cast<std::size_t>(m)),
-      sb(static_cast<std::size_t>(n));
-  if (scan_lines(la, m, k, ea.data()) || scan_lines(lb, n, k, eb.data())) return CrtStatus::nonfinite_input;
+  CrtCall(const CrtArgs<T>& x_, const CrtConfig& cfg_)
+      : x(x_),
+        cfg(cfg_),
+        plan(crt_plan(cfg_.moduli)),
+        blk(crt_blocking(x_.m, x_.n, x_.k, cfg_)),
+        la{x_.a, x_.lda, x_.ta},
+        lb{x_.b, x_.ldb, !x_.tb},
+        lay(layout_of(plan.n, blk)),
+        ea(std::size_t(x_.m)),
+        eb(std::size_t(x_.n)),
+        sa(std::size_t(x_.m)),
+        sb(std::size_t(x_.n)),
+        oa(std::size_t(x_.m)),
+        ob(std::size_t(x_.n)),
+        fa1(std::size_t(x_.m)),
+        fa2(std::size_t(x_.m)),
+        fb1(std::size_t(x_.n)),
+        fb2(std::size_t(x_.n)),
+        hrow(std::size_t(x_.m), 0.0),
+        hcol(std::size_t(x_.n), 0.0),
+        mc(blk.mc),
+        nc(blk.nc),
+        kc(blk.kc),
+        mb((x_.m + blk.mc - 1) / blk.mc),
+        nb((x_.n + blk.nc - 1) / blk.nc),
+        kb((x_.k + blk.kc - 1) / blk.kc),
+        nblocks(mb * nb),
+        ap_bytes(a_panel_bytes(blk.kc)),
+        bp_bytes(b_panel_bytes(blk.kc)),
+        keep_a(kb == 1),
+        chunk(keep_a && mb % blk.threads == 0 ? int(nb) : 1) {}
 
-  // Workspace: everything before C is touched.
-  const Layout lay = layout_of(N, blk);
-  std::vector<double> fa1(static_cast<std::size_t>(m)), fa2(static_cast<std::size_t>(m)),
-      fb1(static_cast<std::size_t>(n)), fb2(static_cast<std::size_t>(n));
-  std::vector<double> hrow(static_cast<std::size_t>(m), 0.0), hcol(static_cast<std::size_t>(n), 0.0);
-  std::vector<int> oa(static_cast<std::size_t>(m)), ob(static_cast<std::size_t>(n));
-  const std::size_t total = lay.total * std::size_t(blk.threads);
-  void* const mem = workspace(total);
-  if (!mem) return CrtStatus::no_memory;
-  cfg.workspace_bytes = total;
-
-  // Digit factors 2^(6 - e), split in two exact powers for the full exponent range.
-  auto set_factors = [](int s, double& f1, double& f2) {
-    const int h = floor_div2(s);
-    f1 = pow2(h);
-    f2 = pow2(s - h);
-  };
-  for (std::int64_t i = 0; i < m; ++i) set_factors(6 - ea[i], fa1[i], fa2[i]);
-  for (std::int64_t j = 0; j < n; ++j) set_factors(6 - eb[j], fb1[j], fb2[j]);
-
-  // Fast scaling: H from the 2-norms, (|A^||B^|)_ij <= ||A^_i.|| ||B^_.j|| (Cauchy-Schwarz), in the bound GEMM's
-  // units (digits of 64: 4096 per product); the bound pass then has no blocks.
-  if (cfg.fast_scaling) {
-    sum_squares(la, m, k, fa1.data(), fa2.data(), hrow.data());
-    sum_squares(lb, n, k, fb1.data(), fb2.data(), hcol.data());
-  }
-
-  const int mc = blk.mc, nc = blk.nc, kc = blk.kc;
-  const std::int64_t mb = (m + mc - 1) / mc, nb = (n + nc - 1) / nc, kb = (k + kc - 1) / kc;
-  const std::int64_t nblocks = mb * nb, bound_blocks = cfg.fast_scaling ? 0 : nblocks;
-  // k-blocks an int32 accumulator can take: digits (<= 64 x 64 per product), residues (<= 2^14, and up to 2^7
-  // left from the last reduction).
-  const std::int64_t flush_digits = std::max<std::int64_t>(1, ((1ll << 31) - 1) / (std::int64_t(kc) << 12));
-  const std::int64_t flush_res = std::max<std::int64_t>(1, ((1ll << 31) - 1 - 128) / (std::int64_t(kc) << 14));
-  const Int8Kernel kernel = cfg.engine->kernel;
-  int max_sa = 0;
-  std::uint64_t tiles = 0;
-  Clock::time_point t1;
-
-  auto space_of = [&](int tid) {
+  ThreadSpace space_of(int tid) const {
     auto* base = static_cast<std::uint8_t*>(mem) + lay.total * std::size_t(tid);
     ThreadSpace s;
     s.apack = reinterpret_cast<std::int8_t*>(base);
@@ -331,25 +333,60 @@ CrtStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
     base += lay.s12;
     s.tmp = reinterpret_cast<std::int8_t*>(base);
     return s;
-  };
-  const std::size_t ap_bytes = a_panel_bytes(kc), bp_bytes = b_panel_bytes(kc);
-  // With one k-block a thread's packed A panels stay valid from one block to the next of the same block row: hand
-  // out whole block rows (when they share out evenly) so that each row's A is packed once per thread, not nb times.
-  const bool keep_a = kb == 1;
-  const int chunk = keep_a && mb % blk.threads == 0 ? int(nb) : 1;
+  }
 
-#pragma omp parallel num_threads(blk.threads) reduction(+ : tiles)
+  // Block b's origin and extent, and its extent in panels.
+  void block(std::int64_t b, std::int64_t& i0, std::int64_t& j0, int& rows, int& cols, int& rp, int& cp) const {
+    i0 = (b / nb) * mc, j0 = (b % nb) * nc;
+    rows = int(std::min<std::int64_t>(mc, x.m - i0)), cols = int(std::min<std::int64_t>(nc, x.n - j0));
+    rp = int(round_up(rows, kTile)) / kTile, cp = int(round_up(cols, kTile)) / kTile;
+  }
+};
+
+// 2^s as two exact factors, for the full exponent range.
+void set_factors(int s, double& f1, double& f2) {
+  const int h = floor_div2(s);
+  f1 = pow2(h);
+  f2 = pow2(s - h);
+}
+
+// Scan (exponents, NaN/Inf), the workspace, the digit factors 2^(6 - e); with the fast scaling, H from the
+// 2-norms: (|A^||B^|)_ij <= ||A^_i.|| ||B^_.j|| (Cauchy-Schwarz), in the bound GEMM's units (4096 per product).
+template <typename T>
+CrtStatus prepare(CrtCall<T>& c, CrtConfig& cfg) {
+  const std::int64_t m = c.x.m, n = c.x.n, k = c.x.k;
+  if (scan_lines(c.la, m, k, c.ea.data()) || scan_lines(c.lb, n, k, c.eb.data())) return CrtStatus::nonfinite_input;
+  const std::size_t total = c.lay.total * std::size_t(c.blk.threads);
+  c.mem = workspace(total);  // everything before C is touched
+  if (!c.mem) return CrtStatus::no_memory;
+  cfg.workspace_bytes = total;
+  for (std::int64_t i = 0; i < m; ++i) set_factors(6 - c.ea[i], c.fa1[i], c.fa2[i]);
+  for (std::int64_t j = 0; j < n; ++j) set_factors(6 - c.eb[j], c.fb1[j], c.fb2[j]);
+  if (cfg.fast_scaling) {
+    sum_squares(c.la, m, k, c.fa1.data(), c.fa2.data(), c.hrow.data());
+    sum_squares(c.lb, n, k, c.fb1.data(), c.fb2.data(), c.hcol.data());
+  }
+  return CrtStatus::ok;
+}
+
+// The bound GEMM: H = digits(A) digits(B), its row and column maxima into hrow, hcol. Returns the micro-tiles.
+template <typename T>
+std::uint64_t bound_pass(CrtCall<T>& c) {
+  // k-blocks an int32 accumulator can take: digits are <= 64 x 64 per product.
+  const std::int64_t flush_digits = std::max<std::int64_t>(1, ((1ll << 31) - 1) / (std::int64_t(c.kc) << 12));
+  const Int8Kernel kernel = c.cfg.engine->kernel;
+  const int mc = c.mc, nc = c.nc, kc = c.kc;
+  std::uint64_t tiles = 0;
+#pragma omp parallel num_threads(c.blk.threads) reduction(+ : tiles)
   {
-    const ThreadSpace ws = space_of(omp_get_thread_num());
-    if (cfg.engine->thread_begin) cfg.engine->thread_begin();
-
-    // Pass 1: H = digits(A) digits(B), its row and column maxima.
+    const ThreadSpace ws = c.space_of(omp_get_thread_num());
+    if (c.cfg.engine->thread_begin) c.cfg.engine->thread_begin();
     std::int64_t a_row = -1;  // block row whose A panels ws.apack holds (keep_a)
-#pragma omp for schedule(dynamic, chunk)
-    for (std::int64_t blkid = 0; blkid < bound_blocks; ++blkid) {
-      const std::int64_t i0 = (blkid / nb) * mc, j0 = (blkid % nb) * nc;
-      const int rows = int(std::min<std::int64_t>(mc, m - i0)), cols = int(std::min<std::int64_t>(nc, n - j0));
-      const int rp = int(round_up(rows, kTile)) / kTile, cp = int(round_up(cols, kTile)) / kTile;
+#pragma omp for schedule(dynamic, c.chunk)
+    for (std::int64_t blkid = 0; blkid < c.nblocks; ++blkid) {
+      std::int64_t i0, j0;
+      int rows, cols, rp, cp;
+      c.block(blkid, i0, j0, rows, cols, rp, cp);
       std::fill(ws.work, ws.work + std::size_t(mc) * nc, 0.0);
       std::fill(ws.acc, ws.acc + std::size_t(mc) * nc, 0);
       std::int64_t pending = 0;
@@ -360,23 +397,24 @@ CrtStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
         }
         pending = 0;
       };
-      for (std::int64_t kk = 0; kk < kb; ++kk) {
+      for (std::int64_t kk = 0; kk < c.kb; ++kk) {
         const std::int64_t l0 = kk * kc;
-        const int len = int(std::min<std::int64_t>(kc, k - l0)), kcp = int(round_up(len, kKChunk));
-        for (int ip = 0; ip < rp && !(keep_a && a_row == i0); ++ip) {
-          load_lines(la, i0 + ip * kTile, std::min(kTile, rows - ip * kTile), l0, len, kcp, fa1.data(), fa2.data(),
-                     true, ws.yb);
-          pack_a_panel(ws.yb, kcp, nullptr, 0, false, ws.apack + ip * ap_bytes);
+        const int len = int(std::min<std::int64_t>(kc, c.x.k - l0)), kcp = int(round_up(len, kKChunk));
+        for (int ip = 0; ip < rp && !(c.keep_a && a_row == i0); ++ip) {
+          load_lines(c.la, i0 + ip * kTile, std::min(kTile, rows - ip * kTile), l0, len, kcp, c.fa1.data(),
+                     c.fa2.data(), true, ws.yb);
+          pack_a_panel(ws.yb, kcp, nullptr, 0, false, ws.apack + ip * c.ap_bytes);
         }
         a_row = i0;
         for (int jp = 0; jp < cp; ++jp) {
-          load_lines(lb, j0 + jp * kTile, std::min(kTile, cols - jp * kTile), l0, len, kcp, fb1.data(), fb2.data(),
-                     true, ws.yb);
-          pack_b_panel(ws.yb, kcp, nullptr, 0, false, ws.tmp, ws.bpack + jp * bp_bytes);
+          load_lines(c.lb, j0 + jp * kTile, std::min(kTile, cols - jp * kTile), l0, len, kcp, c.fb1.data(),
+                     c.fb2.data(), true, ws.yb);
+          pack_b_panel(ws.yb, kcp, nullptr, 0, false, ws.tmp, ws.bpack + jp * c.bp_bytes);
         }
         for (int jp = 0; jp < cp; ++jp)
           for (int ip = 0; ip < rp; ++ip)
-            kernel(ws.apack + ip * ap_bytes, ws.bpack + jp * bp_bytes, kcp, ws.acc + ip * kTile * nc + jp * kTile, nc);
+            kernel(ws.apack + ip * c.ap_bytes, ws.bpack + jp * c.bp_bytes, kcp, ws.acc + ip * kTile * nc + jp * kTile,
+                   nc);
         tiles += std::uint64_t(rp) * cp;
         if (++pending == flush_digits) flush();
       }
@@ -385,63 +423,79 @@ CrtStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
       for (int i = 0; i < rows; ++i)
         for (int j = 0; j < cols; ++j) {
           const double h = ws.work[std::size_t(i) * nc + j];
-          hrow[i0 + i] = std::max(hrow[i0 + i], h);
-          hcol[j0 + j] = std::max(hcol[j0 + j], h);
+          c.hrow[i0 + i] = std::max(c.hrow[i0 + i], h);
+          c.hcol[j0 + j] = std::max(c.hcol[j0 + j], h);
         }
     }
+  }
+  return tiles;
+}
 
-    // Scales (one thread), then the products.
-#pragma omp single
-    {
-      auto bits = [&](double h) { return h > 0 ? floor_div2(plan.L - (ceil_log2(h) - 12)) : 0; };
-      for (std::int64_t i = 0; i < m; ++i) {
-        sa[i] = bits(hrow[i]);
-        set_factors(sa[i] - ea[i], fa1[i], fa2[i]);
-        oa[i] = ea[i] - sa[i];
-        max_sa = std::max(max_sa, sa[i]);
-      }
-      for (std::int64_t j = 0; j < n; ++j) {
-        sb[j] = bits(hcol[j]);
-        set_factors(sb[j] - eb[j], fb1[j], fb2[j]);
-        ob[j] = eb[j] - sb[j];
-        max_sa = std::max(max_sa, sb[j]);
-      }
-      t1 = Clock::now();
-    }
-    const bool big = max_sa > 50;  // |A'| may reach 2^51 or more: two reduction steps per residue
+// The integer scales from the bound: s = floor((L - rho) / 2), rho = ceil(log2 max H) - 12; the factors 2^(s - e).
+template <typename T>
+void choose_scales(CrtCall<T>& c) {
+  auto bits = [&](double h) { return h > 0 ? floor_div2(c.plan.L - (ceil_log2(h) - 12)) : 0; };
+  for (std::int64_t i = 0; i < c.x.m; ++i) {
+    c.sa[i] = bits(c.hrow[i]);
+    set_factors(c.sa[i] - c.ea[i], c.fa1[i], c.fa2[i]);
+    c.oa[i] = c.ea[i] - c.sa[i];
+    c.max_s = std::max(c.max_s, c.sa[i]);
+  }
+  for (std::int64_t j = 0; j < c.x.n; ++j) {
+    c.sb[j] = bits(c.hcol[j]);
+    set_factors(c.sb[j] - c.eb[j], c.fb1[j], c.fb2[j]);
+    c.ob[j] = c.eb[j] - c.sb[j];
+    c.max_s = std::max(c.max_s, c.sb[j]);
+  }
+}
 
-    a_row = -1;  // ws.apack now holds digits
-#pragma omp for schedule(dynamic, chunk)
-    for (std::int64_t blkid = 0; blkid < nblocks; ++blkid) {
-      const std::int64_t i0 = (blkid / nb) * mc, j0 = (blkid % nb) * nc;
-      const int rows = int(std::min<std::int64_t>(mc, m - i0)), cols = int(std::min<std::int64_t>(nc, n - j0));
-      const int rp = int(round_up(rows, kTile)) / kTile, cp = int(round_up(cols, kTile)) / kTile;
+// The N residue products per block, the CRT and the scaled write of C. Returns the micro-tiles.
+template <typename T>
+std::uint64_t products_pass(CrtCall<T>& c) {
+  const CrtPlan& plan = c.plan;
+  const int N = plan.n, mc = c.mc, nc = c.nc, kc = c.kc;
+  // k-blocks an int32 accumulator can take: residue products <= 2^14, and up to 2^7 left from the last reduction.
+  const std::int64_t flush_res = std::max<std::int64_t>(1, ((1ll << 31) - 1 - 128) / (std::int64_t(kc) << 14));
+  const Int8Kernel kernel = c.cfg.engine->kernel;
+  const bool big = c.max_s > 50;  // |A'| may reach 2^51 or more: two reduction steps per residue
+  std::uint64_t tiles = 0;
+#pragma omp parallel num_threads(c.blk.threads) reduction(+ : tiles)
+  {
+    const ThreadSpace ws = c.space_of(omp_get_thread_num());
+    if (c.cfg.engine->thread_begin) c.cfg.engine->thread_begin();
+    std::int64_t a_row = -1;
+#pragma omp for schedule(dynamic, c.chunk)
+    for (std::int64_t blkid = 0; blkid < c.nblocks; ++blkid) {
+      std::int64_t i0, j0;
+      int rows, cols, rp, cp;
+      c.block(blkid, i0, j0, rows, cols, rp, cp);
       const std::size_t accn = std::size_t(mc) * nc;
       std::fill(ws.acc, ws.acc + accn * N, 0);
       std::int64_t pending = 0;
-      for (std::int64_t kk = 0; kk < kb; ++kk) {
+      for (std::int64_t kk = 0; kk < c.kb; ++kk) {
         const std::int64_t l0 = kk * kc;
-        const int len = int(std::min<std::int64_t>(kc, k - l0)), kcp = int(round_up(len, kKChunk));
-        for (int ip = 0; ip < rp && !(keep_a && a_row == i0); ++ip) {
-          load_lines(la, i0 + ip * kTile, std::min(kTile, rows - ip * kTile), l0, len, kcp, fa1.data(), fa2.data(),
-                     false, ws.yb);
+        const int len = int(std::min<std::int64_t>(kc, c.x.k - l0)), kcp = int(round_up(len, kKChunk));
+        for (int ip = 0; ip < rp && !(c.keep_a && a_row == i0); ++ip) {
+          load_lines(c.la, i0 + ip * kTile, std::min(kTile, rows - ip * kTile), l0, len, kcp, c.fa1.data(),
+                     c.fa2.data(), false, ws.yb);
           for (int t = 0; t < N; ++t)
-            pack_a_panel(ws.yb, kcp, &plan, t, big, ws.apack + (std::size_t(t) * (mc / kTile) + ip) * ap_bytes);
+            pack_a_panel(ws.yb, kcp, &plan, t, big, ws.apack + (std::size_t(t) * (mc / kTile) + ip) * c.ap_bytes);
         }
         a_row = i0;
         for (int jp = 0; jp < cp; ++jp) {
-          load_lines(lb, j0 + jp * kTile, std::min(kTile, cols - jp * kTile), l0, len, kcp, fb1.data(), fb2.data(),
-                     false, ws.yb);
+          load_lines(c.lb, j0 + jp * kTile, std::min(kTile, cols - jp * kTile), l0, len, kcp, c.fb1.data(),
+                     c.fb2.data(), false, ws.yb);
           for (int t = 0; t < N; ++t)
-            pack_b_panel(ws.yb, kcp, &plan, t, big, ws.tmp, ws.bpack + (std::size_t(t) * (nc / kTile) + jp) * bp_bytes);
+            pack_b_panel(ws.yb, kcp, &plan, t, big, ws.tmp,
+                         ws.bpack + (std::size_t(t) * (nc / kTile) + jp) * c.bp_bytes);
         }
         for (int t = 0; t < N; ++t) {
-          const std::int8_t* at = ws.apack + std::size_t(t) * (mc / kTile) * ap_bytes;
-          const std::int8_t* bt = ws.bpack + std::size_t(t) * (nc / kTile) * bp_bytes;
+          const std::int8_t* at = ws.apack + std::size_t(t) * (mc / kTile) * c.ap_bytes;
+          const std::int8_t* bt = ws.bpack + std::size_t(t) * (nc / kTile) * c.bp_bytes;
           std::int32_t* acct = ws.acc + accn * t;
           for (int jp = 0; jp < cp; ++jp)
             for (int ip = 0; ip < rp; ++ip)
-              kernel(at + ip * ap_bytes, bt + jp * bp_bytes, kcp, acct + ip * kTile * nc + jp * kTile, nc);
+              kernel(at + ip * c.ap_bytes, bt + jp * c.bp_bytes, kcp, acct + ip * kTile * nc + jp * kTile, nc);
         }
         tiles += std::uint64_t(rp) * cp * N;
         if (++pending == flush_res) {
@@ -453,14 +507,28 @@ CrtStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
       for (int i = 0; i < rows; ++i)
         reconstruct_row(ws.acc + std::size_t(i) * nc, accn, cols, plan, ws.s12, ws.s12 + nc,
                         ws.work + std::size_t(i) * nc);
-      write_block(x, i0, rows, j0, cols, ws.work, nc, oa.data(), ob.data(), plan.L);
+      write_block(c.x, i0, rows, j0, cols, ws.work, nc, c.oa.data(), c.ob.data(), plan.L);
     }
   }
+  return tiles;
+}
+
+}  // namespace
+
+template <typename T>
+CrtStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
+  const auto t0 = Clock::now();
+  CrtCall<T> c(x, cfg);
+  if (const CrtStatus st = prepare(c, cfg); st != CrtStatus::ok) return st;
+  std::uint64_t tiles = cfg.fast_scaling ? 0 : bound_pass(c);
+  choose_scales(c);
+  const auto t1 = Clock::now();
+  tiles += products_pass(c);
   const auto t2 = Clock::now();
   cfg.micro_tiles = tiles;
   cfg.seconds_scale = std::chrono::duration<double>(t1 - t0).count();
   cfg.seconds_products = std::chrono::duration<double>(t2 - t1).count();
-  if (cfg.scales) *cfg.scales = CrtScales{ea, eb, sa, sb};
+  if (cfg.scales) *cfg.scales = CrtScales{c.ea, c.eb, c.sa, c.sb};
   return CrtStatus::ok;
 }
 
