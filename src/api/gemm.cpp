@@ -79,40 +79,70 @@ void warn_if_reference(int requested, int mode, int engine_id, int engine_option
 // Why the host GEMM could not run a call: no host BLAS at all, or one whose 32-bit interface cannot take the sizes.
 int host_missing() { return *host::library_name() ? BF16X_ERR_ENGINE : BF16X_ERR_NO_HOST; }
 
+// One normalised call: C = alpha op(A) op(B) + beta C on column-major operand views, C in either layout.
+template <typename T>
+struct Call {
+  int transa, transb;
+  std::int64_t m, n, k;
+  T alpha;
+  const T* a;
+  std::int64_t lda;
+  const T* b;
+  std::int64_t ldb;
+  T beta;
+  T* c;
+  std::int64_t ldc;
+  bool c_rows;
+  pack::MatrixView<T> opa() const { return {a, lda, transa != BF16X_NO_TRANS}; }
+  pack::MatrixView<T> opb() const { return {b, ldb, transb != BF16X_NO_TRANS}; }
+  driver::RepairArgs<T> repair() const { return {k, alpha, opa(), opb(), beta, c, ldc, c_rows}; }
+  // The host GEMM for the whole call: BF16X_OK, or why it could not run.
+  int host() const {
+    return host_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows) ? int(BF16X_OK)
+                                                                                               : host_missing();
+  }
+};
+
 // A CRT mode (fp64c<N>, fp32c<N>): the INT8 engine, the CRT driver (under the guard where `guard`), the host GEMM
 // for NaN/Inf inputs.
 template <typename T>
-int gemm_crt_mode(int mode, int engine_id, GuardRequest* guard, int transa, int transb, std::int64_t m,
-                  std::int64_t n, std::int64_t k, T alpha, const T* a, std::int64_t lda, const T* b, std::int64_t ldb,
-                  T beta, T* c, std::int64_t ldc, bool c_rows, Outcome& out) {
+int gemm_crt_mode(int mode, int engine_id, GuardRequest* guard, const Call<T>& x, Outcome& out) {
   crt::CrtConfig cfg;
   cfg.moduli = crt::crt_moduli(mode);
   cfg.engine = crt::int8_engine(engine_id);
   cfg.fast_scaling = env().crt_fast_scaling;
-  const crt::CrtArgs<T> args{m,    n, k,   alpha, a, lda, transa != BF16X_NO_TRANS, b, ldb, transb != BF16X_NO_TRANS,
-                             beta, c, ldc, c_rows};
+  const crt::CrtArgs<T> args{x.m,
+                             x.n,
+                             x.k,
+                             x.alpha,
+                             x.a,
+                             x.lda,
+                             x.transa != BF16X_NO_TRANS,
+                             x.b,
+                             x.ldb,
+                             x.transb != BF16X_NO_TRANS,
+                             x.beta,
+                             x.c,
+                             x.ldc,
+                             x.c_rows};
   const ThreadScope threads;  // bf16x_set_num_threads, for this call's parallel region only
   const auto emulate = [&](bool& ran) {
     const crt::CrtStatus s = crt::gemm_crt(args, cfg);
     ran = s == crt::CrtStatus::ok;  // nonfinite_input: the host GEMM classifies NaN/Inf exactly
     return s == crt::CrtStatus::no_memory ? int(BF16X_ERR_NOMEM) : int(BF16X_OK);
   };
-  const auto host = [&] {
-    return host_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows) ? int(BF16X_OK)
-                                                                                               : host_missing();
-  };
+  const auto host = [&] { return x.host(); };
   bool done = false;
   int st;
   if (guard) {
     guard->mode = mode;
     guard->int8_engine = engine_id;
-    const driver::RepairArgs<T> rx{k, alpha, {a, lda, args.ta}, {b, ldb, args.tb}, beta, c, ldc, c_rows};
     const auto emulate_noting = [&](bool& ran) {
       const int r = emulate(ran);
       done = ran;
       return r;
     };
-    st = run_guarded<T>(*guard, rx, m, n, out, emulate_noting, host);
+    st = run_guarded<T>(*guard, x.repair(), x.m, x.n, out, emulate_noting, host);
     if (out.guard == BF16X_GUARD_NATIVE) return st;
   } else {
     st = emulate(done);
@@ -128,7 +158,45 @@ int gemm_crt_mode(int mode, int engine_id, GuardRequest* guard, int transa, int 
     return BF16X_OK;
   }
   out.why = ",fallback=nonfinite";
-  return host();
+  return x.host();
+}
+
+// A slice mode (fp32x6, fp64x<d>): the BF16 engine and driver (under the guard where `guard`). done: it ran (false:
+// NaN/Inf, for the host GEMM to classify).
+template <typename T>
+int gemm_slice_mode(int mode, int engine_id, GuardRequest* guard, const bf16x_options& opt, bool scaled,
+                    const Call<T>& x, Outcome& out, bool& done) {
+  driver::DriverConfig cfg{};
+  cfg.scheme = split::scheme_for_mode(mode);
+  cfg.engine = engine::engine_info(engine_id);
+  cfg.scaled = scaled;
+  cfg.fuse_diagonals = opt.fuse_diagonals != 0;
+  cfg.block_k = opt.block_k;
+  cfg.counters = opt.stats ? &out.counters : nullptr;
+  const driver::GemmArgs<T> args{x.m, x.n, x.k, x.alpha, x.opa(), x.opb(), x.beta, x.c, x.ldc, x.c_rows};
+  const ThreadScope threads;  // bf16x_set_num_threads, for this call's parallel region only
+  const auto emulate = [&](bool& ran) {
+    const driver::DriverStatus s = driver::gemm_emulated(args, cfg);
+    done = ran = s == driver::DriverStatus::ok;  // nonfinite_input: the host GEMM classifies NaN/Inf exactly
+    return s == driver::DriverStatus::no_memory         ? int(BF16X_ERR_NOMEM)
+           : s == driver::DriverStatus::wrong_precision ? int(BF16X_ERR_MODE)
+                                                         : int(BF16X_OK);
+  };
+  int st;
+  if (guard) {
+    guard->mode = mode;
+    guard->int8_engine = crt::int8_engine_for(engine_id);
+    st = run_guarded<T>(*guard, x.repair(), x.m, x.n, out, emulate, [&] { return x.host(); });
+    if (out.guard == BF16X_GUARD_NATIVE) return st;
+  } else {
+    bool ran;
+    st = emulate(ran);
+  }
+  if (st != BF16X_OK) return st;
+  out.seconds_split = cfg.seconds_split;
+  out.seconds_compute = cfg.seconds_compute;
+  out.workspace_bytes = cfg.workspace_bytes;
+  return BF16X_OK;
 }
 
 // The workspace gemm_crt_mode reserves for this shape: the CRT driver's blocking on the call's thread count.
@@ -219,7 +287,7 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
   }
   const CallPlan plan = plan_call(opt, is_double, m, n, k);
   if (plan.status != BF16X_OK) return plan.status;
-  const bool ta = transa != BF16X_NO_TRANS, tb = transb != BF16X_NO_TRANS;
+  const Call<T> x{transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows};
   const bool scaled = plan.request.scaled;
   const double user_target = opt.auto_target > 0 ? opt.auto_target : effective_auto_target();
   // The guard of a mode (api/guard_step.hpp): the call's request, completed by the path that runs it.
@@ -234,22 +302,20 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
   };
   if (crt::is_crt_mode(plan.mode)) {
     auto g = guard_for(plan.mode, false, -1);
-    return gemm_crt_mode<T>(plan.mode, plan.engine, g ? &*g : nullptr, transa, transb, m, n, k, alpha, a, lda, b, ldb,
-                            beta, c, ldc, c_rows, out);
+    return gemm_crt_mode<T>(plan.mode, plan.engine, g ? &*g : nullptr, x, out);
   }
   const int engine_id = plan.engine, requested = plan.requested;
   int mode = plan.mode;
   AutoChoice autoc;
   if (mode == BF16X_MODE_AUTO) {
     // Only where the cost model lets emulation win: one pass over A and B decides the number of products.
-    autoc = choose_auto<T>(plan.request, {a, lda, ta}, {b, ldb, tb});
+    autoc = choose_auto<T>(plan.request, x.opa(), x.opb());
     mode = autoc.mode;
     if (crt::is_crt_mode(mode)) {  // auto chose a CRT mode: its INT8 engine for the resolved one
       int crt_engine;
       if (const int st = crt_engine_for_call(plan.crt_engine_option, crt_engine); st != BF16X_OK) return st;
       auto g = guard_for(mode, true, autoc.fill_ratio);
-      const int st = gemm_crt_mode<T>(mode, crt_engine, g ? &*g : nullptr, transa, transb, m, n, k, alpha, a, lda, b,
-                                      ldb, beta, c, ldc, c_rows, out);
+      const int st = gemm_crt_mode<T>(mode, crt_engine, g ? &*g : nullptr, x, out);
       if (out.why.empty()) out.why = auto_why(autoc);  // what auto measured, as for the BF16 modes
       return st;
     }
@@ -261,43 +327,11 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
   if (!mode_fits(mode, is_double) || mode == BF16X_MODE_AUTO || mode == BF16X_MODE_DEFAULT) return BF16X_ERR_MODE;
   warn_if_reference(requested, mode, engine_id, opt.engine);
 
-  const auto host = [&] {
-    return host_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows) ? int(BF16X_OK)
-                                                                                               : host_missing();
-  };
   bool done = false;
   if (mode != BF16X_MODE_NATIVE) {
-    driver::DriverConfig cfg{};
-    cfg.scheme = split::scheme_for_mode(mode);
-    cfg.engine = engine::engine_info(engine_id);
-    cfg.scaled = scaled;
-    cfg.fuse_diagonals = opt.fuse_diagonals != 0;
-    cfg.block_k = opt.block_k;
-    cfg.counters = opt.stats ? &out.counters : nullptr;
-    const driver::GemmArgs<T> args{m, n, k, alpha, {a, lda, ta}, {b, ldb, tb}, beta, c, ldc, c_rows};
-    const ThreadScope threads;  // bf16x_set_num_threads, for this call's parallel region only
-    const auto emulate = [&](bool& ran) {
-      const driver::DriverStatus s = driver::gemm_emulated(args, cfg);
-      done = ran = s == driver::DriverStatus::ok;  // nonfinite_input: the host GEMM classifies NaN/Inf exactly
-      return s == driver::DriverStatus::no_memory         ? int(BF16X_ERR_NOMEM)
-             : s == driver::DriverStatus::wrong_precision ? int(BF16X_ERR_MODE)
-                                                           : int(BF16X_OK);
-    };
-    int st;
-    if (auto g = guard_for(mode, requested == BF16X_MODE_AUTO, autoc.measured ? autoc.fill_ratio : -1)) {
-      g->mode = mode;
-      g->int8_engine = crt::int8_engine_for(engine_id);
-      const driver::RepairArgs<T> rx{k, alpha, {a, lda, ta}, {b, ldb, tb}, beta, c, ldc, c_rows};
-      st = run_guarded<T>(*g, rx, m, n, out, emulate, host);
-      if (out.guard == BF16X_GUARD_NATIVE) return st;
-    } else {
-      bool ran;
-      st = emulate(ran);
-    }
-    if (st != BF16X_OK) return st;
-    out.seconds_split = cfg.seconds_split;
-    out.seconds_compute = cfg.seconds_compute;
-    out.workspace_bytes = cfg.workspace_bytes;
+    auto g = guard_for(mode, requested == BF16X_MODE_AUTO, autoc.measured ? autoc.fill_ratio : -1);
+    const int st = gemm_slice_mode<T>(mode, engine_id, g ? &*g : nullptr, opt, scaled, x, out, done);
+    if (st != BF16X_OK || out.guard == BF16X_GUARD_NATIVE) return st;
   }
   char why[128] = "";
   if (!done && (mode != BF16X_MODE_NATIVE || autoc.nonfinite))
@@ -312,7 +346,7 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
     out.engine = engine_id;
     return BF16X_OK;
   }
-  return host();
+  return x.host();
 }
 
 template int run_gemm(int, int, std::int64_t, std::int64_t, std::int64_t, float, const float*, std::int64_t,
