@@ -152,96 +152,139 @@ bool envelope_proves(const EntryBound& e, std::int64_t k, double fill_ratio, dou
   return fill_ratio * (e.c_prod + 2 * e.c_norm + e.c_entry / double(k)) + e.c_rel <= tau;
 }
 
+namespace {
+
+using crt::kTile;
+constexpr int kBlock = 256, kPanels = kBlock / kTile;  // output blocks of the digit product
+
+// A thread's digit product of one kBlock x kBlock block of C: the panels of one k-block, the block's FP64 sums.
+struct BlockSpace {
+  std::vector<std::int8_t> apack, bpack, tmp;
+  std::vector<double> yb, h;
+  BlockSpace(int kc)
+      : apack(kPanels * crt::a_panel_bytes(kc)),
+        bpack(kPanels * crt::b_panel_bytes(kc)),
+        tmp(std::size_t(kc)),
+        yb(std::size_t(kTile) * kc),
+        h(std::size_t(kBlock) * kBlock) {}
+};
+
+// H = D(op(A)) D(op(B)) block by block, on the INT8 engine, k-blocks of kc.
+template <typename T>
+struct DigitProduct {
+  const Lines<T> la, lb;
+  const int* ea;
+  const int* eb;
+  std::int64_t k;
+  int kc;
+  const crt::Int8Engine& engine;
+
+  // sp.h[ii * kBlock + jj] = H(i0 + ii, j0 + jj) for the block's rows x cols; returns the micro-tiles.
+  std::uint64_t block(BlockSpace& sp, std::int64_t i0, int rows, std::int64_t j0, int cols) const {
+    const std::size_t ab = crt::a_panel_bytes(kc), bb = crt::b_panel_bytes(kc);
+    const int rp = (rows + kTile - 1) / kTile, cp = (cols + kTile - 1) / kTile;
+    alignas(64) std::int32_t acc[kTile * kTile];
+    std::fill(sp.h.begin(), sp.h.end(), 0.0);
+    std::uint64_t tiles = 0;
+    for (std::int64_t l0 = 0; l0 < k; l0 += kc) {
+      const int len = int(std::min<std::int64_t>(kc, k - l0));
+      for (int p = 0; p < rp; ++p) {
+        load_digits(la, i0 + p * kTile, std::min(kTile, rows - p * kTile), l0, len, kc, ea, sp.yb.data());
+        crt::pack_a_panel(sp.yb.data(), kc, nullptr, 0, false, sp.apack.data() + std::size_t(p) * ab);
+      }
+      for (int p = 0; p < cp; ++p) {
+        load_digits(lb, j0 + p * kTile, std::min(kTile, cols - p * kTile), l0, len, kc, eb, sp.yb.data());
+        crt::pack_b_panel(sp.yb.data(), kc, nullptr, 0, false, sp.tmp.data(), sp.bpack.data() + std::size_t(p) * bb);
+      }
+      for (int jp = 0; jp < cp; ++jp)
+        for (int ip = 0; ip < rp; ++ip) {
+          std::fill(acc, acc + kTile * kTile, 0);
+          engine.kernel(sp.apack.data() + std::size_t(ip) * ab, sp.bpack.data() + std::size_t(jp) * bb, kc, acc,
+                        kTile);
+          double* hb = sp.h.data() + std::size_t(ip) * kTile * kBlock + jp * kTile;
+          for (int ii = 0; ii < kTile; ++ii)  // <= 127^2 kc per k-block: exact int32, exact FP64 sums
+            for (int jj = 0; jj < kTile; ++jj) hb[ii * kBlock + jj] += double(acc[ii * kTile + jj]);
+        }
+      tiles += std::uint64_t(rp) * std::uint64_t(cp);
+    }
+    return tiles;
+  }
+};
+
+// One bit per entry of C, tile by tile (entry (ii, jj) of tile ip + jp mp at bit jj * 32 + ii of its 16 words):
+// m n / 8 bytes, whatever the number of failures; each tile belongs to one block, so threads never share a word.
+struct UnprovedMask {
+  static constexpr int kWords = kTile * kTile / 64;
+  std::int64_t mp, np;
+  std::vector<std::uint64_t> bits;
+  UnprovedMask(std::int64_t m, std::int64_t n)
+      : mp((m + kTile - 1) / kTile), np((n + kTile - 1) / kTile), bits(std::size_t(mp * np) * kWords, 0) {}
+  void mark(std::int64_t i, std::int64_t j) {
+    const std::int64_t t = i / kTile + (j / kTile) * mp;
+    const int bit = int(j % kTile) * kTile + int(i % kTile);
+    bits[std::size_t(t) * kWords + std::size_t(bit / 64)] |= std::uint64_t(1) << (bit % 64);
+  }
+  // The marked entries column by column, rows ascending: (j, i) order.
+  void collect(std::vector<Entry>& out) const {
+    for (std::int64_t jp = 0; jp < np; ++jp)
+      for (int jj = 0; jj < kTile; ++jj)
+        for (std::int64_t ip = 0; ip < mp; ++ip) {
+          const std::uint64_t* w = bits.data() + std::size_t(jp * mp + ip) * kWords;
+          for (int ii = 0; ii < kTile; ++ii) {
+            const int bit = jj * kTile + ii;
+            if (w[bit / 64] >> (bit % 64) & 1) out.push_back({ip * kTile + ii, jp * kTile + jj});
+          }
+        }
+  }
+};
+
+}  // namespace
+
 template <typename T>
 GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std::int64_t m, std::int64_t n,
                          std::int64_t k, const EntryBound& bound, double tau, const crt::Int8Engine& engine,
                          std::uint64_t limit, GuardLines& lines) {
   GuardCheck r;
   const Lines<T> la = rows_of(a), lb = cols_of(b);
-  std::vector<int>&ea = lines.ea, &eb = lines.eb;
-  std::vector<double>&na = lines.na, &nb = lines.nb;
-  if (scan(la, m, k, ea.data(), na.data()) || scan(lb, n, k, eb.data(), nb.data())) {
+  if (scan(la, m, k, lines.ea.data(), lines.na.data()) || scan(lb, n, k, lines.eb.data(), lines.nb.data())) {
     r.nonfinite = true;
     return r;
   }
-  using crt::kTile;
-  // Output blocks of kBlock x kBlock entries, each thread packing the digits of its block's rows and columns one
-  // k-block at a time: the workspace is bounded by the block sizes and the thread count, not by m, n or k.
-  constexpr int kBlock = 256, kPanels = kBlock / kTile;
+  // Blocks of C, each thread packing the digits of its block's rows and columns one k-block at a time: the
+  // workspace is bounded by the block sizes and the thread count, not by m, n or k.
   const int kc = int(std::min<std::int64_t>(1024, (k + crt::kKChunk - 1) / crt::kKChunk * crt::kKChunk));
-  const std::int64_t nkb = (k + kc - 1) / kc, mp = (m + kTile - 1) / kTile, np = (n + kTile - 1) / kTile;
-  const std::int64_t mb = (m + kBlock - 1) / kBlock, nbk = (n + kBlock - 1) / kBlock;
-  const std::size_t ab = crt::a_panel_bytes(kc), bb = crt::b_panel_bytes(kc);
-  const double slack = tau - bound.c_rel;  // > 0, or no entry with a product can be proved
-  const double kd = double(k);
-  // Everything the parallel region uses is allocated here: nothing inside it may throw.
-  const int threads = int(std::min<std::int64_t>(omp_get_max_threads(), mb * nbk));
-  struct Space {
-    std::vector<std::int8_t> apack, bpack, tmp;
-    std::vector<double> yb, h;
+  const DigitProduct<T> product{la, lb, lines.ea.data(), lines.eb.data(), k, kc, engine};
+  const std::int64_t mb = (m + kBlock - 1) / kBlock, nb = (n + kBlock - 1) / kBlock;
+  const double slack = tau - bound.c_rel, kd = double(k);  // slack <= 0: no entry with a product is proved
+  // An entry is proved where Lo_ij = H - 127 (norms) - k > 0 and slack Lo_ij >= 127^2 (its bound's terms).
+  auto proved = [&](double hij, double norms) {
+    const double lower = hij - kDigit * norms - kd;  // <= 127^2 P_ij / S_ij
+    const double need = bound.c_prod * std::min(kd, hij) + bound.c_norm * norms + bound.c_entry;
+    return slack > 0 && lower > 0 && slack * lower >= kDigit * kDigit * need;
   };
-  std::vector<Space> spaces(static_cast<std::size_t>(threads));
-  for (Space& sp : spaces) {
-    sp.apack.resize(kPanels * ab);
-    sp.bpack.resize(kPanels * bb);
-    sp.tmp.resize(std::size_t(kc));
-    sp.yb.resize(std::size_t(kTile) * kc);
-    sp.h.resize(std::size_t(kBlock) * kBlock);
-  }
-  // One bit per entry of C, tile by tile (entry (ii, jj) of tile ip + jp mp at bit jj * 32 + ii of its 16 words):
-  // m n / 8 bytes, whatever the number of failures.
-  constexpr int kWords = kTile * kTile / 64;
-  std::vector<std::uint64_t> mask(std::size_t(mp * np) * kWords, 0);
+  // Everything the parallel region uses is allocated here: nothing inside it may throw.
+  const int threads = int(std::min<std::int64_t>(omp_get_max_threads(), mb * nb));
+  std::vector<BlockSpace> spaces(static_cast<std::size_t>(threads), BlockSpace(kc));
+  UnprovedMask mask(m, n);
   std::atomic<std::uint64_t> failed{0};
   std::uint64_t tiles = 0;
-
 #pragma omp parallel num_threads(threads) reduction(+ : tiles)
   {
-    Space& sp = spaces[std::size_t(omp_get_thread_num())];
+    BlockSpace& sp = spaces[std::size_t(omp_get_thread_num())];
     if (engine.thread_begin) engine.thread_begin();
-    alignas(64) std::int32_t acc[kTile * kTile];
 #pragma omp for schedule(dynamic)
-    for (std::int64_t blk = 0; blk < mb * nbk; ++blk) {
-      if (failed.load(std::memory_order_relaxed) > limit) continue;
+    for (std::int64_t blk = 0; blk < mb * nb; ++blk) {
+      if (failed.load(std::memory_order_relaxed) > limit) continue;  // the call goes native: stop early
       const std::int64_t i0 = (blk % mb) * kBlock, j0 = (blk / mb) * kBlock;
       const int rows = int(std::min<std::int64_t>(kBlock, m - i0)), cols = int(std::min<std::int64_t>(kBlock, n - j0));
-      const int rp = (rows + kTile - 1) / kTile, cp = (cols + kTile - 1) / kTile;
-      std::fill(sp.h.begin(), sp.h.end(), 0.0);
-      for (std::int64_t kb = 0; kb < nkb; ++kb) {
-        const std::int64_t l0 = kb * kc;
-        const int len = int(std::min<std::int64_t>(kc, k - l0));
-        for (int p = 0; p < rp; ++p) {
-          load_digits(la, i0 + p * kTile, std::min(kTile, rows - p * kTile), l0, len, kc, ea.data(), sp.yb.data());
-          crt::pack_a_panel(sp.yb.data(), kc, nullptr, 0, false, sp.apack.data() + std::size_t(p) * ab);
-        }
-        for (int p = 0; p < cp; ++p) {
-          load_digits(lb, j0 + p * kTile, std::min(kTile, cols - p * kTile), l0, len, kc, eb.data(), sp.yb.data());
-          crt::pack_b_panel(sp.yb.data(), kc, nullptr, 0, false, sp.tmp.data(), sp.bpack.data() + std::size_t(p) * bb);
-        }
-        for (int jp = 0; jp < cp; ++jp)
-          for (int ip = 0; ip < rp; ++ip) {
-            std::fill(acc, acc + kTile * kTile, 0);
-            engine.kernel(sp.apack.data() + std::size_t(ip) * ab, sp.bpack.data() + std::size_t(jp) * bb, kc, acc,
-                          kTile);
-            double* hb = sp.h.data() + std::size_t(ip) * kTile * kBlock + jp * kTile;
-            for (int ii = 0; ii < kTile; ++ii)  // <= 127^2 kc per k-block: exact int32, exact FP64 sums
-              for (int jj = 0; jj < kTile; ++jj) hb[ii * kBlock + jj] += double(acc[ii * kTile + jj]);
-          }
-        tiles += std::uint64_t(rp) * std::uint64_t(cp);
-      }
+      tiles += product.block(sp, i0, rows, j0, cols);
       std::uint64_t here = 0;
       for (int jj = 0; jj < cols; ++jj)
         for (int ii = 0; ii < rows; ++ii) {
           const double hij = sp.h[std::size_t(ii) * kBlock + jj];
-          if (hij == 0) continue;  // every product is zero: the entry is exact
-          const std::int64_t i = i0 + ii, j = j0 + jj;
-          const double norms = na[std::size_t(i)] + nb[std::size_t(j)];
-          const double lower = hij - kDigit * norms - kd;  // <= 127^2 P_ij / S_ij
-          const double need = bound.c_prod * std::min(kd, hij) + bound.c_norm * norms + bound.c_entry;
-          if (!(slack > 0 && lower > 0 && slack * lower >= kDigit * kDigit * need)) {
-            const std::int64_t t = i / kTile + (j / kTile) * mp;
-            const int bit = int(j % kTile) * kTile + int(i % kTile);
-            mask[std::size_t(t) * kWords + std::size_t(bit / 64)] |= std::uint64_t(1) << (bit % 64);
+          // hij == 0: every product is zero, the entry is exact.
+          if (hij != 0 && !proved(hij, lines.na[std::size_t(i0 + ii)] + lines.nb[std::size_t(j0 + jj)])) {
+            mask.mark(i0 + ii, j0 + jj);
             ++here;
           }
         }
@@ -252,15 +295,7 @@ GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>
   r.complete = failed.load() <= limit;
   if (!r.complete) return r;
   r.failing.reserve(std::size_t(failed.load()));
-  for (std::int64_t jp = 0; jp < np; ++jp)  // column by column, rows ascending: (j, i) order
-    for (int jj = 0; jj < kTile; ++jj)
-      for (std::int64_t ip = 0; ip < mp; ++ip) {
-        const std::uint64_t* bits = mask.data() + std::size_t(jp * mp + ip) * kWords;
-        for (int ii = 0; ii < kTile; ++ii) {
-          const int bit = jj * kTile + ii;
-          if (bits[bit / 64] >> (bit % 64) & 1) r.failing.push_back({ip * kTile + ii, jp * kTile + jj});
-        }
-      }
+  mask.collect(r.failing);
   return r;
 }
 
