@@ -171,6 +171,117 @@ std::size_t workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k, cons
       .total;
 }
 
+namespace {
+
+// One call's state, shared by the team (the steps below run inside its parallel region).
+template <typename T>
+struct DriverCall {
+  const GemmArgs<T>& args;
+  DriverConfig& cfg;
+  const split::GroupPlan& plan;
+  int bk, ngroups;
+  SlicesUsed used;
+  Accumulation acc;
+  int max_threads;
+  std::vector<int>& ea;  // the calling thread's scale vectors (thread_local there, shared here)
+  std::vector<int>& eb;
+  Layout lay;
+  BlockOutput<T> out;
+  pack::SplitOptions opt_a, opt_b;
+  // Element (i, l) of op(A) at a.data[i * sai + l * sal], (l, j) of op(B) at b.data[l * sbl + j * sbj].
+  std::int64_t sai, sal, sbl, sbj;
+  double t0;
+  bool nonfinite = false;
+  unsigned char* base = nullptr;
+  double t_split = 0, t_compute = 0;
+
+  // The windows of step t (identical in every thread), packed into buffer set t % 2.
+  void windows(std::int64_t t, pack::PackedPanels& wa, pack::PackedPanels& wb, Step& st) const {
+    st = step_at(lay, args.m, args.n, args.k, t);
+    pack::init_panels(wa, st.rows, st.depth, bk, used.a);
+    pack::init_panels(wb, st.cols, st.depth, bk, used.b);
+    wa.scale_window = ea.data() + st.ic;
+    wb.scale_window = eb.data() + st.jc;
+    wa.data = reinterpret_cast<bf16_t*>(base + lay.a_off[t % 2]);
+    wb.data = reinterpret_cast<bf16_t*>(base + lay.b_off[t % 2]);
+    // Step t + 2 repacks set t % 2 in place: the generation, not the address, tells the engine what it holds.
+    wa.generation = wb.generation = std::uint64_t(t) + 1;
+  }
+  void pack_step(const Step& st, pack::PackedPanels& wa, pack::PackedPanels& wb) const {
+    const auto& a = args.a;
+    const auto& b = args.b;
+    pack::pack_a_team(pack::MatrixView<T>{a.data + st.ic * sai + st.pc * sal, a.ld, a.trans}, opt_a, wa);
+    pack::pack_b_vnni_team(pack::MatrixView<T>{b.data + st.pc * sbl + st.jc * sbj, b.ld, b.trans}, opt_b, wb);
+  }
+};
+
+// Steps t = (jc, ic, pc), loops 5, 4, 3 flattened, run by every thread of the team: each phase packs step t + 1
+// into the other buffer set (its jobs first, shared, no wait) and computes step t's blocks; one barrier per step.
+// Step t + 1 of the next output panel starts its accumulators at k-block 0 after the barrier that ends step t,
+// whose blocks wrote C.
+template <typename T>
+void run_steps(DriverCall<T>& c, bool master, engine::EngineCounters* cnt, double t) {
+  const std::int64_t k = c.args.k;
+  unsigned char* mine = c.base + c.lay.thread_off + c.lay.per_thread * std::size_t(omp_get_thread_num());
+  // Every thread describes the same windows; the packed data and the accumulators are shared.
+  pack::PackedPanels wa[2], wb[2];
+  Step st[2];
+  c.windows(0, wa[0], wb[0], st[0]);
+  c.pack_step(st[0], wa[0], wb[0]);
+  if (master) c.t_split += now() - t;
+#pragma omp barrier
+  for (std::int64_t s = 0; s < c.lay.steps; ++s) {
+    const int cur = int(s % 2), nxt = 1 - cur;
+    if (s + 1 < c.lay.steps) {
+      const double tp = master ? now() : 0;
+      c.windows(s + 1, wa[nxt], wb[nxt], st[nxt]);
+      c.pack_step(st[nxt], wa[nxt], wb[nxt]);
+      if (master) c.t_split += now() - tp;
+    }
+    const Step& w = st[cur];
+    const BlockPlan bp = panel_plan(w.rows, w.cols, c.max_threads, c.lay.blk);
+    const std::size_t acc_stride = block_acc_bytes(bp, c.acc);
+    const BlockCompute comp{&wa[cur], &wb[cur], c.plan.groups.data(), c.ngroups, c.acc, c.cfg.engine, cnt};
+    const Window win{w.ic, w.jc, w.pc / c.bk, w.pc + w.depth == k};
+#pragma omp for schedule(dynamic) nowait
+    for (std::int64_t u = 0; u < bp.units(); ++u)  // loop 2
+      run_block_window(c.out, comp, bp, u, win, c.base + c.lay.acc_off + acc_stride * std::size_t(u), mine, cnt);
+#pragma omp barrier
+  }
+}
+
+// The team: the scale exponents, the master's workspace, then the steps (each thread bracketed by the engine's
+// set-up, e.g. the AMX tile palette).
+template <typename T>
+void run_team(DriverCall<T>& c, Workspace& ws) {
+  pack::scan_scales_a_team(c.args.a, c.args.m, c.args.k, true, c.ea.data(), c.nonfinite);
+  pack::scan_scales_b_team(c.args.b, c.args.k, c.args.n, true, c.eb.data(), c.nonfinite);
+#pragma omp barrier
+  // The calling thread (the team's master) reserves its own workspace: the memory comes from its allocator arena,
+  // not from whichever worker would run a `single` (a worker's arena can grow inside address space it reserved
+  // earlier, so an allocation limit would catch the call only some of the time).
+#pragma omp master
+  if (!c.nonfinite) c.base = static_cast<unsigned char*>(ws.reserve(c.lay.total));
+#pragma omp barrier
+  // (the barrier publishes nonfinite and base)
+  if (c.nonfinite || !c.base) return;
+  const bool master = omp_get_thread_num() == 0;
+  const double t = now();
+  if (master) c.t_split = t - c.t0;
+  const engine::EngineInfo& eng = *c.cfg.engine;
+  if (eng.thread_begin) eng.thread_begin();
+  engine::EngineCounters local;
+  run_steps(c, master, c.cfg.counters ? &local : nullptr, t);
+  if (master) c.t_compute = now() - t - (c.t_split - (t - c.t0));
+  if (eng.thread_end) eng.thread_end();
+  if (c.cfg.counters) {
+#pragma omp critical(bf16x_counters)
+    c.cfg.counters->add(local);
+  }
+}
+
+}  // namespace
+
 template <typename T>
 DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg) {
   const split::Scheme& scheme = *cfg.scheme;
@@ -191,114 +302,40 @@ DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg) {
   // The scale vectors are kept per calling thread so that they keep their capacity between calls. The references
   // are what the parallel region uses: inside it, the names of thread_local objects would denote each thread's own.
   thread_local std::vector<int> tl_ea, tl_eb;
-  std::vector<int>& ea = tl_ea;
-  std::vector<int>& eb = tl_eb;
-  ea.assign(std::size_t(m), 0);
-  eb.assign(std::size_t(n), 0);
-  const Layout lay = layout_for(m, n, k, bk, used, acc, ngroups, max_threads);
-  Workspace& ws = thread_workspace();
-  bool nonfinite = false;
-  unsigned char* base = nullptr;
-  double t_split = 0, t_compute = 0;
+  tl_ea.assign(std::size_t(m), 0);
+  tl_eb.assign(std::size_t(n), 0);
   // The split always needs the row/column exponents; the paper's unscaled slices already carry them, so its
   // write applies none (null: no scaling).
-  const BlockOutput<T> out{m,
-                           n,
-                           double(args.alpha),
-                           double(args.beta),
-                           args.c,
-                           args.ldc,
-                           cfg.scaled ? ea.data() : nullptr,
-                           cfg.scaled ? eb.data() : nullptr,
-                           args.c_row_major};
-  const pack::SplitOptions opt_a{used.a, cfg.scaled}, opt_b{used.b, cfg.scaled};
-  // Element (i, l) of op(A) at a.data[i * sai + l * sal], (l, j) of op(B) at b.data[l * sbl + j * sbj].
-  const std::int64_t sai = args.a.trans ? args.a.ld : 1, sal = args.a.trans ? 1 : args.a.ld;
-  const std::int64_t sbl = args.b.trans ? args.b.ld : 1, sbj = args.b.trans ? 1 : args.b.ld;
-  const engine::EngineInfo& eng = *cfg.engine;
-
-  // The windows of step t (identical in every thread), packed into buffer set t % 2.
-  auto windows = [&](std::int64_t t, pack::PackedPanels& wa, pack::PackedPanels& wb, Step& st) {
-    st = step_at(lay, m, n, k, t);
-    pack::init_panels(wa, st.rows, st.depth, bk, used.a);
-    pack::init_panels(wb, st.cols, st.depth, bk, used.b);
-    wa.scale_window = ea.data() + st.ic;
-    wb.scale_window = eb.data() + st.jc;
-    wa.data = reinterpret_cast<bf16_t*>(base + lay.a_off[t % 2]);
-    wb.data = reinterpret_cast<bf16_t*>(base + lay.b_off[t % 2]);
-    // Step t + 2 repacks set t % 2 in place: the generation, not the address, tells the engine what it holds.
-    wa.generation = wb.generation = std::uint64_t(t) + 1;
-  };
-  auto pack_step = [&](const Step& st, pack::PackedPanels& wa, pack::PackedPanels& wb) {
-    pack::pack_a_team(pack::MatrixView<T>{args.a.data + st.ic * sai + st.pc * sal, args.a.ld, args.a.trans}, opt_a, wa);
-    pack::pack_b_vnni_team(pack::MatrixView<T>{args.b.data + st.pc * sbl + st.jc * sbj, args.b.ld, args.b.trans}, opt_b,
-                           wb);
-  };
-
+  DriverCall<T> c{args,
+                  cfg,
+                  plan,
+                  bk,
+                  ngroups,
+                  used,
+                  acc,
+                  max_threads,
+                  tl_ea,
+                  tl_eb,
+                  layout_for(m, n, k, bk, used, acc, ngroups, max_threads),
+                  BlockOutput<T>{m, n, double(args.alpha), double(args.beta), args.c, args.ldc,
+                                 cfg.scaled ? tl_ea.data() : nullptr, cfg.scaled ? tl_eb.data() : nullptr,
+                                 args.c_row_major},
+                  pack::SplitOptions{used.a, cfg.scaled},
+                  pack::SplitOptions{used.b, cfg.scaled},
+                  args.a.trans ? args.a.ld : 1,
+                  args.a.trans ? 1 : args.a.ld,
+                  args.b.trans ? args.b.ld : 1,
+                  args.b.trans ? 1 : args.b.ld,
+                  t0};
+  Workspace& ws = thread_workspace();
 #pragma omp parallel num_threads(threads)
-  {
-    pack::scan_scales_a_team(args.a, m, k, true, ea.data(), nonfinite);
-    pack::scan_scales_b_team(args.b, k, n, true, eb.data(), nonfinite);
-#pragma omp barrier
-    // The calling thread (the team's master) reserves its own workspace: the memory comes from its allocator arena,
-    // not from whichever worker would run a `single` (a worker's arena can grow inside address space it reserved
-    // earlier, so an allocation limit would catch the call only some of the time).
-#pragma omp master
-    if (!nonfinite) base = static_cast<unsigned char*>(ws.reserve(lay.total));
-#pragma omp barrier
-    // (the barrier publishes nonfinite and base)
-    if (!nonfinite && base) {
-      const bool master = omp_get_thread_num() == 0;
-      double t = now();
-      if (master) t_split = t - t0;
-      // Each thread brackets its micro-tiles with the engine's set-up (AMX: the tile palette).
-      if (eng.thread_begin) eng.thread_begin();
-      engine::EngineCounters local;
-      engine::EngineCounters* cnt = cfg.counters ? &local : nullptr;
-      unsigned char* mine = base + lay.thread_off + lay.per_thread * std::size_t(omp_get_thread_num());
-      // Every thread describes the same windows; the packed data and the accumulators are shared.
-      pack::PackedPanels wa[2], wb[2];
-      Step st[2];
-      windows(0, wa[0], wb[0], st[0]);
-      pack_step(st[0], wa[0], wb[0]);
-      if (master) t_split += now() - t;
-#pragma omp barrier
-      // Steps t = (jc, ic, pc), loops 5, 4, 3 flattened: each phase packs step t + 1 into the other buffer set
-      // (its jobs first, shared, no wait) and computes step t's blocks; one barrier per step. Step t + 1 of the
-      // next output panel starts its accumulators at k-block 0 after the barrier that ends step t, whose blocks
-      // wrote C.
-      for (std::int64_t s = 0; s < lay.steps; ++s) {
-        const int cur = int(s % 2), nxt = 1 - cur;
-        if (s + 1 < lay.steps) {
-          const double tp = master ? now() : 0;
-          windows(s + 1, wa[nxt], wb[nxt], st[nxt]);
-          pack_step(st[nxt], wa[nxt], wb[nxt]);
-          if (master) t_split += now() - tp;
-        }
-        const Step& c = st[cur];
-        const BlockPlan bp = panel_plan(c.rows, c.cols, max_threads, lay.blk);
-        const std::size_t acc_stride = block_acc_bytes(bp, acc);
-        const BlockCompute comp{&wa[cur], &wb[cur], plan.groups.data(), ngroups, acc, cfg.engine, cnt};
-        const Window win{c.ic, c.jc, c.pc / bk, c.pc + c.depth == k};
-#pragma omp for schedule(dynamic) nowait
-        for (std::int64_t u = 0; u < bp.units(); ++u)  // loop 2
-          run_block_window(out, comp, bp, u, win, base + lay.acc_off + acc_stride * std::size_t(u), mine, cnt);
-#pragma omp barrier
-      }
-      if (master) t_compute = now() - t - (t_split - (t - t0));
-      if (eng.thread_end) eng.thread_end();
-      if (cnt) {
-#pragma omp critical(bf16x_counters)
-        cfg.counters->add(local);
-      }
-    }
-  }
-  if (nonfinite) return DriverStatus::nonfinite_input;
-  if (!base) return DriverStatus::no_memory;
+  run_team(c, ws);
+  if (c.nonfinite) return DriverStatus::nonfinite_input;
+  if (!c.base) return DriverStatus::no_memory;
 
-  cfg.seconds_split = t_split;
-  cfg.seconds_compute = t_compute;
-  cfg.workspace_bytes = lay.total;
+  cfg.seconds_split = c.t_split;
+  cfg.seconds_compute = c.t_compute;
+  cfg.workspace_bytes = c.lay.total;
   ws.release_if_large();
   return DriverStatus::ok;
 }
