@@ -211,12 +211,7 @@ int complex_gemm(int layout, int transa, int transb, std::int64_t m, std::int64_
         rows ? HostCall<T>{transb, transa, n, m, b, ldb, a, lda} : HostCall<T>{transa, transb, m, n, a, lda, b, ldb};
     st = run_complex<T>(oa, ob, alpha, beta, c, ldc, rows, host, opt, out);
   }
-  VerboseCall v;
-  v.is_double = is_double;
-  v.row_major = layout == BF16X_ROW_MAJOR;
-  v.ta = trans_char(transa);
-  v.tb = trans_char(transb);
-  v.m = m, v.n = n, v.k = k, v.lda = lda, v.ldb = ldb, v.ldc = ldc;
+  VerboseCall v = call_as_made(is_double, layout, transa, transb, m, n, k, lda, ldb, ldc);
   v.alpha = double(alpha.re);
   v.beta = double(beta.re);
   v.is_complex = true;

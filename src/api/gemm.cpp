@@ -231,6 +231,17 @@ static std::string auto_why(const AutoChoice& c) {
 
 char trans_char(int t) { return t == BF16X_NO_TRANS ? 'N' : (t == BF16X_TRANS ? 'T' : 'C'); }
 
+VerboseCall call_as_made(bool is_double, int layout, int transa, int transb, std::int64_t m, std::int64_t n,
+                         std::int64_t k, std::int64_t lda, std::int64_t ldb, std::int64_t ldc) {
+  VerboseCall v;
+  v.is_double = is_double;
+  v.row_major = layout == BF16X_ROW_MAJOR;
+  v.ta = trans_char(transa);
+  v.tb = trans_char(transb);
+  v.m = m, v.n = n, v.k = k, v.lda = lda, v.ldb = ldb, v.ldc = ldc;
+  return v;
+}
+
 bf16x_options call_options(const bf16x_options* user, int& status) {
   // Every BF16X_* variable is read (and a refused value said) at the first call, whatever that call needs.
   (void)env();
@@ -383,17 +394,23 @@ int gemm(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std
       st = BF16X_ERR_NOMEM;
     }
   }
-  // The call as the caller made it (layout, transposes and leading dimensions before normalisation).
-  VerboseCall v;
-  v.is_double = is_double;
-  v.row_major = layout == BF16X_ROW_MAJOR;
-  v.ta = trans_char(transa);
-  v.tb = trans_char(transb);
-  v.m = m, v.n = n, v.k = k, v.lda = lda, v.ldb = ldb, v.ldc = ldc;
+  VerboseCall v = call_as_made(is_double, layout, transa, transb, m, n, k, lda, ldb, ldc);
   v.alpha = double(alpha);
   v.beta = double(beta);
   report_call(opt, out, st, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), v);
   return st;
+}
+
+// The C entry points: no exception leaves them. Workspace and scale vectors are allocated before C is written, so
+// an allocation failure leaves C untouched.
+template <typename T>
+int c_entry(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std::int64_t k, T alpha, const T* a,
+            std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc, const bf16x_options* opt) {
+  try {
+    return gemm<T>(layout, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, opt);
+  } catch (const std::bad_alloc&) {
+    return BF16X_ERR_NOMEM;
+  }
 }
 
 int workspace_bytes(int is_double, int layout, std::int64_t m, std::int64_t n, std::int64_t k,
@@ -438,23 +455,13 @@ extern "C" {
 int bf16x_sgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n, int64_t k,
                    float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
                    int64_t ldc, const bf16x_options* opt) {
-  // Workspace and scale vectors are allocated before C is written: an allocation failure leaves C untouched.
-  try {
-    return bf16x::api::gemm<float>(layout, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, opt);
-  } catch (const std::bad_alloc&) {
-    return BF16X_ERR_NOMEM;
-  }
+  return bf16x::api::c_entry<float>(layout, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, opt);
 }
 
 int bf16x_dgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n, int64_t k,
                    double alpha, const double* a, int64_t lda, const double* b, int64_t ldb, double beta, double* c,
                    int64_t ldc, const bf16x_options* opt) {
-  // Workspace and scale vectors are allocated before C is written: an allocation failure leaves C untouched.
-  try {
-    return bf16x::api::gemm<double>(layout, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, opt);
-  } catch (const std::bad_alloc&) {
-    return BF16X_ERR_NOMEM;
-  }
+  return bf16x::api::c_entry<double>(layout, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, opt);
 }
 
 int bf16x_workspace_bytes(int is_double, bf16x_layout layout, int64_t m, int64_t n, int64_t k, const bf16x_options* opt,

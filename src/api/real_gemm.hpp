@@ -36,6 +36,11 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
 
 char trans_char(int t);  // 'N', 'T', 'C'
 
+// The verbose record of a call as the caller made it (layout, transposes and leading dimensions before
+// normalisation); alpha, beta and the complex fields are the caller's to fill.
+VerboseCall call_as_made(bool is_double, int layout, int transa, int transb, std::int64_t m, std::int64_t n,
+                         std::int64_t k, std::int64_t lda, std::int64_t ldb, std::int64_t ldc);
+
 // The start of every GEMM call (real and complex): the caller's options (no further than their size) or the
 // defaults, their stats cleared (engine -1 until a call runs); `status` BF16X_ERR_OPTIONS for options or stats
 // smaller than the first version (then the defaults, nothing written).
