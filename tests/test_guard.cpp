@@ -121,15 +121,21 @@ struct Result {
   int status;
 };
 
-Result run(const Case& cs, int mode, int guard, double alpha = 1, double beta = 0, const Mat* c0 = nullptr) {
-  const std::int64_t m = cs.a.rows, k = cs.a.cols, n = cs.b.cols;
-  Result r{c0 ? *c0 : Mat(m, n), {}, 0};
-  bf16x_stats_init(&r.stats);
+// Options for `mode` and `guard`, the stats (cleared) written to *st.
+bf16x_options options_for(int mode, bf16x_stats* st, int guard = BF16X_GUARD_DEFAULT) {
+  bf16x_stats_init(st);
   bf16x_options o;
   bf16x_options_init(&o);
   o.mode = mode;
   o.guard = guard;
-  o.stats = &r.stats;
+  o.stats = st;
+  return o;
+}
+
+Result run(const Case& cs, int mode, int guard, double alpha = 1, double beta = 0, const Mat* c0 = nullptr) {
+  const std::int64_t m = cs.a.rows, k = cs.a.cols, n = cs.b.cols;
+  Result r{c0 ? *c0 : Mat(m, n), {}, 0};
+  const bf16x_options o = options_for(mode, &r.stats, guard);
   r.status = bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, alpha, cs.a.data(), m,
                             cs.b.data(), k, beta, r.c.data(), m, &o);
   return r;
@@ -209,11 +215,7 @@ TEST(Guard, RandomCallsKeepTheBound) {
     for (std::int64_t i = 0; i < m; ++i)
       for (std::int64_t j = 0; j < n; ++j) c[std::size_t(row ? i * n + j : i + j * m)] = c0(i, j);
     bf16x_stats st;
-    bf16x_stats_init(&st);
-    bf16x_options o;
-    bf16x_options_init(&o);
-    o.mode = mode;
-    o.stats = &st;
+    const bf16x_options o = options_for(mode, &st);
     ASSERT_EQ(bf16x_dgemm_ex(row ? BF16X_ROW_MAJOR : BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, alpha,
                              a.data(), row ? k : m, b.data(), row ? n : k, beta, c.data(), row ? n : m, &o),
               BF16X_OK);
@@ -322,12 +324,8 @@ TEST(Guard, SameBitsOnEveryEngineAndThreadCount) {
         const std::int64_t m = cs.a.rows, k = cs.a.cols, n = cs.b.cols;
         Mat c(m, n);
         bf16x_stats st;
-        bf16x_stats_init(&st);
-        bf16x_options o;
-        bf16x_options_init(&o);
-        o.mode = mode;
+        bf16x_options o = options_for(mode, &st);
         o.engine = e;
-        o.stats = &st;
         ASSERT_EQ(bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, 1.0, cs.a.data(), m,
                                  cs.b.data(), k, 0.0, c.data(), m, &o),
                   BF16X_OK);
@@ -371,11 +369,7 @@ TEST(Guard, Fp32cIsComponentwise) {
     for (int mode : {BF16X_MODE_FP32C(8), BF16X_MODE_FP32C(10)}) {
       check::Mat<float> c(m, n);
       bf16x_stats st;
-      bf16x_stats_init(&st);
-      bf16x_options o;
-      bf16x_options_init(&o);
-      o.mode = mode;
-      o.stats = &st;
+      const bf16x_options o = options_for(mode, &st);
       ASSERT_EQ(bf16x_sgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, 1.0f, a.data(), m, b.data(), k,
                                0.0f, c.data(), m, &o),
                 BF16X_OK);

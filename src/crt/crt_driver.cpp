@@ -343,13 +343,6 @@ struct CrtCall {
   }
 };
 
-// 2^s as two exact factors, for the full exponent range.
-void set_factors(int s, double& f1, double& f2) {
-  const int h = floor_div2(s);
-  f1 = pow2(h);
-  f2 = pow2(s - h);
-}
-
 // Scan (exponents, NaN/Inf), the workspace, the digit factors 2^(6 - e); with the fast scaling, H from the
 // 2-norms: (|A^||B^|)_ij <= ||A^_i.|| ||B^_.j|| (Cauchy-Schwarz), in the bound GEMM's units (4096 per product).
 template <typename T>
@@ -360,8 +353,8 @@ CrtStatus prepare(CrtCall<T>& c, CrtConfig& cfg) {
   c.mem = workspace(total);  // everything before C is touched
   if (!c.mem) return CrtStatus::no_memory;
   cfg.workspace_bytes = total;
-  for (std::int64_t i = 0; i < m; ++i) set_factors(6 - c.ea[i], c.fa1[i], c.fa2[i]);
-  for (std::int64_t j = 0; j < n; ++j) set_factors(6 - c.eb[j], c.fb1[j], c.fb2[j]);
+  for (std::int64_t i = 0; i < m; ++i) util::pow2_pair(6 - c.ea[i], c.fa1[i], c.fa2[i]);
+  for (std::int64_t j = 0; j < n; ++j) util::pow2_pair(6 - c.eb[j], c.fb1[j], c.fb2[j]);
   if (cfg.fast_scaling) {
     sum_squares(c.la, m, k, c.fa1.data(), c.fa2.data(), c.hrow.data());
     sum_squares(c.lb, n, k, c.fb1.data(), c.fb2.data(), c.hcol.data());
@@ -437,13 +430,13 @@ void choose_scales(CrtCall<T>& c) {
   auto bits = [&](double h) { return h > 0 ? floor_div2(c.plan.L - (ceil_log2(h) - 12)) : 0; };
   for (std::int64_t i = 0; i < c.x.m; ++i) {
     c.sa[i] = bits(c.hrow[i]);
-    set_factors(c.sa[i] - c.ea[i], c.fa1[i], c.fa2[i]);
+    util::pow2_pair(c.sa[i] - c.ea[i], c.fa1[i], c.fa2[i]);
     c.oa[i] = c.ea[i] - c.sa[i];
     c.max_s = std::max(c.max_s, c.sa[i]);
   }
   for (std::int64_t j = 0; j < c.x.n; ++j) {
     c.sb[j] = bits(c.hcol[j]);
-    set_factors(c.sb[j] - c.eb[j], c.fb1[j], c.fb2[j]);
+    util::pow2_pair(c.sb[j] - c.eb[j], c.fb1[j], c.fb2[j]);
     c.ob[j] = c.eb[j] - c.sb[j];
     c.max_s = std::max(c.max_s, c.sb[j]);
   }

@@ -65,11 +65,15 @@ constexpr int kColMajor = 102;
 
 bool fits_int(std::int64_t v) { return v >= 0 && v <= 0x7fffffff; }
 
+// Whether the 32-bit CBLAS interface takes these sizes.
+bool fits(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda, std::int64_t ldb, std::int64_t ldc) {
+  return fits_int(m) && fits_int(n) && fits_int(k) && fits_int(lda) && fits_int(ldb) && fits_int(ldc);
+}
+
 bool complex_gemm(CblasComplexGemm f, int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, const void* alpha,
                   const void* a, std::int64_t lda, const void* b, std::int64_t ldb, const void* beta, void* c,
                   std::int64_t ldc) {
-  if (!f || !fits_int(m) || !fits_int(n) || !fits_int(k) || !fits_int(lda) || !fits_int(ldb) || !fits_int(ldc))
-    return false;
+  if (!f || !fits(m, n, k, lda, ldb, ldc)) return false;
   f(kColMajor, ta, tb, int(m), int(n), int(k), alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
   return true;
 }
@@ -79,8 +83,7 @@ bool complex_gemm(CblasComplexGemm f, int ta, int tb, std::int64_t m, std::int64
 bool sgemm(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* a,
            std::int64_t lda, const float* b, std::int64_t ldb, float beta, float* c, std::int64_t ldc) {
   const Host& h = host();
-  if (!h.sgemm || !fits_int(m) || !fits_int(n) || !fits_int(k) || !fits_int(lda) || !fits_int(ldb) || !fits_int(ldc))
-    return false;
+  if (!h.sgemm || !fits(m, n, k, lda, ldb, ldc)) return false;
   h.sgemm(kColMajor, ta, tb, int(m), int(n), int(k), alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
   return true;
 }
@@ -88,8 +91,7 @@ bool sgemm(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, float
 bool dgemm(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, double alpha, const double* a,
            std::int64_t lda, const double* b, std::int64_t ldb, double beta, double* c, std::int64_t ldc) {
   const Host& h = host();
-  if (!h.dgemm || !fits_int(m) || !fits_int(n) || !fits_int(k) || !fits_int(lda) || !fits_int(ldb) || !fits_int(ldc))
-    return false;
+  if (!h.dgemm || !fits(m, n, k, lda, ldb, ldc)) return false;
   h.dgemm(kColMajor, ta, tb, int(m), int(n), int(k), alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
   return true;
 }
@@ -105,8 +107,7 @@ bool zgemm(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, const
 }
 
 bool can_take(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda, std::int64_t ldb, std::int64_t ldc) {
-  return host().dgemm && host().sgemm && fits_int(m) && fits_int(n) && fits_int(k) && fits_int(lda) &&
-         fits_int(ldb) && fits_int(ldc);
+  return host().dgemm && host().sgemm && fits(m, n, k, lda, ldb, ldc);
 }
 
 const char* library_name() { return host().name.c_str(); }

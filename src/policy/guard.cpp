@@ -18,7 +18,6 @@
 namespace bf16x::policy {
 namespace {
 
-using util::pow2;
 
 int ceil_log2(std::int64_t k) {
   int b = 0;
@@ -40,13 +39,6 @@ Lines<T> rows_of(const pack::MatrixView<T>& a) {
 template <typename T>
 Lines<T> cols_of(const pack::MatrixView<T>& b) {
   return b.trans ? Lines<T>{b.data, 1, b.ld} : Lines<T>{b.data, b.ld, 1};
-}
-
-// 2^s as two exact factors, for the whole exponent range.
-void factors(int s, double& f1, double& f2) {
-  const int h = s >= 0 ? s / 2 : -((-s + 1) / 2);
-  f1 = pow2(h);
-  f2 = pow2(s - h);
 }
 
 // Per line: the exponent e (max |x| in [2^(e-1), 2^e), 0 for a zero line) and an upper bound of sum_l |x| 2^-e
@@ -77,7 +69,7 @@ bool scan(const Lines<T>& x, std::int64_t count, std::int64_t len, int* e, doubl
     for (std::int64_t r = 0; r < nr; ++r) {
       b = b || !(mx[r] <= kMax);
       e[r0 + r] = mx[r] > 0 && mx[r] <= kMax ? std::ilogb(mx[r]) + 1 : 0;
-      factors(-e[r0 + r], f1[r], f2[r]);
+      util::pow2_pair(-e[r0 + r], f1[r], f2[r]);
     }
     if (b) {
       bad = true;
@@ -99,7 +91,7 @@ void load_digits(const Lines<T>& x, std::int64_t r0, int rows, std::int64_t l0, 
                  double* yb) {
   std::fill(yb, yb + std::size_t(crt::kTile) * kc, 0.0);
   double f1[crt::kTile], f2[crt::kTile];
-  for (int r = 0; r < rows; ++r) factors(-e[r0 + r], f1[r], f2[r]);
+  for (int r = 0; r < rows; ++r) util::pow2_pair(-e[r0 + r], f1[r], f2[r]);
   auto digit = [&](int r, int l) {
     const double v = double(x.at(r0 + r, l0 + l));
     yb[r * kc + l] = v == 0 ? 0.0 : std::max(1.0, std::ceil(((std::fabs(v) * f1[r]) * f2[r]) * kDigit));
