@@ -16,7 +16,7 @@
 #include "driver/raw_gemm.hpp"
 #include "engine/avx512bf16/kernel_avx512bf16.hpp"
 #include "engine/engine.hpp"
-#include "engine/registry.hpp"
+#include "engine/records.hpp"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include "bf16x/bf16x.h"
 #include "check/inputs.hpp"
 #include "cpu/features.hpp"
-#include "engine/engine.hpp"
+#include "engine/records.hpp"
 #include "split/scheme.hpp"
 #include "support/bounds.hpp"
 #include "support/engine_panels.hpp"
@@ -62,7 +62,7 @@ TEST(AmxKernel, ExactCasesSumExactly) {
     if (!c.exact) continue;
     SCOPED_TRACE(c.what);
     const TilePanels& t = c.panels;
-    const KernelResult model = run_kernel(engine::amx_model_engine(), t, c.groups, false);
+    const KernelResult model = run_kernel(*engine::engine_info(BF16X_ENGINE_AMX_MODEL), t, c.groups, false);
     for (std::size_t g = 0; g < c.groups.size(); ++g)
       for (int i = 0; i < kTileM; ++i)
         for (int j = 0; j < kTileN; ++j) {
@@ -79,8 +79,8 @@ TEST(AmxKernel, Fp32x6LoadsSevenPanelsPerChunkInsteadOfTwelve) {
   // Order A1B1, A1B0, A2B0, A0B0, A0B1, A0B2: the first product loads both panels, each later one exactly one,
   // 7 panels = 14 tiles per chunk; without reuse 6 products x 2 panels = 24 tiles. Two chunks at k=64.
   const TilePanels t = pack_tile<float>(64, 3, true, check::Dist::uniform, 9);
-  const KernelResult model = run_kernel(engine::amx_model_engine(), t, fp32x6_group(), false);
-  const KernelResult ref = run_kernel(engine::reference_engine(), t, fp32x6_group(), false);
+  const KernelResult model = run_kernel(*engine::engine_info(BF16X_ENGINE_AMX_MODEL), t, fp32x6_group(), false);
+  const KernelResult ref = run_kernel(*engine::engine_info(BF16X_ENGINE_REFERENCE), t, fp32x6_group(), false);
   EXPECT_EQ(model.counters.tile_loads, 2u * 14);
   EXPECT_EQ(ref.counters.tile_loads, 2u * 24);
   EXPECT_EQ(model.counters.dot_products, 2u * 6 * 4);
@@ -93,11 +93,11 @@ TEST(AmxKernel, LoadsOnlyThePanelThatChanged) {
   // each chunk: (2,2) 4. Three chunks at k=96.
   const TilePanels t = pack_tile<double>(96, 6, true, check::Dist::uniform, 10);
   const Groups g = {{{0, 0}, {0, 0}, {0, 1}, {1, 1}, {2, 2}}, {{2, 2}}};
-  const KernelResult model = run_kernel(engine::amx_model_engine(), t, g, false);
+  const KernelResult model = run_kernel(*engine::engine_info(BF16X_ENGINE_AMX_MODEL), t, g, false);
   EXPECT_EQ(model.counters.tile_loads, 3u * (12 + 4));
   EXPECT_EQ(model.counters.dot_products, 3u * 6 * 4);
   EXPECT_EQ(model.counters.tile_stores, 2u * 4);
-  expect_same_bits(run_kernel(engine::reference_engine(), t, g, false), model);
+  expect_same_bits(run_kernel(*engine::engine_info(BF16X_ENGINE_REFERENCE), t, g, false), model);
 }
 
 TEST(AmxKernel, HardwareTilesMatchTheModel) {
@@ -111,8 +111,8 @@ TEST(AmxKernel, HardwareTilesMatchTheModel) {
   for (const Case& c : cases())
     for (bool accumulate : {false, true}) {
       SCOPED_TRACE(std::string(c.what) + (accumulate ? ", accumulate" : ""));
-      const KernelResult model = run_kernel(engine::amx_model_engine(), c.panels, c.groups, accumulate);
-      const KernelResult hw = run_kernel(engine::amx_engine(), c.panels, c.groups, accumulate);
+      const KernelResult model = run_kernel(*engine::engine_info(BF16X_ENGINE_AMX_MODEL), c.panels, c.groups, accumulate);
+      const KernelResult hw = run_kernel(*engine::engine_info(BF16X_ENGINE_AMX), c.panels, c.groups, accumulate);
       EXPECT_EQ(hw.counters.tile_loads, model.counters.tile_loads);
       if (c.exact && !accumulate) {
         expect_same_bits(model, hw);

@@ -24,6 +24,7 @@
 #include "check/complex_exact.hpp"
 #include "crt/crt_driver.hpp"
 #include "crt/crt_mode.hpp"
+#include "engine/records.hpp"
 #include "crt_bound.hpp"
 #include "gemm_fixture.hpp"
 
@@ -358,7 +359,7 @@ void check_crt_4m(CProblem<T>& p, int mode, int moduli) {
   crt::CrtScales s;
   crt::CrtConfig cfg;
   cfg.moduli = moduli;
-  cfg.engine = crt::int8_engine(crt::resolve_int8_engine(BF16X_ENGINE_AUTO));
+  cfg.engine = engine::int8_engine(bf16x_get_crt_engine());
   cfg.scales = &s;
   const crt::CrtArgs<T> args{m, 2 * n, 2 * k, T(1), ae.data(), m, false, be.data(), 2 * k, false, T(0), pe.data(), m};
   ASSERT_EQ(crt::gemm_crt(args, cfg), crt::CrtStatus::ok);

@@ -9,8 +9,8 @@
 
 #include "bf16x/bf16x.h"
 #include "crt/crt_ops.hpp"
-#include "crt/engine/amx/kernel_amx_int8_32x32.hpp"
-#include "crt/int8_kernel.hpp"
+#include "engine/amx/kernel_amx_int8_32x32.hpp"
+#include "engine/records.hpp"
 #include "crt/moduli.hpp"
 #include "engine/amx/kernel_amx_bf16_32x32.hpp"
 #include "engine/amx/tile_model.hpp"
@@ -98,40 +98,41 @@ struct Panels {
   int kc;
   Panels(int kc_, std::uint64_t seed, int kind) : kc(kc_) {
     std::mt19937_64 g(seed);
-    a.assign(crt::a_panel_bytes(kc), 0);
-    b.assign(crt::b_panel_bytes(kc), 0);
+    a.assign(engine::int8::a_panel_bytes(kc), 0);
+    b.assign(engine::int8::b_panel_bytes(kc), 0);
     auto pick = [&](bool isa) -> std::int8_t {
       if (kind == 1) return -128;
       if (kind == 2) return isa ? -128 : 127;
       return std::int8_t(g());
     };
-    for (int r = 0; r < crt::kTile; ++r)
-      for (int l = 0; l < kc; ++l) a[crt::a_index(r, l)] = pick(true);
+    for (int r = 0; r < engine::int8::kTile; ++r)
+      for (int l = 0; l < kc; ++l) a[engine::int8::a_index(r, l)] = pick(true);
     for (int l = 0; l < kc; ++l)
-      for (int cc = 0; cc < crt::kTile; ++cc) b[crt::b_index(l, cc)] = pick(false);
-    auto* sums = reinterpret_cast<std::int32_t*>(a.data() + std::size_t(kc) * crt::kTile);
-    for (int r = 0; r < crt::kTile; ++r) {
+      for (int cc = 0; cc < engine::int8::kTile; ++cc) b[engine::int8::b_index(l, cc)] = pick(false);
+    auto* sums = reinterpret_cast<std::int32_t*>(a.data() + std::size_t(kc) * engine::int8::kTile);
+    for (int r = 0; r < engine::int8::kTile; ++r) {
       sums[r] = 0;
-      for (int l = 0; l < kc; ++l) sums[r] += a[crt::a_index(r, l)];
+      for (int l = 0; l < kc; ++l) sums[r] += a[engine::int8::a_index(r, l)];
     }
-    c.resize(crt::kTile * 40);  // ldc 40
+    c.resize(engine::int8::kTile * 40);  // ldc 40
     for (auto& x : c) x = std::int32_t(g() % 2001) - 1000;
   }
 };
 
 TEST(CrtKernel, EveryEngineEqualsReference) {
   int tested = 0;
-  for (int id : {BF16X_ENGINE_AVX512VNNI, BF16X_ENGINE_AVX2_INT8, BF16X_ENGINE_AMX_MODEL, BF16X_ENGINE_AMX}) {
-    if (!crt::int8_engine_usable(id)) continue;
+  // Every engine record with an INT8 side, against the scalar oracle.
+  for (const engine::Record& r : engine::records()) {
+    if (r.id == BF16X_ENGINE_REFERENCE || !engine::int8_usable(r.id)) continue;
     ++tested;
-    const crt::Int8Engine* e = crt::int8_engine(id);
+    const engine::int8::Engine* e = &r.int8;
     for (int kc : {64, 128, 512, 1024})
       for (int kind : {0, 1, 2}) {
         Panels p(kc, std::uint64_t(kc * 7 + kind), kind);
         std::vector<std::int32_t> want = p.c, got = p.c;
-        crt::int8_reference().kernel(p.a.data(), p.b.data(), kc, want.data(), 40);
+        engine::int8::kernel_reference(p.a.data(), p.b.data(), kc, want.data(), 40);
         e->kernel(p.a.data(), p.b.data(), kc, got.data(), 40);
-        EXPECT_EQ(got, want) << e->name << " kc=" << kc << " kind=" << kind;
+        EXPECT_EQ(got, want) << r.name << " kc=" << kc << " kind=" << kind;
         if (kind == 1) {
           EXPECT_EQ(want[0] - p.c[0], kc * 16384);  // exact, no saturation
         }
@@ -144,11 +145,11 @@ TEST(CrtKernel, EveryEngineEqualsReference) {
 TEST(CrtKernel, ReferenceIsTheProduct) {
   Panels p(192, 99, 0);
   std::vector<std::int32_t> got = p.c;
-  crt::int8_reference().kernel(p.a.data(), p.b.data(), 192, got.data(), 40);
+  engine::int8::kernel_reference(p.a.data(), p.b.data(), 192, got.data(), 40);
   for (int i = 0; i < 32; ++i)
     for (int j = 0; j < 32; ++j) {
       std::int64_t s = p.c[i * 40 + j];
-      for (int l = 0; l < 192; ++l) s += std::int64_t(p.a[crt::a_index(i, l)]) * p.b[crt::b_index(l, j)];
+      for (int l = 0; l < 192; ++l) s += std::int64_t(p.a[engine::int8::a_index(i, l)]) * p.b[engine::int8::b_index(l, j)];
       ASSERT_EQ(got[i * 40 + j], s);
     }
 }
@@ -212,11 +213,11 @@ TEST(CrtTileModel, KernelOnModelEqualsReference) {
   for (int kc : {64, 320}) {
     Panels p(kc, 11 + kc, 0);
     std::vector<std::int32_t> want = p.c, got = p.c;
-    crt::int8_reference().kernel(p.a.data(), p.b.data(), kc, want.data(), 40);
+    engine::int8::kernel_reference(p.a.data(), p.b.data(), kc, want.data(), 40);
     engine::amx::TileModel t;
     constexpr engine::amx::TileConfig cfg = engine::amx::kernel_amx_bf16_32x32_config();
     ASSERT_EQ(t.load_config(&cfg), engine::amx::ConfigError::none);
-    crt::kernel_amx_int8_32x32(t, p.a.data(), p.b.data(), kc, got.data(), 40);
+    engine::int8::kernel_amx_int8_32x32(t, p.a.data(), p.b.data(), kc, got.data(), 40);
     EXPECT_EQ(got, want) << kc;
   }
 }

@@ -15,6 +15,7 @@
 #include "check/exact_gemm.hpp"
 #include "crt/crt_driver.hpp"
 #include "crt/crt_mode.hpp"
+#include "engine/records.hpp"
 #include "crt/moduli.hpp"
 #include "crt_bound.hpp"
 #include "gemm_fixture.hpp"
@@ -52,7 +53,7 @@ void check_bound(const check::Mat<T>& a, const check::Mat<T>& b, int moduli, int
   crt::CrtScales s;
   crt::CrtConfig cfg;
   cfg.moduli = moduli;
-  cfg.engine = crt::int8_engine(engine);
+  cfg.engine = engine::int8_engine(engine);
   cfg.scales = &s;
   cfg.fast_scaling = fast;
   const crt::CrtArgs<T> args{m, n, k, T(1), a.data(), m, false, b.data(), k, false, T(0), c.data(), m};
@@ -155,13 +156,13 @@ TEST(CrtGemm, FastScalingInvariantAndErrorBound) {
     check_bound(a2, b2, N, BF16X_ENGINE_REFERENCE, "fast wide fp32", true);
   }
   const auto a5 = make<double>(32, 3000, 5, 0, 0, 0, true), b5 = make<double>(3000, 20, 6, 0, 0, 0, false);
-  check_bound(a5, b5, 15, crt::resolve_int8_engine(BF16X_ENGINE_AUTO), "fast k = 3000", true);
+  check_bound(a5, b5, 15, bf16x_get_crt_engine(), "fast k = 3000", true);
 }
 
 // Past 2^17 / kc k-blocks the int32 accumulators are reduced modulo p_t on the way.
 TEST(CrtGemm, LongKReducesAccumulators) {
   const auto a = make<double>(32, 140000, 5, 0, 0, 0, true), b = make<double>(140000, 20, 6, 0, 0, 0, false);
-  check_bound(a, b, 16, crt::resolve_int8_engine(BF16X_ENGINE_AUTO), "k = 140000");
+  check_bound(a, b, 16, bf16x_get_crt_engine(), "k = 140000");
 }
 
 // Every engine gives the same C bit for bit on a full GEMM (edges in m, n and k included).
@@ -172,7 +173,7 @@ TEST(CrtGemm, EnginesBitForBit) {
     std::vector<const char*> names;
     for (int e : {BF16X_ENGINE_REFERENCE, BF16X_ENGINE_AVX512VNNI, BF16X_ENGINE_AVX2_INT8, BF16X_ENGINE_AMX_MODEL,
                   BF16X_ENGINE_AMX}) {
-      if (!crt::int8_engine_usable(e)) continue;
+      if (!engine::int8_usable(e)) continue;
       std::vector<unsigned char> bytes;
       if (dbl) {
         Problem<double> p(77, 65, 300, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_TRANS, 3, 2, -10, 10);
@@ -216,7 +217,7 @@ TEST(CrtGemm, LayoutsAndAlphaBeta) {
     crt::CrtScales s;
     crt::CrtConfig cfg;
     cfg.moduli = 16;
-    cfg.engine = &crt::int8_reference();
+    cfg.engine = engine::int8_engine(BF16X_ENGINE_REFERENCE);
     cfg.scales = &s;
     check::Mat<double> tmp(p.m, p.n);
     const crt::CrtArgs<double> args{p.m,          p.n, p.k,   1.0, p.opa.data(), p.m, false,

@@ -22,6 +22,7 @@
 #include "check/exact_gemm.hpp"
 #include "crt/crt_driver.hpp"
 #include "crt/crt_mode.hpp"
+#include "engine/records.hpp"
 #include "crt_bound.hpp"
 #include "gemm_fixture.hpp"
 
@@ -51,7 +52,7 @@ double check_scaled(Problem<T>& p, int mode, int sa, int sb, int t, const char* 
   crt::CrtScales s;
   crt::CrtConfig cfg;
   cfg.moduli = moduli;
-  cfg.engine = &crt::int8_reference();
+  cfg.engine = engine::int8_engine(BF16X_ENGINE_REFERENCE);
   cfg.scales = &s;
   check::Mat<T> scratch(p.m, p.n);
   const crt::CrtArgs<T> args{p.m,          p.n, p.k,   T(1), p.opa.data(),   p.m, false,

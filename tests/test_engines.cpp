@@ -27,7 +27,7 @@
 #include "check/inputs.hpp"
 #include "cpu/features.hpp"
 #include "driver/raw_gemm.hpp"
-#include "engine/registry.hpp"
+#include "engine/records.hpp"
 #include "gemm_fixture.hpp"
 #include "support/bounds.hpp"
 #include "support/engine_panels.hpp"
@@ -93,14 +93,15 @@ class Engines : public testing::TestWithParam<int> {
     ASSERT_NE(e, nullptr);
     if (!engine::engine_usable(GetParam())) {
       const std::string why = unavailable_reason(GetParam());
-      coverage().skipped[e->name] = why;
-      GTEST_SKIP() << e->name << ": " << why;
+      coverage().skipped[name()] = why;
+      GTEST_SKIP() << name() << ": " << why;
     }
-    ++coverage().ran[e->name];
+    ++coverage().ran[name()];
     info = e;
   }
   int id() const { return GetParam(); }
   const engine::EngineInfo* info = nullptr;
+  static const char* name() { return bf16x_engine_name(GetParam()); }
 };
 
 std::string engine_name(const testing::TestParamInfo<int>& p) {
@@ -117,7 +118,7 @@ constexpr int kFp64Modes[] = {BF16X_MODE_FP64X6, BF16X_MODE_FP64X10, BF16X_MODE_
 
 // The engine's result against the reference's: bitwise where `bitwise`, else within the two-sums bound.
 void compare_kernel(int id, const TilePanels& t, const Groups& g, bool accumulate, bool bitwise) {
-  const KernelResult ref = run_kernel(engine::reference_engine(), t, g, accumulate);
+  const KernelResult ref = run_kernel(*engine::engine_info(BF16X_ENGINE_REFERENCE), t, g, accumulate);
   const KernelResult got = run_kernel(*engine::engine_info(id), t, g, accumulate);
   if (bitwise) {
     expect_same_bits(ref, got);
@@ -235,8 +236,8 @@ TEST_P(Engines, RepackedPanelsAtSameAddressAreReadAgain) {
   const Groups g = groups_of(split::plan_groups(*split::scheme_for_mode(BF16X_MODE_FP64X21), false, 256));
   const TilePanels x = pack_tile<double>(256, 6, true, check::Dist::uniform, 31);
   const TilePanels y = pack_tile<double>(256, 6, true, check::Dist::loguniform, 32);
-  const KernelResult want_x = run_kernel(engine::reference_engine(), x, g, false);
-  const KernelResult want_y = run_kernel(engine::reference_engine(), y, g, false);
+  const KernelResult want_x = run_kernel(*engine::engine_info(BF16X_ENGINE_REFERENCE), x, g, false);
+  const KernelResult want_y = run_kernel(*engine::engine_info(BF16X_ENGINE_REFERENCE), y, g, false);
   const std::size_t panel = std::size_t(kTileM) * 256;
   std::vector<bf16_t> abuf(6 * panel), bbuf(6 * panel);
   std::vector<const bf16_t*> ap, bp;
@@ -298,7 +299,7 @@ TEST_P(Engines, RawGemmWithinSummationBoundAndPackedEqualsUnpacked) {
     for (auto& x : b) x = float_to_bf16(u(rng));
     const pack::MatrixView<bf16_t> av{a.data(), lda, cs.ta}, bv{b.data(), ldb, cs.tb};
     std::vector<float> cr(std::size_t(ldc * cs.n), -5.f), ce = cr, cp = cr;
-    ASSERT_TRUE(driver::raw_gemm(engine::reference_engine(), cs.m, cs.n, cs.k, av, bv, cr.data(), ldc));
+    ASSERT_TRUE(driver::raw_gemm(*engine::engine_info(BF16X_ENGINE_REFERENCE), cs.m, cs.n, cs.k, av, bv, cr.data(), ldc));
     ASSERT_TRUE(driver::raw_gemm(*info, cs.m, cs.n, cs.k, av, bv, ce.data(), ldc));
     driver::RawPacked packed;
     driver::raw_pack(av, bv, cs.m, cs.n, cs.k, packed);
@@ -319,7 +320,7 @@ TEST_P(Engines, RawGemmWithinSummationBoundAndPackedEqualsUnpacked) {
         const double x = cr[std::size_t(i + j * ldc)], y = ce[std::size_t(i + j * ldc)];
         const double bound = double(cs.k) * 0x1p-24 * s * 1.001 + double(cs.k) * 0x1p-126;
         ASSERT_LE(std::fabs(x - exact), bound) << "reference (" << i << "," << j << ")";
-        ASSERT_LE(std::fabs(y - exact), bound) << info->name << " (" << i << "," << j << ")";
+        ASSERT_LE(std::fabs(y - exact), bound) << name() << " (" << i << "," << j << ")";
         ASSERT_LE(std::fabs(x - y), 2 * bound) << "(" << i << "," << j << ")";
       }
       for (std::int64_t i = cs.m; i < ldc; ++i) ASSERT_EQ(ce[std::size_t(i + j * ldc)], -5.f) << "wrote past m";
@@ -475,7 +476,7 @@ TEST_P(Engines, GemmFp32x6) {
       ASSERT_EQ(call(p, cr, BF16X_ENGINE_REFERENCE, v), BF16X_OK);
       ASSERT_EQ(call(p, ce, id(), v), BF16X_OK);
       if (bitwise) {
-        expect_same_c(cr, ce, info->name);
+        expect_same_c(cr, ce, name());
         if (HasFatalFailure()) return;
         continue;
       }

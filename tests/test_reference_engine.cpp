@@ -6,7 +6,8 @@
 #include <random>
 #include <vector>
 
-#include "engine/engine.hpp"
+#include "bf16x/bf16x.h"
+#include "engine/records.hpp"
 #include "pack/layout.hpp"
 #include "split/scheme.hpp"
 #include "split/slice_fp64.hpp"
@@ -72,7 +73,7 @@ void run(const Panels& p, const split::GroupPlan& plan, std::vector<float>& out,
   for (std::size_t g = 0; g < plan.groups.size(); ++g) outs.push_back(out.data() + g * kTileM * kTileN);
   const engine::MicroTileArgs args{ap.data(), bp.data(), p.kb, plan.groups.data(), int(plan.groups.size()),
                                    outs.data(), kTileN, accumulate, nullptr};
-  engine::reference_engine().kernel(args);
+  engine::kernel_reference(args);
 }
 
 }  // namespace
@@ -152,7 +153,7 @@ TEST(ReferenceEngine, DenormalInputsReadAsZeroAndTinyResultsFlush) {
   const engine::ProductGroup g{&prod, 1};
   std::vector<float> out(1024, 1.f);
   float* o = out.data();
-  engine::reference_engine().kernel({ap, bp, 32, &g, 1, &o, 32, false, nullptr});
+  engine::kernel_reference({ap, bp, 32, &g, 1, &o, 32, false, nullptr});
   EXPECT_EQ(out[0], 0.0f);
   EXPECT_EQ(out[32], 0.0f);
 }

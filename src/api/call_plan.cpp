@@ -33,7 +33,7 @@ CallPlan plan_call(const bf16x_options& opt, bool is_double, std::int64_t m, std
     p.mode = asked;  // what was refused (the shim hands it to the library, which says why)
     return p;
   }
-  p.crt_engine_option = int8_named ? opt.engine : crt::int8_engine_for(p.engine);
+  p.crt_engine_option = int8_named ? opt.engine : crt_engine_for(p.engine);
   p.request = ModeRequest{opt.mode, is_double, m, n, k, p.engine, opt.auto_target, opt.block_k, scaled};
   p.request.guarded =
       guard_applies(opt.guard, is_double ? BF16X_MODE_FP64X21 : BF16X_MODE_FP32C(BF16X_FP32C_MAX), true, scaled);

@@ -19,7 +19,6 @@
 #include "api/runtime.hpp"
 #include "api/verbose.hpp"
 #include "bf16x/bf16x.h"
-#include "engine/registry.hpp"
 #include "host/host_blas.hpp"
 #include "util/pow2.hpp"
 

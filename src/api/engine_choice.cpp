@@ -5,8 +5,7 @@
 #include "api/env.hpp"
 #include "api/runtime.hpp"
 #include "bf16x/bf16x.h"
-#include "crt/int8_kernel.hpp"
-#include "engine/registry.hpp"
+#include "engine/records.hpp"
 #include "env/env_vars.hpp"
 
 namespace bf16x::api {
@@ -28,6 +27,20 @@ int auto_engine() {
   return chosen;
 }
 
+// The process's INT8 engine: BF16X_CRT_ENGINE if this CPU runs it (else said once), else the best available.
+int process_crt_engine() {
+  static const int chosen = [] {
+    const Env& e = env();
+    if (e.crt_engine != BF16X_ENGINE_AUTO) {
+      if (engine::int8_usable(e.crt_engine)) return e.crt_engine;
+      envvar::warn(std::string("BF16X_CRT_ENGINE=") + bf16x_engine_name(e.crt_engine) +
+                   " is not available on this CPU; using the best available");
+    }
+    return engine::best_int8();
+  }();
+  return chosen;
+}
+
 }  // namespace
 
 int resolve_engine(int requested) {
@@ -39,23 +52,29 @@ int resolve_engine(int requested) {
   return engine::engine_usable(requested) ? requested : -1;
 }
 
-bool int8_only(int engine) { return engine == BF16X_ENGINE_AVX2_INT8 || engine == BF16X_ENGINE_AVX512VNNI; }
+bool int8_only(int engine) { return !engine::engine_info(engine) && engine::int8_engine(engine); }
+
+int crt_engine_for(int bf16_engine) {
+  const engine::Record* r = engine::record(bf16_engine);
+  return r && r->carries_crt && engine::int8_usable(bf16_engine) ? bf16_engine : process_crt_engine();
+}
 
 int resolve_crt_engine(int requested) {
   if (requested == BF16X_ENGINE_AUTO) {
     const int rt = runtime_crt_engine();
-    if (rt != BF16X_ENGINE_AUTO && crt::int8_engine_usable(rt)) return rt;
-    // BF16X_CRT_ENGINE (read by the CRT registry) before an INT8-only BF16X_ENGINE.
+    if (rt != BF16X_ENGINE_AUTO && engine::int8_usable(rt)) return rt;
+    // BF16X_CRT_ENGINE before an INT8-only BF16X_ENGINE.
     const Env& e = env();
-    if (e.engine_set && int8_only(e.engine) && !e.crt_engine_set && crt::int8_engine_usable(e.engine)) return e.engine;
+    if (e.engine_set && int8_only(e.engine) && !e.crt_engine_set && engine::int8_usable(e.engine)) return e.engine;
+    return process_crt_engine();
   }
-  return crt::resolve_int8_engine(requested);
+  return engine::int8_usable(requested) ? requested : -1;
 }
 
 int crt_engine_for_call(int requested, int& id) {
   id = -1;
   // A BF16-only engine named for a CRT mode is the wrong kind, not an unavailable one.
-  if (requested != BF16X_ENGINE_AUTO && !crt::int8_engine(requested)) return BF16X_ERR_ENGINE_KIND;
+  if (requested != BF16X_ENGINE_AUTO && !engine::int8_engine(requested)) return BF16X_ERR_ENGINE_KIND;
   id = resolve_crt_engine(requested);
   return id < 0 ? BF16X_ERR_ENGINE : BF16X_OK;
 }
@@ -69,7 +88,7 @@ int bf16x_set_engine(int engine) {
   if (!bf16x_engine_name(engine)) return BF16X_ERR_OPTIONS;
   // An INT8-only engine (avx2-int8, avx512vnni) is the CRT modes' setting; AUTO clears both.
   if (bf16x::api::int8_only(engine)) {
-    if (!bf16x::crt::int8_engine_usable(engine)) return BF16X_ERR_ENGINE;
+    if (!bf16x::engine::int8_usable(engine)) return BF16X_ERR_ENGINE;
     bf16x::api::set_runtime_crt_engine(engine);
     return BF16X_OK;
   }

@@ -1,5 +1,5 @@
 // Which BF16 engine a call runs on: the call's request, else bf16x_set_engine, else BF16X_ENGINE, else the best
-// available (engine/registry.hpp's fallback chain).
+// available (engine/records.hpp's order).
 #pragma once
 
 namespace bf16x::api {
@@ -10,6 +10,9 @@ int resolve_engine(int requested);
 
 // An engine that only runs INT8 products (the CRT modes): avx2-int8, avx512vnni.
 bool int8_only(int engine);
+// The INT8 engine the CRT modes use beside a resolved BF16 engine: the BF16 engine itself where its record carries
+// the CRT modes (reference, amx, amx-model) and this CPU runs its INT8 side, else BF16X_CRT_ENGINE or the best.
+int crt_engine_for(int bf16_engine);
 // The INT8 engine of a CRT-mode call: an explicit request if usable (else -1); AUTO: bf16x_set_engine's INT8
 // setting, else BF16X_CRT_ENGINE, else an INT8-only BF16X_ENGINE, else the best available.
 int resolve_crt_engine(int requested);

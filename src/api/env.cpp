@@ -47,6 +47,9 @@ Env parse_env(const envvar::Source& src) {
     }
   }
   r.crt_engine_set = envvar::text(src, "BF16X_CRT_ENGINE").has_value();
+  r.crt_engine = BF16X_ENGINE_AUTO;
+  if (const auto e = envvar::choice(src, "BF16X_CRT_ENGINE", int8_engine_choices(), "the best available"))
+    r.crt_engine = bf16x_engine_from_name(e->c_str());
   // A boolean for the per-call lines, or summary (the summary at exit alone) or all (both).
   if (const auto v = envvar::choice(src, "BF16X_VERBOSE",
                                     {"1", "on", "true", "yes", "0", "off", "false", "no", "summary", "all"}, "0")) {

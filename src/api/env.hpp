@@ -13,7 +13,8 @@ struct Env {
   std::int64_t min_size = 0;    // BF16X_MIN_SIZE: calls with min(m,n,k) below it run native (default 0)
   int engine = 0;               // BF16X_ENGINE as a BF16X_ENGINE_* id (default BF16X_ENGINE_AUTO)
   bool engine_set = false;      // BF16X_ENGINE named an engine explicitly
-  bool crt_engine_set = false;  // BF16X_CRT_ENGINE is set (the CRT registry reads its value; it outranks BF16X_ENGINE)
+  int crt_engine = 0;           // BF16X_CRT_ENGINE as an engine with an INT8 side (default BF16X_ENGINE_AUTO)
+  bool crt_engine_set = false;  // BF16X_CRT_ENGINE is set (even to a refused value: it outranks BF16X_ENGINE)
   bool verbose = false;         // BF16X_VERBOSE=1 (or all): one line per call on stderr
   bool summary = false;         // BF16X_VERBOSE=summary (or all): a summary of the calls at exit
   int split = 0;                // BF16X_SPLIT=scaled|paper (default scaled)

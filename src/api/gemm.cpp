@@ -29,7 +29,7 @@
 #include "crt/crt_mode.hpp"
 #include "crt/crt_model.hpp"
 #include "driver/gemm_driver.hpp"
-#include "engine/registry.hpp"
+#include "engine/records.hpp"
 #include "env/env_vars.hpp"
 #include "host/host_blas.hpp"
 
@@ -109,7 +109,7 @@ template <typename T>
 int gemm_crt_mode(int mode, int engine_id, GuardRequest* guard, const Call<T>& x, Outcome& out) {
   crt::CrtConfig cfg;
   cfg.moduli = crt::crt_moduli(mode);
-  cfg.engine = crt::int8_engine(engine_id);
+  cfg.engine = engine::int8_engine(engine_id);
   cfg.fast_scaling = env().crt_fast_scaling;
   const crt::CrtArgs<T> args{x.m,
                              x.n,
@@ -185,7 +185,7 @@ int gemm_slice_mode(int mode, int engine_id, GuardRequest* guard, const bf16x_op
   int st;
   if (guard) {
     guard->mode = mode;
-    guard->int8_engine = crt::int8_engine_for(engine_id);
+    guard->int8_engine = crt_engine_for(engine_id);
     st = run_guarded<T>(*guard, x.repair(), x.m, x.n, out, emulate, [&] { return x.host(); });
     if (out.guard == BF16X_GUARD_NATIVE) return st;
   } else {

@@ -6,7 +6,7 @@
 #include "api/env.hpp"
 #include "bf16x/bf16x.h"
 #include "crt/crt_mode.hpp"
-#include "crt/int8_kernel.hpp"
+#include "engine/records.hpp"
 #include "policy/error_model.hpp"
 
 namespace bf16x::api {
@@ -47,8 +47,8 @@ GuardPlan plan_guard(const GuardRequest& g, const pack::MatrixView<T>& a, const 
   // Repairing more than 1/8 of the entries by dot products costs about what the host GEMM costs for all of them.
   const std::uint64_t entries = std::uint64_t(m) * std::uint64_t(n);
   const std::uint64_t limit = g.host ? entries / 8 : entries;
-  const crt::Int8Engine* engine = crt::int8_engine(g.int8_engine);
-  if (!engine) engine = &crt::int8_reference();
+  const engine::int8::Engine* engine = engine::int8_engine(g.int8_engine);
+  if (!engine) engine = engine::int8_engine(BF16X_ENGINE_REFERENCE);
   policy::GuardCheck c = policy::check_entries(a, b, m, n, k, bound, tau, *engine, limit, lines);
   p.nonfinite = c.nonfinite;
   p.micro_tiles = c.micro_tiles;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "api/engine_choice.hpp"
 #include "api/env.hpp"
 #include "api/runtime.hpp"
 #include "bf16x/bf16x.h"
@@ -19,7 +20,7 @@ namespace {
 // where emulation never wins, and by users who want the accuracy decision whatever the speed).
 // CRT modes: the INT8 engine for the request's engine, and whether N moduli beat native on cost.
 bool crt_wins(const ModeRequest& r, int moduli) {
-  const int e = crt::int8_engine_for(r.engine);
+  const int e = crt_engine_for(r.engine);
   return e >= 0 && policy::crt_cycles(e, moduli, r.m, r.n, r.k) < policy::native_cycles(r.is_double, r.m, r.n, r.k);
 }
 int crt_min_moduli(bool is_double) { return is_double ? BF16X_FP64C_MIN : BF16X_FP32C_MIN; }
@@ -66,10 +67,10 @@ AutoChoice choose_auto(const ModeRequest& r, const pack::MatrixView<T>& a, const
     // unproved (the CRT bound shrinks by 2^-4 per modulus, the fixed-point slices stop at fp64x21), so the CRT
     // scheme with the most moduli, or fp64x21 where no INT8 engine runs.
     cmode = r.is_double ? BF16X_MODE_FP64C(BF16X_FP64C_MAX) : BF16X_MODE_FP32C(BF16X_FP32C_MAX);
-    if (crt::int8_engine_for(r.engine) < 0 && r.is_double) mode = BF16X_MODE_FP64X21;
+    if (crt_engine_for(r.engine) < 0 && r.is_double) mode = BF16X_MODE_FP64X21;
   }
   const double bf_cost = mode == BF16X_MODE_NATIVE ? HUGE_VAL : policy::emulation_cycles(r.engine, mode, r.m, r.n, r.k);
-  const int ce = crt::int8_engine_for(r.engine);
+  const int ce = crt_engine_for(r.engine);
   const double crt_cost =
       cmode == BF16X_MODE_NATIVE || ce < 0 ? HUGE_VAL : policy::crt_cycles(ce, crt::crt_moduli(cmode), r.m, r.n, r.k);
   const bool use_crt = crt_cost < bf_cost;

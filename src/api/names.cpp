@@ -7,8 +7,7 @@
 
 #include "bf16x/bf16x.h"
 #include "crt/crt_mode.hpp"
-#include "crt/int8_kernel.hpp"
-#include "engine/registry.hpp"
+#include "engine/records.hpp"
 #include "split/scheme.hpp"
 
 namespace {
@@ -22,14 +21,6 @@ constexpr Named kModes[] = {{BF16X_MODE_DEFAULT, "default"}, {BF16X_MODE_NATIVE,
                             {BF16X_MODE_FP32X6, "fp32x6"},   {BF16X_MODE_FP64X6, "fp64x6"},
                             {BF16X_MODE_FP64X10, "fp64x10"}, {BF16X_MODE_FP64X15, "fp64x15"},
                             {BF16X_MODE_FP64X21, "fp64x21"}, {BF16X_MODE_AUTO, "auto"}};
-constexpr Named kEngines[] = {{BF16X_ENGINE_AUTO, "auto"},
-                              {BF16X_ENGINE_REFERENCE, "reference"},
-                              {BF16X_ENGINE_AVX512BF16, "avx512bf16"},
-                              {BF16X_ENGINE_AMX, "amx"},
-                              {BF16X_ENGINE_AMX_MODEL, "amx-model"},
-                              {BF16X_ENGINE_AVX2, "avx2"},
-                              {BF16X_ENGINE_AVX512VNNI, "avx512vnni"},
-                              {BF16X_ENGINE_AVX2_INT8, "avx2-int8"}};
 
 // "fp64c8" .. "fp64c20", "fp32c5" .. "fp32c10".
 struct CrtNames {
@@ -76,15 +67,25 @@ namespace bf16x::api {
 
 std::vector<std::string> engine_name_list() {
   std::vector<std::string> v;
-  for (const Named& e : kEngines)
-    if (e.id != BF16X_ENGINE_AUTO) v.emplace_back(e.name);
+  for (int id = BF16X_ENGINE_AUTO + 1, left = int(engine::records().size); left > 0; ++id)
+    if (const engine::Record* r = engine::record(id)) {
+      v.emplace_back(r->name);
+      --left;
+    }
   return v;
 }
 
 std::vector<std::string> bf16_engine_choices() {
+  std::vector<std::string> v{"auto"};
+  for (const std::string& n : engine_name_list())
+    if (engine::engine_info(bf16x_engine_from_name(n.c_str()))) v.push_back(n);
+  return v;
+}
+
+std::vector<std::string> int8_engine_choices() {
   std::vector<std::string> v;
-  for (const Named& e : kEngines)
-    if (e.id == BF16X_ENGINE_AUTO || bf16x::engine::engine_info(e.id)) v.emplace_back(e.name);
+  for (const std::string& n : engine_name_list())
+    if (engine::int8_engine(bf16x_engine_from_name(n.c_str()))) v.push_back(n);
   return v;
 }
 
@@ -120,12 +121,22 @@ int bf16x_mode_from_name(const char* name) {
   const int id = id_of(kModes, name);
   return id >= 0 || !name ? id : crt_mode_from_name(name);
 }
-const char* bf16x_engine_name(int engine) { return name_of(kEngines, engine); }
-int bf16x_engine_from_name(const char* name) { return id_of(kEngines, name); }
+const char* bf16x_engine_name(int engine) {
+  if (engine == BF16X_ENGINE_AUTO) return "auto";
+  const bf16x::engine::Record* r = bf16x::engine::record(engine);
+  return r ? r->name : nullptr;
+}
+int bf16x_engine_from_name(const char* name) {
+  if (!name) return -1;
+  if (std::strcmp(name, "auto") == 0) return BF16X_ENGINE_AUTO;
+  for (const bf16x::engine::Record& r : bf16x::engine::records())
+    if (std::strcmp(r.name, name) == 0) return r.id;
+  return -1;
+}
 int bf16x_engine_available(int engine) {
-  if (engine == BF16X_ENGINE_AVX512VNNI || engine == BF16X_ENGINE_AVX2_INT8)
-    return bf16x::crt::int8_engine_usable(engine) ? 1 : 0;
-  return bf16x::engine::engine_usable(engine) ? 1 : 0;
+  // An engine with a BF16 side is available when that runs here; an INT8-only one when its INT8 side does.
+  if (bf16x::engine::engine_info(engine)) return bf16x::engine::engine_usable(engine) ? 1 : 0;
+  return bf16x::engine::int8_usable(engine) ? 1 : 0;
 }
 
 const char* bf16x_status_string(int status) {

@@ -8,8 +8,6 @@
 #include "api/env.hpp"
 #include "api/names.hpp"
 #include "bf16x/bf16x.h"
-#include "crt/int8_kernel.hpp"
-#include "engine/registry.hpp"
 
 namespace bf16x::api {
 namespace {

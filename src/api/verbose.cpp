@@ -8,6 +8,7 @@
 #include "api/runtime.hpp"
 #include "api/verbose_summary.hpp"
 #include "bf16x/bf16x.h"
+#include "engine/records.hpp"
 #include "env/env_vars.hpp"
 #include "host/host_blas.hpp"
 
@@ -34,8 +35,7 @@ std::string header() {
   std::string isa;
   for (const std::string& e : engine_name_list()) {
     const int id = bf16x_engine_from_name(e.c_str());
-    if (id != BF16X_ENGINE_REFERENCE && id != BF16X_ENGINE_AMX_MODEL && bf16x_engine_available(id))
-      isa += (isa.empty() ? "" : "+") + e;
+    if (engine::record(id)->isa && bf16x_engine_available(id)) isa += (isa.empty() ? "" : "+") + e;
   }
   const char* kernel = host::core_name();
   return std::string("BF16X_VERBOSE,header,version=") + bf16x_version() +

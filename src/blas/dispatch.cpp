@@ -10,7 +10,7 @@
 #include "api/verbose.hpp"
 #include "bf16x/bf16x.h"
 #include "blas/next_blas.hpp"
-#include "engine/registry.hpp"
+#include "engine/records.hpp"
 
 namespace bf16x::blas {
 namespace {

@@ -21,9 +21,20 @@
 #include <cstdint>
 #include <vector>
 
-#include "crt/int8_kernel.hpp"
+#include "engine/int8_kernel.hpp"
 
 namespace bf16x::crt {
+
+// The INT8 micro-kernel's packed layout (engine/int8_kernel.hpp).
+using engine::int8::a_index;
+using engine::int8::a_panel_bytes;
+using engine::int8::a_rowsums;
+using engine::int8::b_index;
+using engine::int8::b_panel_bytes;
+using engine::int8::kKChunk;
+using engine::int8::kTile;
+using Int8Kernel = engine::int8::Kernel;
+using Int8Engine = engine::int8::Engine;
 
 template <typename T>
 struct CrtArgs {

@@ -4,7 +4,6 @@
 
 #include "bf16x/bf16x.h"
 #include "crt/crt_mode.hpp"
-#include "crt/int8_kernel.hpp"
 #include "crt/moduli.hpp"
 
 namespace bf16x::crt {
@@ -21,14 +20,6 @@ int fewest_moduli(bool is_double, std::int64_t k, double fill_ratio, double targ
   for (int n = lo; n <= hi; ++n)
     if (predicted_escaled(n, is_double, k, fill_ratio) <= target) return base + n;
   return BF16X_MODE_NATIVE;
-}
-
-int int8_engine_for(int bf16_engine) {
-  if ((bf16_engine == BF16X_ENGINE_REFERENCE || bf16_engine == BF16X_ENGINE_AMX_MODEL ||
-       bf16_engine == BF16X_ENGINE_AMX) &&
-      int8_engine_usable(bf16_engine))
-    return bf16_engine;
-  return resolve_int8_engine(BF16X_ENGINE_AUTO);
 }
 
 }  // namespace bf16x::crt

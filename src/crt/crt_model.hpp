@@ -15,7 +15,4 @@ double predicted_escaled(int moduli, bool is_double, std::int64_t k, double fill
 // BF16X_MODE_NATIVE if none does.
 int fewest_moduli(bool is_double, std::int64_t k, double fill_ratio, double target);
 
-// The INT8 engine the CRT modes use for a resolved BF16 engine id (shared ids map to themselves).
-int int8_engine_for(int bf16_engine);
-
 }  // namespace bf16x::crt

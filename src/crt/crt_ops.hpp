@@ -18,7 +18,7 @@ void load_scaled_across(const double* x, int rows, const double* f1, const doubl
 
 // Symmetric residues in [lo, hi] of the integer-valued y[l] modulo p (|y| < 2^51 p, or < 2^100 with big).
 void residues(const double* y, int len, double p, double invp, double hi, double lo, bool big, std::int8_t* out);
-// The 32 x kcp block yb (row r at yb + r kcp) as a packed A panel (crt/int8_kernel.hpp) with its row sums, or as
+// The 32 x kcp block yb (row r at yb + r kcp) as a packed A panel (engine/int8_kernel.hpp) with its row sums, or as
 // a packed B panel (line c = column c): residues modulo p_t, or the values themselves (digits) when plan is null.
 // tmp: kcp bytes of scratch.
 void pack_a_panel(const double* yb, int kcp, const CrtPlan* plan, int t, bool big, std::int8_t* panel);

@@ -55,9 +55,8 @@ struct MicroTileArgs {
 
 using MicroKernel = void (*)(const MicroTileArgs&);
 
-// Raw single-product BF16 GEMM on one micro-tile (bf16 in, fp32 out): the headroom measurement of the engine.
+// An engine's BF16 side (engine/records.hpp holds it with the engine's INT8 side and its properties).
 struct EngineInfo {
-  const char* name;
   MicroKernel kernel;
   bool (*available)();  // runtime check (CPUID, XCR0, OS permission); never executes the engine's instructions
   // Optional, may be null: run by every thread of a GEMM call's parallel region before its first and after its
@@ -68,11 +67,7 @@ struct EngineInfo {
   void (*thread_end)() = nullptr;
 };
 
-// Per-engine entry points, defined in each engine's directory.
-const EngineInfo& reference_engine();
-const EngineInfo& avx512bf16_engine();
-const EngineInfo& avx2_engine();
-const EngineInfo& amx_engine();        // hardware tiles
-const EngineInfo& amx_model_engine();  // the same kernel on the software tile model
+// The scalar oracle (engine/reference), also the fallback of kernels for shapes they do not take.
+void kernel_reference(const MicroTileArgs& args);
 
 }  // namespace bf16x::engine

@@ -76,17 +76,22 @@ std::optional<double> positive(const Source& src, const char* name, const std::s
   return t;
 }
 
-std::optional<std::string> choice(const Source& src, const char* name, std::initializer_list<const char*> allowed,
+std::optional<std::string> choice(const Source& src, const char* name, const std::vector<std::string>& allowed,
                                   const std::string& kept) {
   const auto v = text(src, name);
   if (!v) return std::nullopt;
   std::string list;
-  for (const char* a : allowed) {
+  for (const std::string& a : allowed) {
     if (*v == a) return v;
-    list += list.empty() ? a : std::string(", ") + a;
+    list += list.empty() ? a : ", " + a;
   }
   refuse(src, name, v->c_str(), ("one of " + list).c_str(), kept);
   return std::nullopt;
+}
+
+std::optional<std::string> choice(const Source& src, const char* name, std::initializer_list<const char*> allowed,
+                                  const std::string& kept) {
+  return choice(src, name, std::vector<std::string>(allowed.begin(), allowed.end()), kept);
 }
 
 }  // namespace bf16x::envvar

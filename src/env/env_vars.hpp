@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace bf16x::envvar {
 
@@ -30,6 +31,8 @@ std::optional<double> positive(const Source& src, const char* name, const std::s
 
 // One of `allowed` (exact match); `what` describes the allowed set in the complaint.
 std::optional<std::string> choice(const Source& src, const char* name, std::initializer_list<const char*> allowed,
+                                  const std::string& kept);
+std::optional<std::string> choice(const Source& src, const char* name, const std::vector<std::string>& allowed,
                                   const std::string& kept);
 
 // Pure parsers behind the readers (exposed for tests).

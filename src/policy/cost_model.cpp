@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "bf16x/bf16x.h"
+#include "engine/records.hpp"
 #include "split/scheme.hpp"
 
 namespace bf16x::policy {
@@ -22,52 +23,13 @@ constexpr double kFillCyclesPerElement = 16;
 }  // namespace
 
 EngineCost engine_cost(int engine) {
-  switch (engine) {
-    // Scalar loops: about one FMA per cycle.
-    case BF16X_ENGINE_REFERENCE:
-      return {2, 2};
-    // VDPBF16PS peaks at 64 flop per instruction; measured with reconstruction (fp64x6 and fp32x6 compute time,
-    // N = 1024, one core) about 21 flop/cycle.
-    case BF16X_ENGINE_AVX512BF16:
-      return {24, 24};
-    // One FP32 FMA per BF16 product: 32 flop/cycle on two 256-bit FMA pipes; measured in the raw GEMM and with
-    // reconstruction (docs/performance.md) about 24.
-    case BF16X_ENGINE_AVX2:
-      return {24, 24};
-    // TDPBF16PS peaks at 2048 flop/cycle (16x16x32 in 16 cycles). Effective: a quarter of that, 16x the host's
-    // FP64 rate, on the FP64 path (a tile store and an FP64 widening per product and k-block); half of it on
-    // the FP32 path, which stores one accumulator per 64 k for all six products. Estimates until a device run
-    // measures them (scripts/device-amx).
-    case BF16X_ENGINE_AMX:
-      return {512, 1024};
-    // The AMX kernel on the software tile model.
-    case BF16X_ENGINE_AMX_MODEL:
-      return {0.1, 0.1};
-    default:
-      return {0, 0};
-  }
+  const engine::Record* r = engine::record(engine);
+  return r ? EngineCost{r->rates.fp64_path, r->rates.fp32_path} : EngineCost{0, 0};
 }
 
 double int8_ops_per_cycle(int int8_engine) {
-  switch (int8_engine) {
-    case BF16X_ENGINE_REFERENCE:
-      return 2;  // scalar loops
-    // VPDPBUSD: 64 multiply-adds per instruction. Measured: fp64c15 compute time at N = 1024 on two Zen 4 cores,
-    // 16 INT8 GEMMs (bound included) in 99 ms, about 56 op/cycle per core with packing and CRT included.
-    case BF16X_ENGINE_AVX512VNNI:
-      return 56;
-    // VPMADDWD on sign-extended bytes: the kernel alone reaches a quarter of the VNNI kernel's rate.
-    case BF16X_ENGINE_AVX2_INT8:
-      return 14;
-    // TDPBSSD: 16x16x64 multiply-adds in 16 cycles, 2048 op/cycle peak. Estimate: a quarter of it, until a
-    // device run measures it.
-    case BF16X_ENGINE_AMX:
-      return 512;
-    case BF16X_ENGINE_AMX_MODEL:
-      return 0.1;
-    default:
-      return 0;
-  }
+  const engine::Record* r = engine::record(int8_engine);
+  return r ? r->rates.int8 : 0;
 }
 
 double crt_cycles(int int8_engine, int moduli, std::int64_t m, std::int64_t n, std::int64_t k) {

@@ -21,7 +21,8 @@ struct EngineCost {
   double fp32_path_flops_per_cycle;  // effective BF16 rate of fp32x6 (one FP32 accumulator per k-block)
 };
 
-// Per-engine figures (engine = BF16X_ENGINE_*); an unknown engine gets zero rates and never wins.
+// Per-engine figures (engine = BF16X_ENGINE_*, from its record in engine/records.cpp); an unknown engine gets zero
+// rates and never wins.
 EngineCost engine_cost(int engine);
 
 // INT8 GEMM rate (2 ops per multiply-add, per core) of an INT8 engine of the CRT modes, 0 if unknown.

@@ -18,6 +18,8 @@
 namespace bf16x::policy {
 namespace {
 
+namespace int8 = engine::int8;
+
 
 int ceil_log2(std::int64_t k) {
   int b = 0;
@@ -89,8 +91,8 @@ constexpr double kDigit = 127;
 template <typename T>
 void load_digits(const Lines<T>& x, std::int64_t r0, int rows, std::int64_t l0, int len, int kc, const int* e,
                  double* yb) {
-  std::fill(yb, yb + std::size_t(crt::kTile) * kc, 0.0);
-  double f1[crt::kTile], f2[crt::kTile];
+  std::fill(yb, yb + std::size_t(int8::kTile) * kc, 0.0);
+  double f1[int8::kTile], f2[int8::kTile];
   for (int r = 0; r < rows; ++r) util::pow2_pair(-e[r0 + r], f1[r], f2[r]);
   auto digit = [&](int r, int l) {
     const double v = double(x.at(r0 + r, l0 + l));
@@ -146,7 +148,7 @@ bool envelope_proves(const EntryBound& e, std::int64_t k, double fill_ratio, dou
 
 namespace {
 
-using crt::kTile;
+using int8::kTile;
 constexpr int kBlock = 256, kPanels = kBlock / kTile;  // output blocks of the digit product
 
 // A thread's digit product of one kBlock x kBlock block of C: the panels of one k-block, the block's FP64 sums.
@@ -154,8 +156,8 @@ struct BlockSpace {
   std::vector<std::int8_t> apack, bpack, tmp;
   std::vector<double> yb, h;
   BlockSpace(int kc)
-      : apack(kPanels * crt::a_panel_bytes(kc)),
-        bpack(kPanels * crt::b_panel_bytes(kc)),
+      : apack(kPanels * int8::a_panel_bytes(kc)),
+        bpack(kPanels * int8::b_panel_bytes(kc)),
         tmp(std::size_t(kc)),
         yb(std::size_t(kTile) * kc),
         h(std::size_t(kBlock) * kBlock) {}
@@ -169,11 +171,11 @@ struct DigitProduct {
   const int* eb;
   std::int64_t k;
   int kc;
-  const crt::Int8Engine& engine;
+  const engine::int8::Engine& engine;
 
   // sp.h[ii * kBlock + jj] = H(i0 + ii, j0 + jj) for the block's rows x cols; returns the micro-tiles.
   std::uint64_t block(BlockSpace& sp, std::int64_t i0, int rows, std::int64_t j0, int cols) const {
-    const std::size_t ab = crt::a_panel_bytes(kc), bb = crt::b_panel_bytes(kc);
+    const std::size_t ab = int8::a_panel_bytes(kc), bb = int8::b_panel_bytes(kc);
     const int rp = (rows + kTile - 1) / kTile, cp = (cols + kTile - 1) / kTile;
     alignas(64) std::int32_t acc[kTile * kTile];
     std::fill(sp.h.begin(), sp.h.end(), 0.0);
@@ -234,7 +236,7 @@ struct UnprovedMask {
 
 template <typename T>
 GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std::int64_t m, std::int64_t n,
-                         std::int64_t k, const EntryBound& bound, double tau, const crt::Int8Engine& engine,
+                         std::int64_t k, const EntryBound& bound, double tau, const engine::int8::Engine& engine,
                          std::uint64_t limit, GuardLines& lines) {
   GuardCheck r;
   const Lines<T> la = rows_of(a), lb = cols_of(b);
@@ -244,7 +246,7 @@ GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>
   }
   // Blocks of C, each thread packing the digits of its block's rows and columns one k-block at a time: the
   // workspace is bounded by the block sizes and the thread count, not by m, n or k.
-  const int kc = int(std::min<std::int64_t>(1024, (k + crt::kKChunk - 1) / crt::kKChunk * crt::kKChunk));
+  const int kc = int(std::min<std::int64_t>(1024, (k + int8::kKChunk - 1) / int8::kKChunk * int8::kKChunk));
   const DigitProduct<T> product{la, lb, lines.ea.data(), lines.eb.data(), k, kc, engine};
   const std::int64_t mb = (m + kBlock - 1) / kBlock, nb = (n + kBlock - 1) / kBlock;
   const double slack = tau - bound.c_rel, kd = double(k);  // slack <= 0: no entry with a product is proved
@@ -292,10 +294,10 @@ GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>
 }
 
 template GuardCheck check_entries(const pack::MatrixView<float>&, const pack::MatrixView<float>&, std::int64_t,
-                                  std::int64_t, std::int64_t, const EntryBound&, double, const crt::Int8Engine&,
+                                  std::int64_t, std::int64_t, const EntryBound&, double, const engine::int8::Engine&,
                                   std::uint64_t, GuardLines&);
 template GuardCheck check_entries(const pack::MatrixView<double>&, const pack::MatrixView<double>&, std::int64_t,
-                                  std::int64_t, std::int64_t, const EntryBound&, double, const crt::Int8Engine&,
+                                  std::int64_t, std::int64_t, const EntryBound&, double, const engine::int8::Engine&,
                                   std::uint64_t, GuardLines&);
 
 }  // namespace bf16x::policy

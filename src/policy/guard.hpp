@@ -19,7 +19,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "crt/int8_kernel.hpp"
+#include "engine/int8_kernel.hpp"
 #include "driver/entry_repair.hpp"
 #include "pack/operand.hpp"
 
@@ -61,7 +61,7 @@ struct GuardLines {
 // thread): the entries that fail (Bound) <= tau P_ij, at most limit + 1 of them. Throws std::bad_alloc.
 template <typename T>
 GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std::int64_t m, std::int64_t n,
-                         std::int64_t k, const EntryBound& bound, double tau, const crt::Int8Engine& engine,
+                         std::int64_t k, const EntryBound& bound, double tau, const engine::int8::Engine& engine,
                          std::uint64_t limit, GuardLines& lines);
 
 }  // namespace bf16x::policy

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "api/names.hpp"
-#include "crt/int8_kernel.hpp"
+#include "engine/records.hpp"
 
 namespace bf16x::cli {
 namespace {
@@ -55,12 +55,12 @@ CLI::Validator bf16_engine_check() {
 
 CLI::Validator int8_engine_check() {
   // The INT8 engines are the library's names that have an INT8 kernel; the public bf16x_engine_available answers
-  // for the BF16 engine of an id that names both (amx, amx-model, reference), so ask the INT8 registry.
+  // for the BF16 engine of an id that names both (amx, amx-model, reference), so ask the engine records.
   std::vector<std::string> names{"auto"};
   for (const std::string& n : api::engine_name_list())
-    if (crt::int8_engine(bf16x_engine_from_name(n.c_str()))) names.push_back(n);
+    if (engine::int8_engine(bf16x_engine_from_name(n.c_str()))) names.push_back(n);
   return engine_check(
-      names, [](int id) { return crt::int8_engine_usable(id); }, "an INT8");
+      names, [](int id) { return engine::int8_usable(id); }, "an INT8");
 }
 
 CLI::Validator finite_check() {

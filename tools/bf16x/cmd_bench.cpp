@@ -35,7 +35,7 @@
 #include "cpu/features.hpp"
 #include "crt/crt_mode.hpp"
 #include "driver/raw_gemm.hpp"
-#include "engine/registry.hpp"
+#include "engine/records.hpp"
 #include "host/host_blas.hpp"
 #include "split/scheme.hpp"
 #include "util/clock.hpp"

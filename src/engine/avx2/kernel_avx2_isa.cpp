@@ -248,7 +248,7 @@ void thread_end() {
 
 void kernel_avx2_32x32(const MicroTileArgs& args) {
   Scratch& s = scratch();
-  if (!s.a) return reference_engine().kernel(args);
+  if (!s.a) return kernel_reference(args);
   const int kb = args.kb;
   // Convert each slice that a product uses, once.
   bool used_a[kMaxSlices] = {}, used_b[kMaxSlices] = {};

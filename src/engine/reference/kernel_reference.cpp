@@ -9,7 +9,6 @@
 #include "engine/engine.hpp"
 
 namespace bf16x::engine {
-namespace {
 
 using pack::kBPairStride;
 using pack::kKChunk;
@@ -51,15 +50,6 @@ void kernel_reference(const MicroTileArgs& args) {
     }
   }
   if (args.counters) ++args.counters->micro_tiles;
-}
-
-bool always() { return true; }
-
-}  // namespace
-
-const EngineInfo& reference_engine() {
-  static const EngineInfo info{"reference", kernel_reference, always};
-  return info;
 }
 
 }  // namespace bf16x::engine

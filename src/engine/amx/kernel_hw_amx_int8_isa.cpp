@@ -1,13 +1,13 @@
-// The AMX-INT8 micro-kernel on the hardware tiles. Compiled with AMX flags; reached only through int8_amx(),
-// whose available() requires cpu::has_amx_int8() (AMX-TILE, AMX-INT8, XCR0 tile state, Linux permission).
-#include "crt/engine/amx/kernel_amx_int8_32x32.hpp"
+// The AMX-INT8 micro-kernel on the hardware tiles. Compiled with AMX flags; reached only through the amx engine record
+// (engine/records.cpp), whose INT8 available() requires cpu::has_amx_int8() (AMX-TILE, AMX-INT8, XCR0 tile state, Linux permission).
+#include "engine/amx/kernel_amx_int8_32x32.hpp"
 #include "engine/amx/amx_kernels.hpp"
 #include "engine/amx/hw_tiles.hpp"
 
-namespace bf16x::crt {
+namespace bf16x::engine::int8 {
 namespace {
 
-struct HwTilesInt8 : engine::amx::HwTiles {
+struct HwTilesInt8 : amx::HwTiles {
   // Destinations TMM4-7, first sources TMM0-1, second sources TMM2-3, as in the kernel.
   template <int Dst, int Src1, int Src2>
   static void dpbssd() {
@@ -28,10 +28,10 @@ struct HwTilesInt8 : engine::amx::HwTiles {
 
 }  // namespace
 
-void kernel_amx_int8_hw(const std::int8_t* a, const std::int8_t* b, int kc, std::int32_t* c, std::int64_t ldc) {
-  engine::amx::hw_thread_begin();  // the BF16 kernel's palette (all tiles 16 x 64 bytes) serves this kernel too
+void kernel_amx_hw(const std::int8_t* a, const std::int8_t* b, int kc, std::int32_t* c, std::int64_t ldc) {
+  amx::hw_thread_begin();  // the BF16 kernel's palette (all tiles 16 x 64 bytes) serves this kernel too
   HwTilesInt8 t;
   kernel_amx_int8_32x32(t, a, b, kc, c, ldc);
 }
 
-}  // namespace bf16x::crt
+}  // namespace bf16x::engine::int8

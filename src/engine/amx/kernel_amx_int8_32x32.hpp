@@ -1,5 +1,5 @@
 // kernel_amx_int8_32x32: the AMX-INT8 micro-kernel, written once over a tile backend (the hardware tiles, or the
-// software TileModel with the SDM semantics of TDPBSSD). Contract: crt/int8_kernel.hpp.
+// software TileModel with the SDM semantics of TDPBSSD). Contract: engine/int8_kernel.hpp.
 //
 // Tiles (palette 1, every tile 16 rows x 64 bytes, the BF16 kernel's palette):
 //                          TMM2 = B cols 0-15      TMM3 = B cols 16-31     (16 k-quads x 16 dwords)
@@ -11,9 +11,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "crt/int8_kernel.hpp"
+#include "engine/int8_kernel.hpp"
 
-namespace bf16x::crt {
+namespace bf16x::engine::int8 {
 
 template <class Tiles>
 void kernel_amx_int8_32x32(Tiles& t, const std::int8_t* a, const std::int8_t* b, int kc, std::int32_t* c,
@@ -41,4 +41,4 @@ void kernel_amx_int8_32x32(Tiles& t, const std::int8_t* a, const std::int8_t* b,
   t.template store<7>(c + 16 * ldc + 16, cs);
 }
 
-}  // namespace bf16x::crt
+}  // namespace bf16x::engine::int8

@@ -1,8 +1,7 @@
 // The scalar INT8 engine: the oracle the vector and AMX kernels are tested against.
-#include "crt/int8_kernel.hpp"
+#include "engine/int8_kernel.hpp"
 
-namespace bf16x::crt {
-namespace {
+namespace bf16x::engine::int8 {
 
 void kernel_reference(const std::int8_t* a, const std::int8_t* b, int kc, std::int32_t* c, std::int64_t ldc) {
   for (int i = 0; i < kTile; ++i) {
@@ -14,14 +13,4 @@ void kernel_reference(const std::int8_t* a, const std::int8_t* b, int kc, std::i
     for (int j = 0; j < kTile; ++j) c[i * ldc + j] += acc[j];
   }
 }
-
-bool always() { return true; }
-
-}  // namespace
-
-const Int8Engine& int8_reference() {
-  static const Int8Engine e{1 /* BF16X_ENGINE_REFERENCE */, "reference", always, kernel_reference, nullptr};
-  return e;
-}
-
-}  // namespace bf16x::crt
+}  // namespace bf16x::engine::int8

@@ -4,9 +4,9 @@
 // called only after cpu::has_avx512vnni().
 #include <immintrin.h>
 
-#include "crt/int8_kernel.hpp"
+#include "engine/int8_kernel.hpp"
 
-namespace bf16x::crt {
+namespace bf16x::engine::int8 {
 
 void kernel_avx512vnni(const std::int8_t* a, const std::int8_t* b, int kc, std::int32_t* c, std::int64_t ldc) {
   const __m512i bias = _mm512_set1_epi8(char(0x80));
@@ -40,4 +40,4 @@ void kernel_avx512vnni(const std::int8_t* a, const std::int8_t* b, int kc, std::
   }
 }
 
-}  // namespace bf16x::crt
+}  // namespace bf16x::engine::int8

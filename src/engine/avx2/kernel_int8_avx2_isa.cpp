@@ -3,11 +3,11 @@
 // Compiled with -mavx2 -mfma (cmake/isa.cmake); called only after cpu::has_avx2_fma().
 #include <immintrin.h>
 
-#include "crt/int8_kernel.hpp"
+#include "engine/int8_kernel.hpp"
 
-namespace bf16x::crt {
+namespace bf16x::engine::int8 {
 
-void kernel_avx2_int8(const std::int8_t* a, const std::int8_t* b, int kc, std::int32_t* c, std::int64_t ldc) {
+void kernel_avx2(const std::int8_t* a, const std::int8_t* b, int kc, std::int32_t* c, std::int64_t ldc) {
   const int quads = kc / 4;
   // Passes of 4 rows x 8 columns: 8 accumulators (4 columns x 2 k pairs each), 2 B vectors, 1 broadcast.
   for (int rp = 0; rp < 8; ++rp)
@@ -39,4 +39,4 @@ void kernel_avx2_int8(const std::int8_t* a, const std::int8_t* b, int kc, std::i
     }
 }
 
-}  // namespace bf16x::crt
+}  // namespace bf16x::engine::int8

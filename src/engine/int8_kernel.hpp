@@ -13,7 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace bf16x::crt {
+namespace bf16x::engine::int8 {
 
 inline constexpr int kTile = 32;    // rows of an A panel, columns of a B panel, side of a micro-tile
 inline constexpr int kKChunk = 64;  // k granularity of the panels
@@ -26,27 +26,20 @@ inline const std::int32_t* a_rowsums(const std::int8_t* a, int kc) {
   return reinterpret_cast<const std::int32_t*>(a + std::size_t(kc) * kTile);
 }
 
-using Int8Kernel = void (*)(const std::int8_t* a, const std::int8_t* b, int kc, std::int32_t* c, std::int64_t ldc);
+using Kernel = void (*)(const std::int8_t* a, const std::int8_t* b, int kc, std::int32_t* c, std::int64_t ldc);
 
-struct Int8Engine {
-  int id;  // BF16X_ENGINE_* value that selects it for the CRT modes
-  const char* name;
-  bool (*available)();
-  Int8Kernel kernel;
-  void (*thread_begin)();  // per-thread set-up (AMX: LDTILECFG), may be null
+// An engine's INT8 side (engine/records.hpp holds it with the engine's BF16 side).
+struct Engine {
+  Kernel kernel;
+  bool (*available)();     // runtime check (CPUID, XCR0, OS permission); never executes the kernel's instructions
+  void (*thread_begin)();  // per-thread set-up, may be null
 };
 
-const Int8Engine& int8_reference();
-const Int8Engine& int8_avx512vnni();
-const Int8Engine& int8_avx2();
-const Int8Engine& int8_amx();
-const Int8Engine& int8_amx_model();
+// The kernels, each in its engine's directory.
+void kernel_reference(const std::int8_t* a, const std::int8_t* b, int kc, std::int32_t* c, std::int64_t ldc);
+void kernel_avx2(const std::int8_t* a, const std::int8_t* b, int kc, std::int32_t* c, std::int64_t ldc);
+void kernel_avx512vnni(const std::int8_t* a, const std::int8_t* b, int kc, std::int32_t* c, std::int64_t ldc);
+void kernel_amx_hw(const std::int8_t* a, const std::int8_t* b, int kc, std::int32_t* c, std::int64_t ldc);
+void kernel_amx_model(const std::int8_t* a, const std::int8_t* b, int kc, std::int32_t* c, std::int64_t ldc);
 
-// The INT8 engine for a bf16x_engine value, or null if that value names none.
-const Int8Engine* int8_engine(int id);
-// AUTO: BF16X_CRT_ENGINE if it names a usable INT8 engine, else amx -> avx512vnni -> avx2 -> reference. Explicit: that
-// engine if usable here, else -1.
-int resolve_int8_engine(int requested);
-bool int8_engine_usable(int id);
-
-}  // namespace bf16x::crt
+}  // namespace bf16x::engine::int8

@@ -1,0 +1,100 @@
+#include "engine/records.hpp"
+
+#include "bf16x/bf16x.h"
+#include "cpu/features.hpp"
+#include "engine/amx/amx_kernels.hpp"
+#include "engine/avx2/kernel_avx2.hpp"
+#include "engine/avx512bf16/kernel_avx512bf16.hpp"
+
+namespace bf16x::engine {
+namespace {
+
+bool always() { return true; }
+
+// Rates: measured where the engine runs here (docs/performance.md), estimated for AMX until a device run measures
+// it (scripts/device-amx).
+constexpr Record kRecords[] = {
+    // TDPBF16PS peaks at 2048 flop/cycle (16x16x32 in 16 cycles). Effective: a quarter of that, 16x the host's FP64
+    // rate, on the FP64 path (a tile store and an FP64 widening per product and k-block); half of it on the FP32
+    // path, which stores one accumulator per 64 k for all six products. TDPBSSD: 16x16x64 multiply-adds in 16
+    // cycles, 2048 op/cycle peak; a quarter of it.
+    {BF16X_ENGINE_AMX, "amx", {amx::kernel_amx_hw, cpu::amx_available, amx::hw_thread_begin, amx::hw_thread_end},
+     {int8::kernel_amx_hw, cpu::has_amx_int8, nullptr}, {512, 1024, 512}, true, true},
+    // VDPBF16PS peaks at 64 flop per instruction; measured with reconstruction (fp64x6 and fp32x6 compute time,
+    // N = 1024, one core) about 21 flop/cycle.
+    {BF16X_ENGINE_AVX512BF16, "avx512bf16", {avx512bf16::kernel_avx512bf16_32x32, cpu::has_avx512bf16}, {}, {24, 24, 0},
+     true, false},
+    // VPDPBUSD: 64 multiply-adds per instruction. Measured: fp64c15 compute time at N = 1024 on two Zen 4 cores, 16
+    // INT8 GEMMs (bound included) in 99 ms, about 56 op/cycle per core with packing and CRT included.
+    {BF16X_ENGINE_AVX512VNNI, "avx512vnni", {}, {int8::kernel_avx512vnni, cpu::has_avx512vnni, nullptr}, {0, 0, 56},
+     true, false},
+    // One FP32 FMA per BF16 product: 32 flop/cycle on two 256-bit FMA pipes; measured in the raw GEMM and with
+    // reconstruction (docs/performance.md) about 24.
+    {BF16X_ENGINE_AVX2, "avx2", {avx2::kernel_avx2_32x32, cpu::has_avx2_fma, avx2::thread_begin, avx2::thread_end},
+     {}, {24, 24, 0}, true, false},
+    // VPMADDWD on sign-extended bytes: the kernel alone reaches a quarter of the VNNI kernel's rate.
+    {BF16X_ENGINE_AVX2_INT8, "avx2-int8", {}, {int8::kernel_avx2, cpu::has_avx2_fma, nullptr}, {0, 0, 14}, true,
+     false},
+    // Scalar loops: about one FMA per cycle.
+    {BF16X_ENGINE_REFERENCE, "reference", {kernel_reference, always}, {int8::kernel_reference, always, nullptr},
+     {2, 2, 2}, false, true},
+    // The AMX kernels on the software tile model.
+    {BF16X_ENGINE_AMX_MODEL, "amx-model",
+     {amx::kernel_amx_model, always, amx::model_thread_begin, amx::model_thread_end},
+     {int8::kernel_amx_model, always, nullptr}, {0.1, 0.1, 0.1}, false, true},
+};
+
+const Record* index_of(int id, std::size_t& at) {
+  for (at = 0; at < records().size; ++at)
+    if (kRecords[at].id == id) return &kRecords[at];
+  return nullptr;
+}
+
+}  // namespace
+
+const Table& records() {
+  static const Table t{kRecords, sizeof kRecords / sizeof kRecords[0]};
+  return t;
+}
+
+const Record* record(int id) {
+  std::size_t at;
+  return index_of(id, at);
+}
+
+const EngineInfo* engine_info(int id) {
+  const Record* r = record(id);
+  return r && r->bf16.kernel ? &r->bf16 : nullptr;
+}
+
+const int8::Engine* int8_engine(int id) {
+  const Record* r = record(id);
+  return r && r->int8.kernel ? &r->int8 : nullptr;
+}
+
+bool engine_usable(int id) {
+  const EngineInfo* e = engine_info(id);
+  return e && e->available();
+}
+
+bool int8_usable(int id) {
+  const int8::Engine* e = int8_engine(id);
+  return e && e->available();
+}
+
+int best_usable(int want) {
+  if (engine_usable(want)) return want;
+  std::size_t at;
+  if (engine_info(want) && index_of(want, at))
+    for (++at; at < records().size; ++at)
+      if (kRecords[at].isa && engine_usable(kRecords[at].id)) return kRecords[at].id;
+  return BF16X_ENGINE_REFERENCE;
+}
+
+int best_int8() {
+  for (const Record& r : records())
+    if (r.isa && int8_usable(r.id)) return r.id;
+  return BF16X_ENGINE_REFERENCE;
+}
+
+}  // namespace bf16x::engine
