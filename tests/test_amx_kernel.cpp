@@ -111,7 +111,8 @@ TEST(AmxKernel, HardwareTilesMatchTheModel) {
   for (const Case& c : cases())
     for (bool accumulate : {false, true}) {
       SCOPED_TRACE(std::string(c.what) + (accumulate ? ", accumulate" : ""));
-      const KernelResult model = run_kernel(*engine::engine_info(BF16X_ENGINE_AMX_MODEL), c.panels, c.groups, accumulate);
+      const KernelResult model =
+          run_kernel(*engine::engine_info(BF16X_ENGINE_AMX_MODEL), c.panels, c.groups, accumulate);
       const KernelResult hw = run_kernel(*engine::engine_info(BF16X_ENGINE_AMX), c.panels, c.groups, accumulate);
       EXPECT_EQ(hw.counters.tile_loads, model.counters.tile_loads);
       if (c.exact && !accumulate) {

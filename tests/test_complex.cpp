@@ -24,8 +24,8 @@
 #include "check/complex_exact.hpp"
 #include "crt/crt_driver.hpp"
 #include "crt/crt_mode.hpp"
-#include "engine/records.hpp"
 #include "crt_bound.hpp"
+#include "engine/records.hpp"
 #include "gemm_fixture.hpp"
 
 namespace bf16x::test {

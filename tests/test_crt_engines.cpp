@@ -9,11 +9,11 @@
 
 #include "bf16x/bf16x.h"
 #include "crt/crt_ops.hpp"
-#include "engine/amx/kernel_amx_int8_32x32.hpp"
-#include "engine/records.hpp"
 #include "crt/moduli.hpp"
 #include "engine/amx/kernel_amx_bf16_32x32.hpp"
+#include "engine/amx/kernel_amx_int8_32x32.hpp"
 #include "engine/amx/tile_model.hpp"
+#include "engine/records.hpp"
 
 namespace bf16x::test {
 namespace {
@@ -149,7 +149,8 @@ TEST(CrtKernel, ReferenceIsTheProduct) {
   for (int i = 0; i < 32; ++i)
     for (int j = 0; j < 32; ++j) {
       std::int64_t s = p.c[i * 40 + j];
-      for (int l = 0; l < 192; ++l) s += std::int64_t(p.a[engine::int8::a_index(i, l)]) * p.b[engine::int8::b_index(l, j)];
+      for (int l = 0; l < 192; ++l)
+        s += std::int64_t(p.a[engine::int8::a_index(i, l)]) * p.b[engine::int8::b_index(l, j)];
       ASSERT_EQ(got[i * 40 + j], s);
     }
 }

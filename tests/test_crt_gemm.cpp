@@ -15,9 +15,9 @@
 #include "check/exact_gemm.hpp"
 #include "crt/crt_driver.hpp"
 #include "crt/crt_mode.hpp"
-#include "engine/records.hpp"
 #include "crt/moduli.hpp"
 #include "crt_bound.hpp"
+#include "engine/records.hpp"
 #include "gemm_fixture.hpp"
 
 namespace bf16x::test {
@@ -298,7 +298,8 @@ TEST(CrtGemm, ErrorsLeaveCUntouched) {
   Problem<float> f(8, 8, 8, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 12);
   EXPECT_EQ(f.run(BF16X_MODE_FP64C(12)), BF16X_ERR_MODE);
   EXPECT_EQ(f.run(BF16X_MODE_FP32C_BASE + 4), BF16X_ERR_MODE);
-  // A BF16-only engine is the wrong kind (whether this CPU has it or not); an INT8 engine this CPU lacks is unavailable.
+  // A BF16-only engine is the wrong kind (whether this CPU has it or not); an INT8 engine this CPU lacks is
+  // unavailable.
   EXPECT_EQ(p.run(BF16X_MODE_FP64C(16), BF16X_ENGINE_AVX512BF16), BF16X_ERR_ENGINE_KIND);
   EXPECT_EQ(p.run(BF16X_MODE_FP64C(16), BF16X_ENGINE_AVX2), BF16X_ERR_ENGINE_KIND);
   for (int e : {BF16X_ENGINE_AMX, BF16X_ENGINE_AVX512VNNI, BF16X_ENGINE_AVX2_INT8})

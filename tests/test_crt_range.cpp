@@ -22,8 +22,8 @@
 #include "check/exact_gemm.hpp"
 #include "crt/crt_driver.hpp"
 #include "crt/crt_mode.hpp"
-#include "engine/records.hpp"
 #include "crt_bound.hpp"
+#include "engine/records.hpp"
 #include "gemm_fixture.hpp"
 
 namespace bf16x::test {

@@ -257,12 +257,11 @@ TEST_P(Engines, RepackedPanelsAtSameAddressAreReadAgain) {
   std::vector<float*> outs;
   for (auto& o : out) outs.push_back(o.data());
   auto call = [&](std::uint64_t generation, const KernelResult& want, const char* what) {
-    info->kernel({ap.data(), bp.data(), 256, pg.data(), int(pg.size()), outs.data(), kLdo, false, nullptr,
-                  generation});
+    info->kernel({ap.data(), bp.data(), 256, pg.data(), int(pg.size()), outs.data(), kLdo, false, nullptr, generation});
     for (std::size_t q = 0; q < g.size(); ++q)
       for (int i = 0; i < kTileM; ++i)
-        ASSERT_EQ(0, std::memcmp(&out[q][std::size_t(i * kLdo)], &want.out[q][std::size_t(i * kLdo)],
-                                 kTileN * sizeof(float)))
+        ASSERT_EQ(
+            0, std::memcmp(&out[q][std::size_t(i * kLdo)], &want.out[q][std::size_t(i * kLdo)], kTileN * sizeof(float)))
             << what << ": group " << q << " row " << i;
   };
   if (info->thread_begin) info->thread_begin();
@@ -299,7 +298,8 @@ TEST_P(Engines, RawGemmWithinSummationBoundAndPackedEqualsUnpacked) {
     for (auto& x : b) x = float_to_bf16(u(rng));
     const pack::MatrixView<bf16_t> av{a.data(), lda, cs.ta}, bv{b.data(), ldb, cs.tb};
     std::vector<float> cr(std::size_t(ldc * cs.n), -5.f), ce = cr, cp = cr;
-    ASSERT_TRUE(driver::raw_gemm(*engine::engine_info(BF16X_ENGINE_REFERENCE), cs.m, cs.n, cs.k, av, bv, cr.data(), ldc));
+    ASSERT_TRUE(
+        driver::raw_gemm(*engine::engine_info(BF16X_ENGINE_REFERENCE), cs.m, cs.n, cs.k, av, bv, cr.data(), ldc));
     ASSERT_TRUE(driver::raw_gemm(*info, cs.m, cs.n, cs.k, av, bv, ce.data(), ldc));
     driver::RawPacked packed;
     driver::raw_pack(av, bv, cs.m, cs.n, cs.k, packed);

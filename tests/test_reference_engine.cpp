@@ -20,8 +20,8 @@ namespace {
 
 struct Panels {
   int kb;
-  std::vector<std::vector<bf16_t>> a, b;                   // packed micro-panels per slice
-  std::vector<std::vector<double>> av, bv;                 // the same values, unpacked: av[s][r*kb+l], bv[s][l*32+c]
+  std::vector<std::vector<bf16_t>> a, b;    // packed micro-panels per slice
+  std::vector<std::vector<double>> av, bv;  // the same values, unpacked: av[s][r*kb+l], bv[s][l*32+c]
 };
 
 // Fixed-point slices of random rows/columns (row scale 2^0), packed by hand in the documented layout.
@@ -57,8 +57,10 @@ double triple_loop(const Panels& p, const engine::ProductGroup& g, int r, int c,
   double sum = 0, as = 0;
   for (int q = 0; q < g.count; ++q)
     for (int l = 0; l < p.kb; ++l) {
-      const double t = p.av[g.products[q].a][std::size_t(r * p.kb + l)] * p.bv[g.products[q].b][std::size_t(l * kTileN + c)];
-      sum += t;  // exact in FP64: every term lies on the 2^-106 grid and |sum| < 2^(24-16-...) stays far below 2^53 units
+      const double t =
+          p.av[g.products[q].a][std::size_t(r * p.kb + l)] * p.bv[g.products[q].b][std::size_t(l * kTileN + c)];
+      sum +=
+          t;  // exact in FP64: every term lies on the 2^-106 grid and |sum| < 2^(24-16-...) stays far below 2^53 units
       as += std::fabs(t);
     }
   if (abs_sum) *abs_sum = as;
@@ -71,8 +73,9 @@ void run(const Panels& p, const split::GroupPlan& plan, std::vector<float>& out,
   for (auto& v : p.b) bp.push_back(v.data());
   std::vector<float*> outs;
   for (std::size_t g = 0; g < plan.groups.size(); ++g) outs.push_back(out.data() + g * kTileM * kTileN);
-  const engine::MicroTileArgs args{ap.data(), bp.data(), p.kb, plan.groups.data(), int(plan.groups.size()),
-                                   outs.data(), kTileN, accumulate, nullptr};
+  const engine::MicroTileArgs args{
+      ap.data(), bp.data(),  p.kb,   plan.groups.data(), int(plan.groups.size()), outs.data(),
+      kTileN,    accumulate, nullptr};
   engine::kernel_reference(args);
 }
 
@@ -143,9 +146,9 @@ TEST(ReferenceEngine, DenormalInputsReadAsZeroAndTinyResultsFlush) {
   // One product, kb = 32: a = 2^-127 (BF16 subnormal) must contribute nothing; 2^-70 * 2^-70 = 2^-140 is below
   // the FP32 normal range and must flush to zero.
   std::vector<bf16_t> a(1024, 0), b(1024, 0);
-  a[0] = 0x0040;                                       // 2^-127, subnormal
-  b[0] = float_to_bf16(1.0f);                          // pairs with a[0] (k = 0, column 0)
-  a[32 + 2] = float_to_bf16(std::ldexp(1.0f, -70));    // row 1, k = 2
+  a[0] = 0x0040;                                                         // 2^-127, subnormal
+  b[0] = float_to_bf16(1.0f);                                            // pairs with a[0] (k = 0, column 0)
+  a[32 + 2] = float_to_bf16(std::ldexp(1.0f, -70));                      // row 1, k = 2
   b[1 * pack::kBPairStride + 0] = float_to_bf16(std::ldexp(1.0f, -70));  // k = 2, column 0
   const bf16_t* ap[1] = {a.data()};
   const bf16_t* bp[1] = {b.data()};

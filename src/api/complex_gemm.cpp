@@ -10,10 +10,10 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "api/call_plan.hpp"
 #include "api/checks.hpp"
 #include "api/complex_blocking.hpp"
 #include "api/complex_products.hpp"
-#include "api/call_plan.hpp"
 #include "api/env.hpp"
 #include "api/real_gemm.hpp"
 #include "api/runtime.hpp"

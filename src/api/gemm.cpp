@@ -18,8 +18,8 @@
 #include "api/caller_structs.hpp"
 #include "api/checks.hpp"
 #include "api/engine_choice.hpp"
-#include "api/guard_step.hpp"
 #include "api/env.hpp"
+#include "api/guard_step.hpp"
 #include "api/mode_policy.hpp"
 #include "api/real_gemm.hpp"
 #include "api/runtime.hpp"
@@ -99,7 +99,7 @@ struct Call {
   // The host GEMM for the whole call: BF16X_OK, or why it could not run.
   int host() const {
     return host_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows) ? int(BF16X_OK)
-                                                                                               : host_missing();
+                                                                                              : host_missing();
   }
 };
 
@@ -111,20 +111,9 @@ int gemm_crt_mode(int mode, int engine_id, GuardRequest* guard, const Call<T>& x
   cfg.moduli = crt::crt_moduli(mode);
   cfg.engine = engine::int8_engine(engine_id);
   cfg.fast_scaling = env().crt_fast_scaling;
-  const crt::CrtArgs<T> args{x.m,
-                             x.n,
-                             x.k,
-                             x.alpha,
-                             x.a,
-                             x.lda,
-                             x.transa != BF16X_NO_TRANS,
-                             x.b,
-                             x.ldb,
-                             x.transb != BF16X_NO_TRANS,
-                             x.beta,
-                             x.c,
-                             x.ldc,
-                             x.c_rows};
+  const crt::CrtArgs<T> args{
+      x.m,    x.n, x.k,   x.alpha, x.a, x.lda, x.transa != BF16X_NO_TRANS, x.b, x.ldb, x.transb != BF16X_NO_TRANS,
+      x.beta, x.c, x.ldc, x.c_rows};
   const ThreadScope threads;  // bf16x_set_num_threads, for this call's parallel region only
   const auto emulate = [&](bool& ran) {
     const crt::CrtStatus s = crt::gemm_crt(args, cfg);
@@ -180,7 +169,7 @@ int gemm_slice_mode(int mode, int engine_id, GuardRequest* guard, const bf16x_op
     done = ran = s == driver::DriverStatus::ok;  // nonfinite_input: the host GEMM classifies NaN/Inf exactly
     return s == driver::DriverStatus::no_memory         ? int(BF16X_ERR_NOMEM)
            : s == driver::DriverStatus::wrong_precision ? int(BF16X_ERR_MODE)
-                                                         : int(BF16X_OK);
+                                                        : int(BF16X_OK);
   };
   int st;
   if (guard) {
@@ -307,7 +296,7 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
     g.is_double = is_double;
     g.block_k = opt.block_k;
     g.fill = fill;
-    g.tau = by_auto ? user_target : 0;  // auto: a target the caller set (0: the guard's own, 4 k u)
+    g.tau = by_auto ? user_target : 0;                // auto: a target the caller set (0: the guard's own, 4 k u)
     g.host = host::can_take(m, n, k, lda, ldb, ldc);  // else the guard repairs every unproved entry itself
     return guard_applies(opt.guard, mode, by_auto, scaled) ? std::optional<GuardRequest>(g) : std::nullopt;
   };

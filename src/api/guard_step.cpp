@@ -12,8 +12,7 @@
 namespace bf16x::api {
 
 bool guard_applies(int option, int mode, bool chosen_by_auto, bool scaled) {
-  const bool fixed_point =
-      (mode >= BF16X_MODE_FP64X6 && mode <= BF16X_MODE_FP64X21) || crt::is_crt_mode(mode);
+  const bool fixed_point = (mode >= BF16X_MODE_FP64X6 && mode <= BF16X_MODE_FP64X21) || crt::is_crt_mode(mode);
   if (!fixed_point || !scaled) return false;
   const int o = option != BF16X_GUARD_DEFAULT ? option : env().guard;
   if (o == BF16X_GUARD_ON) return true;
@@ -24,8 +23,8 @@ bool guard_applies(int option, int mode, bool chosen_by_auto, bool scaled) {
 }
 
 template <typename T>
-GuardPlan plan_guard(const GuardRequest& g, const pack::MatrixView<T>& a, const pack::MatrixView<T>& b,
-                     std::int64_t m, std::int64_t n, std::int64_t k) {
+GuardPlan plan_guard(const GuardRequest& g, const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std::int64_t m,
+                     std::int64_t n, std::int64_t k) {
   GuardPlan p;
   policy::GuardLines lines(m, n);  // before any read of A or B (throws std::bad_alloc)
   const policy::EntryBound bound = policy::entry_bound(g.mode, k, g.block_k);

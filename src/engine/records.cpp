@@ -18,30 +18,58 @@ constexpr Record kRecords[] = {
     // rate, on the FP64 path (a tile store and an FP64 widening per product and k-block); half of it on the FP32
     // path, which stores one accumulator per 64 k for all six products. TDPBSSD: 16x16x64 multiply-adds in 16
     // cycles, 2048 op/cycle peak; a quarter of it.
-    {BF16X_ENGINE_AMX, "amx", {amx::kernel_amx_hw, cpu::amx_available, amx::hw_thread_begin, amx::hw_thread_end},
-     {int8::kernel_amx_hw, cpu::has_amx_int8, nullptr}, {512, 1024, 512}, true, true},
+    {BF16X_ENGINE_AMX,
+     "amx",
+     {amx::kernel_amx_hw, cpu::amx_available, amx::hw_thread_begin, amx::hw_thread_end},
+     {int8::kernel_amx_hw, cpu::has_amx_int8, nullptr},
+     {512, 1024, 512},
+     true,
+     true},
     // VDPBF16PS peaks at 64 flop per instruction; measured with reconstruction (fp64x6 and fp32x6 compute time,
     // N = 1024, one core) about 21 flop/cycle.
-    {BF16X_ENGINE_AVX512BF16, "avx512bf16", {avx512bf16::kernel_avx512bf16_32x32, cpu::has_avx512bf16}, {}, {24, 24, 0},
-     true, false},
+    {BF16X_ENGINE_AVX512BF16,
+     "avx512bf16",
+     {avx512bf16::kernel_avx512bf16_32x32, cpu::has_avx512bf16},
+     {},
+     {24, 24, 0},
+     true,
+     false},
     // VPDPBUSD: 64 multiply-adds per instruction. Measured: fp64c15 compute time at N = 1024 on two Zen 4 cores, 16
     // INT8 GEMMs (bound included) in 99 ms, about 56 op/cycle per core with packing and CRT included.
-    {BF16X_ENGINE_AVX512VNNI, "avx512vnni", {}, {int8::kernel_avx512vnni, cpu::has_avx512vnni, nullptr}, {0, 0, 56},
-     true, false},
+    {BF16X_ENGINE_AVX512VNNI,
+     "avx512vnni",
+     {},
+     {int8::kernel_avx512vnni, cpu::has_avx512vnni, nullptr},
+     {0, 0, 56},
+     true,
+     false},
     // One FP32 FMA per BF16 product: 32 flop/cycle on two 256-bit FMA pipes; measured in the raw GEMM and with
     // reconstruction (docs/performance.md) about 24.
-    {BF16X_ENGINE_AVX2, "avx2", {avx2::kernel_avx2_32x32, cpu::has_avx2_fma, avx2::thread_begin, avx2::thread_end},
-     {}, {24, 24, 0}, true, false},
-    // VPMADDWD on sign-extended bytes: the kernel alone reaches a quarter of the VNNI kernel's rate.
-    {BF16X_ENGINE_AVX2_INT8, "avx2-int8", {}, {int8::kernel_avx2, cpu::has_avx2_fma, nullptr}, {0, 0, 14}, true,
+    {BF16X_ENGINE_AVX2,
+     "avx2",
+     {avx2::kernel_avx2_32x32, cpu::has_avx2_fma, avx2::thread_begin, avx2::thread_end},
+     {},
+     {24, 24, 0},
+     true,
      false},
+    // VPMADDWD on sign-extended bytes: the kernel alone reaches a quarter of the VNNI kernel's rate.
+    {BF16X_ENGINE_AVX2_INT8, "avx2-int8", {}, {int8::kernel_avx2, cpu::has_avx2_fma, nullptr}, {0, 0, 14}, true, false},
     // Scalar loops: about one FMA per cycle.
-    {BF16X_ENGINE_REFERENCE, "reference", {kernel_reference, always}, {int8::kernel_reference, always, nullptr},
-     {2, 2, 2}, false, true},
+    {BF16X_ENGINE_REFERENCE,
+     "reference",
+     {kernel_reference, always},
+     {int8::kernel_reference, always, nullptr},
+     {2, 2, 2},
+     false,
+     true},
     // The AMX kernels on the software tile model.
-    {BF16X_ENGINE_AMX_MODEL, "amx-model",
+    {BF16X_ENGINE_AMX_MODEL,
+     "amx-model",
      {amx::kernel_amx_model, always, amx::model_thread_begin, amx::model_thread_end},
-     {int8::kernel_amx_model, always, nullptr}, {0.1, 0.1, 0.1}, false, true},
+     {int8::kernel_amx_model, always, nullptr},
+     {0.1, 0.1, 0.1},
+     false,
+     true},
 };
 
 const Record* index_of(int id, std::size_t& at) {

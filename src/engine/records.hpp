@@ -19,10 +19,10 @@ struct Rates {
 };
 
 struct Record {
-  int id;            // BF16X_ENGINE_*
-  const char* name;  // bf16x_engine_name, BF16X_ENGINE / BF16X_CRT_ENGINE values
-  EngineInfo bf16;   // kernel null: no BF16 side (an INT8-only engine such as avx2-int8)
-  int8::Engine int8; // kernel null: no INT8 side
+  int id;             // BF16X_ENGINE_*
+  const char* name;   // bf16x_engine_name, BF16X_ENGINE / BF16X_CRT_ENGINE values
+  EngineInfo bf16;    // kernel null: no BF16 side (an INT8-only engine such as avx2-int8)
+  int8::Engine int8;  // kernel null: no INT8 side
   Rates rates;
   // A hardware instruction set (listed in the verbose header's isa=, chosen by auto); false for the scalar oracle
   // and the software model.
@@ -43,10 +43,10 @@ const Table& records();
 
 const Record* record(int id);  // BF16X_ENGINE_* -> record, nullptr for AUTO/unknown
 
-const EngineInfo* engine_info(int id);  // the BF16 side, nullptr if the engine has none
+const EngineInfo* engine_info(int id);    // the BF16 side, nullptr if the engine has none
 const int8::Engine* int8_engine(int id);  // the INT8 side, nullptr if the engine has none
-bool engine_usable(int id);             // has a BF16 side that this CPU runs
-bool int8_usable(int id);               // has an INT8 side that this CPU runs
+bool engine_usable(int id);               // has a BF16 side that this CPU runs
+bool int8_usable(int id);                 // has an INT8 side that this CPU runs
 
 // `want` if usable here, else the next usable BF16 engine down the table (the reference engine at the end).
 int best_usable(int want);

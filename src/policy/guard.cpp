@@ -20,7 +20,6 @@ namespace {
 
 namespace int8 = engine::int8;
 
-
 int ceil_log2(std::int64_t k) {
   int b = 0;
   while ((std::int64_t(1) << b) < k) ++b;
@@ -193,8 +192,7 @@ struct DigitProduct {
       for (int jp = 0; jp < cp; ++jp)
         for (int ip = 0; ip < rp; ++ip) {
           std::fill(acc, acc + kTile * kTile, 0);
-          engine.kernel(sp.apack.data() + std::size_t(ip) * ab, sp.bpack.data() + std::size_t(jp) * bb, kc, acc,
-                        kTile);
+          engine.kernel(sp.apack.data() + std::size_t(ip) * ab, sp.bpack.data() + std::size_t(jp) * bb, kc, acc, kTile);
           double* hb = sp.h.data() + std::size_t(ip) * kTile * kBlock + jp * kTile;
           for (int ii = 0; ii < kTile; ++ii)  // <= 127^2 kc per k-block: exact int32, exact FP64 sums
             for (int jj = 0; jj < kTile; ++jj) hb[ii * kBlock + jj] += double(acc[ii * kTile + jj]);

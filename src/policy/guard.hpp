@@ -19,8 +19,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/int8_kernel.hpp"
 #include "driver/entry_repair.hpp"
+#include "engine/int8_kernel.hpp"
 #include "pack/operand.hpp"
 
 namespace bf16x::policy {

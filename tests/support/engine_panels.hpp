@@ -122,8 +122,7 @@ inline KernelResult run_kernel(const engine::EngineInfo& e, const TilePanels& t,
   if (e.thread_end) e.thread_end();
   for (const auto& o : r.out)
     for (int i = 0; i < kTileM; ++i)
-      for (int j = kTileN; j < kLdo; ++j)
-        EXPECT_EQ(o[std::size_t(i * kLdo + j)], kSentinel) << "wrote past col 32";
+      for (int j = kTileN; j < kLdo; ++j) EXPECT_EQ(o[std::size_t(i * kLdo + j)], kSentinel) << "wrote past col 32";
   return r;
 }
 

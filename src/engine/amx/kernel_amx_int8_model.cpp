@@ -1,6 +1,6 @@
 // The AMX-INT8 micro-kernel on the software tile model (one TileModel per thread, like the hardware's tile state).
-#include "engine/amx/kernel_amx_int8_32x32.hpp"
 #include "engine/amx/kernel_amx_bf16_32x32.hpp"
+#include "engine/amx/kernel_amx_int8_32x32.hpp"
 #include "engine/amx/tile_model.hpp"
 
 namespace bf16x::engine::int8 {

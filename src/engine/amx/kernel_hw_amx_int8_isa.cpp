@@ -1,8 +1,9 @@
 // The AMX-INT8 micro-kernel on the hardware tiles. Compiled with AMX flags; reached only through the amx engine record
-// (engine/records.cpp), whose INT8 available() requires cpu::has_amx_int8() (AMX-TILE, AMX-INT8, XCR0 tile state, Linux permission).
-#include "engine/amx/kernel_amx_int8_32x32.hpp"
+// (engine/records.cpp), whose INT8 available() requires cpu::has_amx_int8() (AMX-TILE, AMX-INT8, XCR0 tile state, Linux
+// permission).
 #include "engine/amx/amx_kernels.hpp"
 #include "engine/amx/hw_tiles.hpp"
+#include "engine/amx/kernel_amx_int8_32x32.hpp"
 
 namespace bf16x::engine::int8 {
 namespace {
