@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "bf16x/bf16x.h"
+#include "engine/records.hpp"
 #include "split/scheme.hpp"
 #include "support/stored_product.hpp"
 
@@ -49,17 +50,16 @@ bool is_crt(int mode) { return mode >= BF16X_MODE_FP64C_BASE; }
 // (one INT8 product each).
 int products(int mode) { return is_crt(mode) ? mode % 100 : int(split::scheme_for_mode(mode)->products.size()); }
 
-bool scalar_engine(int id) { return id == BF16X_ENGINE_REFERENCE || id == BF16X_ENGINE_AMX_MODEL; }
+// The scalar oracle and the software tile model: far slower than the others, so they see the smaller shapes only.
+bool scalar_engine(int id) { return !engine::record(id)->isa; }
 
-// The engines of the mode's method that can run here.
+// The engines of the mode's method that can run here: every record with that side (engine/records.cpp).
 std::vector<int> engines_for(int mode) {
   std::vector<int> ids;
-  const int bf16[] = {BF16X_ENGINE_REFERENCE, BF16X_ENGINE_AVX2, BF16X_ENGINE_AVX512BF16, BF16X_ENGINE_AMX,
-                      BF16X_ENGINE_AMX_MODEL};
-  const int int8[] = {BF16X_ENGINE_REFERENCE, BF16X_ENGINE_AVX2_INT8, BF16X_ENGINE_AVX512VNNI, BF16X_ENGINE_AMX,
-                      BF16X_ENGINE_AMX_MODEL};
-  for (int id : is_crt(mode) ? int8 : bf16) {
-    if (bf16x_engine_available(id) && !(slice() == Slice::tsan && scalar_engine(id))) ids.push_back(id);
+  for (const engine::Record& r : engine::records()) {
+    const bool has_side = is_crt(mode) ? engine::int8_engine(r.id) != nullptr : engine::engine_info(r.id) != nullptr;
+    if (has_side && bf16x_engine_available(r.id) && !(slice() == Slice::tsan && scalar_engine(r.id)))
+      ids.push_back(r.id);
   }
   return ids;
 }
