@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "api/mode_policy.hpp"
+#include "api/runtime.hpp"
 #include "bf16x/bf16x.h"
 #include "check/exact_gemm.hpp"
 #include "check/inputs.hpp"
@@ -217,8 +218,8 @@ TEST(Auto, IsNativeWithoutAnyPassWhereEmulationCannotWin) {
         const api::ModeRequest r{BF16X_MODE_AUTO, dbl, n, n, n, engine, 0.0};
         EXPECT_EQ(api::resolve_mode(r), BF16X_MODE_NATIVE) << "engine " << engine << " n " << n;
         // choose_auto alone reaches the same verdict without reading A or B (null data would fault).
-        const auto c = dbl ? api::choose_auto<double>(r, {nullptr, n, false}, {nullptr, n, false})
-                           : api::choose_auto<float>(r, {nullptr, n, false}, {nullptr, n, false});
+        const auto c = dbl ? api::choose_auto<double>(r, api::current_settings(), {nullptr, n, false}, {nullptr, n, false})
+                           : api::choose_auto<float>(r, api::current_settings(), {nullptr, n, false}, {nullptr, n, false});
         EXPECT_EQ(c.mode, BF16X_MODE_NATIVE);
         EXPECT_FALSE(c.measured);
       }
@@ -276,14 +277,14 @@ TEST(Auto, OnAmxChoosesByAccuracyThenCost) {
   make(kInputs[0], m, n, k, 51, a, b);
   pack::MatrixView<double> va{a.data(), m, false}, vb{b.data(), k, false};
   api::ModeRequest r{BF16X_MODE_AUTO, true, m, n, k, BF16X_ENGINE_AMX, 1e-6};
-  auto c = api::choose_auto(r, va, vb);
+  auto c = api::choose_auto(r, api::current_settings(), va, vb);
   EXPECT_TRUE(c.measured);
   EXPECT_EQ(c.mode, BF16X_MODE_FP64X6);
   EXPECT_LE(c.predicted, 1e-6);
   r.target = 1e-8;
-  EXPECT_EQ(api::choose_auto(r, va, vb).mode, BF16X_MODE_FP64X10);
+  EXPECT_EQ(api::choose_auto(r, api::current_settings(), va, vb).mode, BF16X_MODE_FP64X10);
   r.target = 0;  // native level needs fp64x21, which does not win on cost
-  c = api::choose_auto(r, va, vb);
+  c = api::choose_auto(r, api::current_settings(), va, vb);
   EXPECT_EQ(c.mode, BF16X_MODE_NATIVE);
   EXPECT_TRUE(c.measured);
   EXPECT_EQ(c.target, policy::native_escaled(true, k));
@@ -291,21 +292,21 @@ TEST(Auto, OnAmxChoosesByAccuracyThenCost) {
   va.data = a.data();
   vb.data = b.data();
   r.target = 1e-6;
-  EXPECT_EQ(api::choose_auto(r, va, vb).mode, BF16X_MODE_NATIVE);
+  EXPECT_EQ(api::choose_auto(r, api::current_settings(), va, vb).mode, BF16X_MODE_NATIVE);
   a(17, 3) = NAN;  // NaN: native, and the fill pass says why
-  c = api::choose_auto(r, va, vb);
+  c = api::choose_auto(r, api::current_settings(), va, vb);
   EXPECT_EQ(c.mode, BF16X_MODE_NATIVE);
   EXPECT_TRUE(c.nonfinite);
 }
 
 TEST(Auto, TargetComesFromTheOptionsElseTheNativeBound) {
   api::ModeRequest r{BF16X_MODE_AUTO, true, 100, 100, 500, BF16X_ENGINE_AMX, 1e-9};
-  EXPECT_EQ(api::auto_target(r), 1e-9);
+  EXPECT_EQ(api::auto_target(r, api::current_settings()), 1e-9);
   r.target = 0;
   if (!std::getenv("BF16X_AUTO_TARGET")) {
-    EXPECT_EQ(api::auto_target(r), policy::gamma(500, 0x1p-53));
+    EXPECT_EQ(api::auto_target(r, api::current_settings()), policy::gamma(500, 0x1p-53));
     r.is_double = false;
-    EXPECT_EQ(api::auto_target(r), policy::gamma(500, 0x1p-24));
+    EXPECT_EQ(api::auto_target(r, api::current_settings()), policy::gamma(500, 0x1p-24));
   }
   // A negative or NaN target is an argument error.
   std::vector<double> x(16, 1.0), c(16);

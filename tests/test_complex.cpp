@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "api/complex_blocking.hpp"
 #include "bf16x/bf16x.h"
 #include "check/complex_exact.hpp"
+#include "complex/blocking.hpp"
 #include "crt/crt_driver.hpp"
 #include "crt/crt_mode.hpp"
 #include "crt_bound.hpp"
@@ -194,12 +194,12 @@ struct CProblem {
 // 256); adding a chunk to the FP64 P block is one more FP64 addition (at most u64 of the partial sum, itself within
 // K 2^(Ea_i + Eb_j) and (|A||B|)_ij): the fixed-point bounds count `chunks` more additions, the |A||B| bounds add
 // chunks u64 |A||B|.
-double chunks(std::int64_t k) { return std::ceil(double(k) / double(api::complex_blocking().kb)); }
+double chunks(std::int64_t k) { return std::ceil(double(k) / double(complex::complex_blocking().kb)); }
 
 // Blocks of 16 x 24 and chunks of 256 for one test, so that small problems cross blocks and chunks.
 struct SmallBlocks {
-  SmallBlocks() { api::set_complex_blocking(16, 24, 256); }
-  ~SmallBlocks() { api::set_complex_blocking(0, 0, 0); }
+  SmallBlocks() { complex::set_complex_blocking(16, 24, 256); }
+  ~SmallBlocks() { complex::set_complex_blocking(0, 0, 0); }
 };
 
 // fp64x(d), 4M: the fixed-point bound of test_modes.cpp per part with K = 2k.
@@ -362,7 +362,7 @@ void check_crt_4m(CProblem<T>& p, int mode, int moduli) {
   cfg.engine = engine::int8_engine(bf16x_get_crt_engine());
   cfg.scales = &s;
   const crt::CrtArgs<T> args{m, 2 * n, 2 * k, T(1), ae.data(), m, false, be.data(), 2 * k, false, T(0), pe.data(), m};
-  ASSERT_EQ(crt::gemm_crt(args, cfg), crt::CrtStatus::ok);
+  ASSERT_EQ(crt::gemm_crt(args, cfg), util::DriverStatus::ok);
   const CrtBound bd = crt_bound(ae, be, s, moduli);
   const double uT = sizeof(T) == 4 ? kU32 : kU64;
   p.check(

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "api/complex_blocking.hpp"
 #include "bf16x/bf16x.h"
 #include "bf16x/bf16x_runtime.h"
+#include "complex/blocking.hpp"
 
 namespace bf16x::test {
 namespace {
@@ -91,8 +91,8 @@ struct CProduct {
 
 // Blocks of 16 x 24 and chunks of 256 for one test: 40 x 36 x 600 is 3 x 2 blocks of C and 3 chunks.
 struct SmallBlocks {
-  SmallBlocks() { api::set_complex_blocking(16, 24, 256); }
-  ~SmallBlocks() { api::set_complex_blocking(0, 0, 0); }
+  SmallBlocks() { complex::set_complex_blocking(16, 24, 256); }
+  ~SmallBlocks() { complex::set_complex_blocking(0, 0, 0); }
 };
 
 template <typename T>

@@ -21,8 +21,14 @@ struct CallPlan {
   int engine = -1;            // the BF16 engine (slice modes, auto); the INT8 engine of a CRT mode
   int crt_engine_option = 0;  // the engine option auto's CRT choice runs with (crt_engine_for_call)
   ModeRequest request{};      // what choose_auto needs
+  Settings settings;          // what the call was planned with (choose_auto and the CRT engine of auto use them)
+  int guard = BF16X_GUARD_DEFAULT;  // the call's guard option, else BF16X_GUARD (guard_applies)
+  double user_target = 0;           // the call's auto target, else the settings' (0: none set)
 };
 
+// Reads nothing but its arguments; the second form plans with current_settings().
+CallPlan plan_call(const bf16x_options& opt, bool is_double, std::int64_t m, std::int64_t n, std::int64_t k,
+                   const Settings& s);
 CallPlan plan_call(const bf16x_options& opt, bool is_double, std::int64_t m, std::int64_t n, std::int64_t k);
 
 }  // namespace bf16x::api

@@ -43,10 +43,10 @@ int process_crt_engine() {
 
 }  // namespace
 
-int resolve_engine(int requested) {
+int resolve_engine(int requested, const Settings& s) {
   if (requested == BF16X_ENGINE_AUTO) {
     // bf16x_set_engine (checked usable when set) before BF16X_ENGINE and the best available.
-    const int rt = runtime_engine();
+    const int rt = s.engine;
     return rt != BF16X_ENGINE_AUTO && engine::engine_usable(rt) ? rt : auto_engine();
   }
   return engine::engine_usable(requested) ? requested : -1;
@@ -59,9 +59,9 @@ int crt_engine_for(int bf16_engine) {
   return r && r->carries_crt && engine::int8_usable(bf16_engine) ? bf16_engine : process_crt_engine();
 }
 
-int resolve_crt_engine(int requested) {
+int resolve_crt_engine(int requested, const Settings& s) {
   if (requested == BF16X_ENGINE_AUTO) {
-    const int rt = runtime_crt_engine();
+    const int rt = s.crt_engine;
     if (rt != BF16X_ENGINE_AUTO && engine::int8_usable(rt)) return rt;
     // BF16X_CRT_ENGINE before an INT8-only BF16X_ENGINE.
     const Env& e = env();
@@ -71,11 +71,11 @@ int resolve_crt_engine(int requested) {
   return engine::int8_usable(requested) ? requested : -1;
 }
 
-int crt_engine_for_call(int requested, int& id) {
+int crt_engine_for_call(int requested, int& id, const Settings& s) {
   id = -1;
   // A BF16-only engine named for a CRT mode is the wrong kind, not an unavailable one.
   if (requested != BF16X_ENGINE_AUTO && !engine::int8_engine(requested)) return BF16X_ERR_ENGINE_KIND;
-  id = resolve_crt_engine(requested);
+  id = resolve_crt_engine(requested, s);
   return id < 0 ? BF16X_ERR_ENGINE : BF16X_OK;
 }
 
@@ -98,10 +98,14 @@ int bf16x_set_engine(int engine) {
   return BF16X_OK;
 }
 
-int bf16x_get_crt_engine(void) { return bf16x::api::resolve_crt_engine(BF16X_ENGINE_AUTO); }
+int bf16x_get_crt_engine(void) {
+  return bf16x::api::resolve_crt_engine(BF16X_ENGINE_AUTO, bf16x::api::current_settings());
+}
 
 int bf16x_get_engine(void) { return bf16x_engine_selected(); }
 
-int bf16x_engine_selected(void) { return bf16x::api::resolve_engine(BF16X_ENGINE_AUTO); }
+int bf16x_engine_selected(void) {
+  return bf16x::api::resolve_engine(BF16X_ENGINE_AUTO, bf16x::api::current_settings());
+}
 
 }  // extern "C"

@@ -63,10 +63,10 @@ void scale_c(std::int64_t m, std::int64_t n, T beta, T* c, std::int64_t ldc, boo
 
 // An emulation mode the caller asked for by name that lands on the scalar reference engine (no vector BF16 engine
 // here, and none requested): said once per process, since it runs 40-1000x slower than the host BLAS.
-void warn_if_reference(int requested, int mode, int engine_id, int engine_option) {
+void warn_if_reference(int requested, int mode, int engine_id, int engine_option, const Settings& s) {
   if (requested == BF16X_MODE_AUTO || mode == BF16X_MODE_NATIVE || engine_id != BF16X_ENGINE_REFERENCE) return;
-  if (engine_option == BF16X_ENGINE_REFERENCE || env().engine == BF16X_ENGINE_REFERENCE ||
-      runtime_engine() == BF16X_ENGINE_REFERENCE)
+  if (engine_option == BF16X_ENGINE_REFERENCE || s.env_engine == BF16X_ENGINE_REFERENCE ||
+      s.engine == BF16X_ENGINE_REFERENCE)
     return;
   static std::once_flag once;
   std::call_once(once, [mode] {
@@ -103,22 +103,36 @@ struct Call {
   }
 };
 
+// A driver's status as the call's: nonfinite_input is none (the host GEMM then runs the call), the others are.
+int call_status(util::DriverStatus s) {
+  switch (s) {
+    case util::DriverStatus::no_memory:
+      return BF16X_ERR_NOMEM;
+    case util::DriverStatus::wrong_precision:
+      return BF16X_ERR_MODE;
+    case util::DriverStatus::engine_unavailable:
+      return BF16X_ERR_ENGINE;
+    default:
+      return BF16X_OK;
+  }
+}
+
 // A CRT mode (fp64c<N>, fp32c<N>): the INT8 engine, the CRT driver (under the guard where `guard`), the host GEMM
 // for NaN/Inf inputs.
 template <typename T>
-int gemm_crt_mode(int mode, int engine_id, GuardRequest* guard, const Call<T>& x, Outcome& out) {
+int gemm_crt_mode(int mode, int engine_id, bool fast_scaling, GuardRequest* guard, const Call<T>& x, Outcome& out) {
   crt::CrtConfig cfg;
   cfg.moduli = crt::crt_moduli(mode);
   cfg.engine = engine::int8_engine(engine_id);
-  cfg.fast_scaling = env().crt_fast_scaling;
+  cfg.fast_scaling = fast_scaling;
   const crt::CrtArgs<T> args{
       x.m,    x.n, x.k,   x.alpha, x.a, x.lda, x.transa != BF16X_NO_TRANS, x.b, x.ldb, x.transb != BF16X_NO_TRANS,
       x.beta, x.c, x.ldc, x.c_rows};
   const ThreadScope threads;  // bf16x_set_num_threads, for this call's parallel region only
   const auto emulate = [&](bool& ran) {
-    const crt::CrtStatus s = crt::gemm_crt(args, cfg);
-    ran = s == crt::CrtStatus::ok;  // nonfinite_input: the host GEMM classifies NaN/Inf exactly
-    return s == crt::CrtStatus::no_memory ? int(BF16X_ERR_NOMEM) : int(BF16X_OK);
+    const util::DriverStatus s = crt::gemm_crt(args, cfg);
+    ran = s == util::DriverStatus::ok;  // nonfinite_input: the host GEMM classifies NaN/Inf exactly
+    return call_status(s);
   };
   const auto host = [&] { return x.host(); };
   bool done = false;
@@ -165,11 +179,9 @@ int gemm_slice_mode(int mode, int engine_id, GuardRequest* guard, const bf16x_op
   const driver::GemmArgs<T> args{x.m, x.n, x.k, x.alpha, x.opa(), x.opb(), x.beta, x.c, x.ldc, x.c_rows};
   const ThreadScope threads;  // bf16x_set_num_threads, for this call's parallel region only
   const auto emulate = [&](bool& ran) {
-    const driver::DriverStatus s = driver::gemm_emulated(args, cfg);
-    done = ran = s == driver::DriverStatus::ok;  // nonfinite_input: the host GEMM classifies NaN/Inf exactly
-    return s == driver::DriverStatus::no_memory         ? int(BF16X_ERR_NOMEM)
-           : s == driver::DriverStatus::wrong_precision ? int(BF16X_ERR_MODE)
-                                                        : int(BF16X_OK);
+    const util::DriverStatus s = driver::gemm_emulated(args, cfg);
+    done = ran = s == util::DriverStatus::ok;  // nonfinite_input: the host GEMM classifies NaN/Inf exactly
+    return call_status(s);
   };
   int st;
   if (guard) {
@@ -289,7 +301,8 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
   if (plan.status != BF16X_OK) return plan.status;
   const Call<T> x{transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows};
   const bool scaled = plan.request.scaled;
-  const double user_target = opt.auto_target > 0 ? opt.auto_target : effective_auto_target();
+  const double user_target = plan.user_target;
+  const bool fast_scaling = plan.settings.crt_fast_scaling;
   // The guard of a mode (api/guard_step.hpp): the call's request, completed by the path that runs it.
   auto guard_for = [&](int mode, bool by_auto, double fill) {
     GuardRequest g;
@@ -298,24 +311,25 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
     g.fill = fill;
     g.tau = by_auto ? user_target : 0;                // auto: a target the caller set (0: the guard's own, 4 k u)
     g.host = host::can_take(m, n, k, lda, ldb, ldc);  // else the guard repairs every unproved entry itself
-    return guard_applies(opt.guard, mode, by_auto, scaled) ? std::optional<GuardRequest>(g) : std::nullopt;
+    return guard_applies(plan.guard, mode, by_auto, scaled) ? std::optional<GuardRequest>(g) : std::nullopt;
   };
   if (crt::is_crt_mode(plan.mode)) {
     auto g = guard_for(plan.mode, false, -1);
-    return gemm_crt_mode<T>(plan.mode, plan.engine, g ? &*g : nullptr, x, out);
+    return gemm_crt_mode<T>(plan.mode, plan.engine, fast_scaling, g ? &*g : nullptr, x, out);
   }
   const int engine_id = plan.engine, requested = plan.requested;
   int mode = plan.mode;
   AutoChoice autoc;
   if (mode == BF16X_MODE_AUTO) {
     // Only where the cost model lets emulation win: one pass over A and B decides the number of products.
-    autoc = choose_auto<T>(plan.request, x.opa(), x.opb());
+    autoc = choose_auto<T>(plan.request, plan.settings, x.opa(), x.opb());
     mode = autoc.mode;
     if (crt::is_crt_mode(mode)) {  // auto chose a CRT mode: its INT8 engine for the resolved one
       int crt_engine;
-      if (const int st = crt_engine_for_call(plan.crt_engine_option, crt_engine); st != BF16X_OK) return st;
+      if (const int st = crt_engine_for_call(plan.crt_engine_option, crt_engine, plan.settings); st != BF16X_OK)
+        return st;
       auto g = guard_for(mode, true, autoc.fill_ratio);
-      const int st = gemm_crt_mode<T>(mode, crt_engine, g ? &*g : nullptr, x, out);
+      const int st = gemm_crt_mode<T>(mode, crt_engine, fast_scaling, g ? &*g : nullptr, x, out);
       if (out.why.empty()) out.why = auto_why(autoc);  // what auto measured, as for the BF16 modes
       return st;
     }
@@ -325,7 +339,7 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
     mode = is_double ? BF16X_MODE_FP64X21 : BF16X_MODE_FP32X6;
   // Every source of a mode (argument, environment, runtime setting, auto) is checked against the routine here.
   if (!mode_fits(mode, is_double) || mode == BF16X_MODE_AUTO || mode == BF16X_MODE_DEFAULT) return BF16X_ERR_MODE;
-  warn_if_reference(requested, mode, engine_id, opt.engine);
+  warn_if_reference(requested, mode, engine_id, opt.engine, plan.settings);
 
   bool done = false;
   if (mode != BF16X_MODE_NATIVE) {

@@ -14,9 +14,8 @@ namespace bf16x::api {
 bool guard_applies(int option, int mode, bool chosen_by_auto, bool scaled) {
   const bool fixed_point = (mode >= BF16X_MODE_FP64X6 && mode <= BF16X_MODE_FP64X21) || crt::is_crt_mode(mode);
   if (!fixed_point || !scaled) return false;
-  const int o = option != BF16X_GUARD_DEFAULT ? option : env().guard;
-  if (o == BF16X_GUARD_ON) return true;
-  if (o == BF16X_GUARD_OFF) return false;
+  if (option == BF16X_GUARD_ON) return true;
+  if (option == BF16X_GUARD_OFF) return false;
   if (chosen_by_auto || mode == BF16X_MODE_FP64X21) return true;
   if (crt::is_crt_mode(mode)) return crt::crt_moduli(mode) >= (crt::is_fp64c(mode) ? 15 : 8);
   return false;
@@ -47,7 +46,7 @@ GuardPlan plan_guard(const GuardRequest& g, const pack::MatrixView<T>& a, const 
   const std::uint64_t entries = std::uint64_t(m) * std::uint64_t(n);
   const std::uint64_t limit = g.host ? entries / 8 : entries;
   const engine::int8::Engine* engine = engine::int8_engine(g.int8_engine);
-  if (!engine) engine = engine::int8_engine(BF16X_ENGINE_REFERENCE);
+  if (!engine || !engine->available()) engine = engine::int8_engine(BF16X_ENGINE_REFERENCE);
   policy::GuardCheck c = policy::check_entries(a, b, m, n, k, bound, tau, *engine, limit, lines);
   p.nonfinite = c.nonfinite;
   p.micro_tiles = c.micro_tiles;

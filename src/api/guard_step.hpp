@@ -25,7 +25,8 @@ struct GuardRequest {
   bool host = true;        // a host GEMM can take the call: else every unproved entry is repaired
 };
 
-// Whether a call in `mode` is guarded: bf16x_options.guard, else BF16X_GUARD, else the default (fp64x21,
+// Whether a call in `mode` is guarded: `option` (bf16x_options.guard, else BF16X_GUARD: CallPlan::guard), else the
+// default (fp64x21,
 // fp64c15 and up, fp32c8 and up, and every mode auto chose); never for the paper's unscaled split, whose slices
 // the bounds do not describe, nor for fp32x6 (floating-point slices: componentwise by construction).
 bool guard_applies(int option, int mode, bool chosen_by_auto, bool scaled);

@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include "api/engine_choice.hpp"
-#include "api/env.hpp"
 #include "api/runtime.hpp"
 #include "bf16x/bf16x.h"
 #include "crt/crt_mode.hpp"
@@ -25,34 +24,37 @@ bool crt_wins(const ModeRequest& r, int moduli) {
 }
 int crt_min_moduli(bool is_double) { return is_double ? BF16X_FP64C_MIN : BF16X_FP32C_MIN; }
 
-bool may_emulate(const ModeRequest& r) {
+bool may_emulate(const ModeRequest& r, const Settings& s) {
   return r.engine >= 0 && r.scaled &&
-         (!env().auto_cost || policy::emulation_wins(r.engine, policy::cheapest_mode(r.is_double), r.m, r.n, r.k) ||
+         (!s.auto_cost || policy::emulation_wins(r.engine, policy::cheapest_mode(r.is_double), r.m, r.n, r.k) ||
           crt_wins(r, crt_min_moduli(r.is_double)));
 }
 
 }  // namespace
 
-int resolve_mode(const ModeRequest& r) {
+int resolve_mode(const ModeRequest& r, const Settings& s) {
   int mode = r.mode;
-  if (mode == BF16X_MODE_DEFAULT) mode = effective_mode(r.is_double);
-  if (mode != BF16X_MODE_NATIVE && std::min({r.m, r.n, r.k}) < env().min_size) return BF16X_MODE_NATIVE;
+  if (mode == BF16X_MODE_DEFAULT) mode = s.mode(r.is_double);
+  if (mode != BF16X_MODE_NATIVE && std::min({r.m, r.n, r.k}) < s.min_size) return BF16X_MODE_NATIVE;
   if (mode != BF16X_MODE_AUTO) return mode;
-  return may_emulate(r) ? BF16X_MODE_AUTO : BF16X_MODE_NATIVE;
+  return may_emulate(r, s) ? BF16X_MODE_AUTO : BF16X_MODE_NATIVE;
 }
 
-double auto_target(const ModeRequest& r) {
+int resolve_mode(const ModeRequest& r) { return resolve_mode(r, current_settings()); }
+
+double auto_target(const ModeRequest& r, const Settings& s) {
   if (r.target > 0) return r.target;
-  if (const double t = effective_auto_target(); t > 0) return t;
+  if (s.auto_target > 0) return s.auto_target;
   return policy::native_escaled(r.is_double, r.k);
 }
 
 template <typename T>
-AutoChoice choose_auto(const ModeRequest& r, const pack::MatrixView<T>& a, const pack::MatrixView<T>& b) {
+AutoChoice choose_auto(const ModeRequest& r, const Settings& s, const pack::MatrixView<T>& a,
+                       const pack::MatrixView<T>& b) {
   AutoChoice c;
   c.mode = BF16X_MODE_NATIVE;
-  c.target = auto_target(r);
-  if (!may_emulate(r)) return c;
+  c.target = auto_target(r, s);
+  if (!may_emulate(r, s)) return c;
   c.measured = true;
   const policy::FillEnvelope ea = policy::measure_fill(a, r.m, r.k, true);
   const policy::FillEnvelope eb = ea.nonfinite ? policy::FillEnvelope{} : policy::measure_fill(b, r.k, r.n, false);
@@ -79,12 +81,14 @@ AutoChoice choose_auto(const ModeRequest& r, const pack::MatrixView<T>& a, const
   c.predicted = use_crt ? crt::predicted_escaled(crt::crt_moduli(cmode), r.is_double, r.k, c.fill_ratio)
                         : policy::predicted_escaled(mode, r.k, r.block_k, c.fill_ratio);
   // More products than the cheapest scheme: the cost model decides again.
-  if (!env().auto_cost || std::min(bf_cost, crt_cost) < policy::native_cycles(r.is_double, r.m, r.n, r.k))
+  if (!s.auto_cost || std::min(bf_cost, crt_cost) < policy::native_cycles(r.is_double, r.m, r.n, r.k))
     c.mode = best;
   return c;
 }
 
-template AutoChoice choose_auto(const ModeRequest&, const pack::MatrixView<float>&, const pack::MatrixView<float>&);
-template AutoChoice choose_auto(const ModeRequest&, const pack::MatrixView<double>&, const pack::MatrixView<double>&);
+template AutoChoice choose_auto(const ModeRequest&, const Settings&, const pack::MatrixView<float>&,
+                                const pack::MatrixView<float>&);
+template AutoChoice choose_auto(const ModeRequest&, const Settings&, const pack::MatrixView<double>&,
+                                const pack::MatrixView<double>&);
 
 }  // namespace bf16x::api

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "api/names.hpp"  // mode_fits
+#include "api/settings.hpp"
 #include "pack/operand.hpp"
 
 namespace bf16x::api {
@@ -21,11 +22,12 @@ struct ModeRequest {
 };
 
 // A concrete mode (NATIVE, FP32X6, FP64X*), or AUTO where emulation may be faster and the choice needs the
-// operands (choose_auto). Reads nothing but the request.
+// operands (choose_auto). Reads nothing but the request and the settings (the second form: current_settings()).
+int resolve_mode(const ModeRequest& r, const Settings& s);
 int resolve_mode(const ModeRequest& r);
 
-// The auto target in e_scaled: the request's, else BF16X_AUTO_TARGET, else native_escaled (gamma_k).
-double auto_target(const ModeRequest& r);
+// The auto target in e_scaled: the request's, else the settings' (BF16X_AUTO_TARGET), else native_escaled (gamma_k).
+double auto_target(const ModeRequest& r, const Settings& s);
 
 struct AutoChoice {
   int mode = 0;            // concrete
@@ -42,6 +44,7 @@ struct AutoChoice {
 // the most moduli (fp64c20, fp32c10; fp64x21 without an INT8 engine) is the candidate: the guard proves or repairs
 // entry by entry.
 template <typename T>
-AutoChoice choose_auto(const ModeRequest& r, const pack::MatrixView<T>& a, const pack::MatrixView<T>& b);
+AutoChoice choose_auto(const ModeRequest& r, const Settings& s, const pack::MatrixView<T>& a,
+                       const pack::MatrixView<T>& b);
 
 }  // namespace bf16x::api

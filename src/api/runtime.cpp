@@ -34,6 +34,24 @@ int effective_mode(bool is_double) {
   const int m = (is_double ? g_dgemm_mode : g_sgemm_mode).load(std::memory_order_relaxed);
   return m != kUnset ? m : (is_double ? env().dgemm_mode : env().sgemm_mode);
 }
+Settings current_settings() {
+  const Env& e = env();
+  Settings s;
+  s.sgemm_mode = effective_mode(false);
+  s.dgemm_mode = effective_mode(true);
+  s.engine = runtime_engine();
+  s.crt_engine = runtime_crt_engine();
+  s.env_engine = e.engine;
+  s.auto_target = effective_auto_target();
+  s.auto_cost = e.auto_cost;
+  s.min_size = e.min_size;
+  s.split = e.split;
+  s.guard = e.guard;
+  s.crt_fast_scaling = e.crt_fast_scaling;
+  s.complex_method = e.complex_method;
+  return s;
+}
+
 int runtime_engine() { return g_engine.load(std::memory_order_relaxed); }
 int runtime_crt_engine() { return g_crt_engine.load(std::memory_order_relaxed); }
 void set_runtime_engine(int engine) { g_engine = engine; }

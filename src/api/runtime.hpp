@@ -3,7 +3,12 @@
 // call's own arguments override both. Lock-free: each setting is one atomic, read at the start of a call.
 #pragma once
 
+#include "api/settings.hpp"
+
 namespace bf16x::api {
+
+// The settings a call plans with, read once at its start.
+Settings current_settings();
 
 int effective_mode(bool is_double);  // BF16X_MODE_NATIVE / AUTO / an emulation mode of that precision
 int runtime_engine();                // BF16X_ENGINE_AUTO unless bf16x_set_engine chose one

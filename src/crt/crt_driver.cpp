@@ -346,12 +346,14 @@ struct CrtCall {
 // Scan (exponents, NaN/Inf), the workspace, the digit factors 2^(6 - e); with the fast scaling, H from the
 // 2-norms: (|A^||B^|)_ij <= ||A^_i.|| ||B^_.j|| (Cauchy-Schwarz), in the bound GEMM's units (4096 per product).
 template <typename T>
-CrtStatus prepare(CrtCall<T>& c, CrtConfig& cfg) {
+DriverStatus prepare(CrtCall<T>& c, CrtConfig& cfg) {
+  // Before anything runs: no engine instruction executes where its check fails (AMX: CPUID, XCR0, permission).
+  if (!cfg.engine->available()) return DriverStatus::engine_unavailable;
   const std::int64_t m = c.x.m, n = c.x.n, k = c.x.k;
-  if (scan_lines(c.la, m, k, c.ea.data()) || scan_lines(c.lb, n, k, c.eb.data())) return CrtStatus::nonfinite_input;
+  if (scan_lines(c.la, m, k, c.ea.data()) || scan_lines(c.lb, n, k, c.eb.data())) return DriverStatus::nonfinite_input;
   const std::size_t total = c.lay.total * std::size_t(c.blk.threads);
   c.mem = workspace(total);  // everything before C is touched
-  if (!c.mem) return CrtStatus::no_memory;
+  if (!c.mem) return DriverStatus::no_memory;
   cfg.workspace_bytes = total;
   for (std::int64_t i = 0; i < m; ++i) util::pow2_pair(6 - c.ea[i], c.fa1[i], c.fa2[i]);
   for (std::int64_t j = 0; j < n; ++j) util::pow2_pair(6 - c.eb[j], c.fb1[j], c.fb2[j]);
@@ -359,7 +361,7 @@ CrtStatus prepare(CrtCall<T>& c, CrtConfig& cfg) {
     sum_squares(c.la, m, k, c.fa1.data(), c.fa2.data(), c.hrow.data());
     sum_squares(c.lb, n, k, c.fb1.data(), c.fb2.data(), c.hcol.data());
   }
-  return CrtStatus::ok;
+  return DriverStatus::ok;
 }
 
 // The bound GEMM: H = digits(A) digits(B), its row and column maxima into hrow, hcol. Returns the micro-tiles.
@@ -509,10 +511,10 @@ std::uint64_t products_pass(CrtCall<T>& c) {
 }  // namespace
 
 template <typename T>
-CrtStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
+DriverStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
   const auto t0 = Clock::now();
   CrtCall<T> c(x, cfg);
-  if (const CrtStatus st = prepare(c, cfg); st != CrtStatus::ok) return st;
+  if (const DriverStatus st = prepare(c, cfg); st != DriverStatus::ok) return st;
   std::uint64_t tiles = cfg.fast_scaling ? 0 : bound_pass(c);
   choose_scales(c);
   const auto t1 = Clock::now();
@@ -522,10 +524,10 @@ CrtStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
   cfg.seconds_scale = std::chrono::duration<double>(t1 - t0).count();
   cfg.seconds_products = std::chrono::duration<double>(t2 - t1).count();
   if (cfg.scales) *cfg.scales = CrtScales{c.ea, c.eb, c.sa, c.sb};
-  return CrtStatus::ok;
+  return DriverStatus::ok;
 }
 
-template CrtStatus gemm_crt(const CrtArgs<float>&, CrtConfig&);
-template CrtStatus gemm_crt(const CrtArgs<double>&, CrtConfig&);
+template DriverStatus gemm_crt(const CrtArgs<float>&, CrtConfig&);
+template DriverStatus gemm_crt(const CrtArgs<double>&, CrtConfig&);
 
 }  // namespace bf16x::crt

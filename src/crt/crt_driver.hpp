@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "engine/int8_kernel.hpp"
+#include "util/driver_status.hpp"
 
 namespace bf16x::crt {
 
@@ -35,6 +36,7 @@ using engine::int8::kKChunk;
 using engine::int8::kTile;
 using Int8Kernel = engine::int8::Kernel;
 using Int8Engine = engine::int8::Engine;
+using util::DriverStatus;
 
 template <typename T>
 struct CrtArgs {
@@ -73,10 +75,8 @@ struct CrtConfig {
   double seconds_scale = 0, seconds_products = 0;
 };
 
-enum class CrtStatus { ok, nonfinite_input, no_memory };
-
 template <typename T>
-CrtStatus gemm_crt(const CrtArgs<T>& args, CrtConfig& cfg);
+DriverStatus gemm_crt(const CrtArgs<T>& args, CrtConfig& cfg);
 
 struct Blocking {
   int mc, nc, kc, threads;

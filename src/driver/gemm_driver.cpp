@@ -288,6 +288,8 @@ DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg) {
   const bool fp64 = scheme.reconstruction == split::Reconstruction::fp64;
   // An FP32 scheme on FP64 data (or the reverse) would size panels and scratch for the wrong element type.
   if (fp64 != std::is_same_v<T, double>) return DriverStatus::wrong_precision;
+  // Before anything runs: no engine instruction executes where its check fails (AMX: CPUID, XCR0, permission).
+  if (!cfg.engine->available()) return DriverStatus::engine_unavailable;
   const int bk = cfg.block_k > 0 ? cfg.block_k : default_block_k(fp64);
   const split::GroupPlan& plan = cached_plan(scheme, cfg.fuse_diagonals, bk);
   const int ngroups = int(plan.groups.size());

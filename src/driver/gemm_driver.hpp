@@ -6,6 +6,7 @@
 #include "engine/engine.hpp"
 #include "pack/operand.hpp"
 #include "split/scheme.hpp"
+#include "util/driver_status.hpp"
 
 namespace bf16x::driver {
 
@@ -32,8 +33,7 @@ struct DriverConfig {
   std::size_t workspace_bytes = 0;                // filled by the call: the workspace it reserved
 };
 
-// wrong_precision: the scheme reconstructs in the other precision than T (a caller's bug; nothing is touched).
-enum class DriverStatus { ok, nonfinite_input, no_memory, wrong_precision };
+using util::DriverStatus;
 
 // Never writes C unless it returns ok (nonfinite_input: the caller routes the call to its exact fallback).
 template <typename T>

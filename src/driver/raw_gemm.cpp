@@ -49,7 +49,7 @@ bool raw_gemm_packed(const engine::EngineInfo& e, const RawPacked& p, float* c, 
   const driver::BlockPlan plan = driver::plan_blocks(p.m, p.n, omp_get_max_threads());
   const std::size_t per_thread = driver::thread_scratch_bytes(plan, driver::Accumulation::running_fp32, 1);
   auto* scratch = static_cast<unsigned char*>(scratch_workspace().reserve(per_thread * std::size_t(plan.threads)));
-  if (!scratch) return false;
+  if (!scratch || !e.available()) return false;
   const driver::BlockOutput<float> out{p.m, p.n, 1.0, 0.0, c, ldc, nullptr, nullptr};
   const driver::BlockCompute comp{&p.a, &p.b, &kGroup, 1, driver::Accumulation::running_fp32, &e, counters};
   driver::run_blocks(out, comp, plan, scratch);
@@ -70,7 +70,7 @@ bool raw_gemm(const engine::EngineInfo& e, std::int64_t m, std::int64_t n, std::
   const std::size_t packed = std::size_t(p.a.elems() + p.b.elems()) * sizeof(bf16_t);
   auto* base =
       static_cast<unsigned char*>(tl_ws.reserve((packed + 63) / 64 * 64 + per_thread * std::size_t(plan.threads)));
-  if (!base) return false;
+  if (!base || !e.available()) return false;
   p.a.data = reinterpret_cast<bf16_t*>(base);
   p.b.data = p.a.data + p.a.elems();
   unsigned char* scratch = base + (packed + 63) / 64 * 64;

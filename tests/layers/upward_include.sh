@@ -31,4 +31,8 @@ try policy driver/gemm_driver.hpp ok
 try policy api/mode_policy.hpp fails
 try api policy/cost_model.hpp ok
 try api blas/dispatch.hpp fails
+try complex util/pow2.hpp ok
+try complex api/real_gemm.hpp fails
+try complex engine/engine.hpp fails
+try api complex/complex_gemm.hpp ok
 exit $fail

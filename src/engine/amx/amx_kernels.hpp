@@ -8,7 +8,7 @@
 
 namespace bf16x::engine::amx {
 
-// Hardware tiles: run only after cpu::amx_available() (they abort otherwise rather than fault).
+// Hardware tiles: run only after cpu::amx_available() (the engine record's available(), which the drivers ask).
 void kernel_amx_hw(const MicroTileArgs& args);
 void hw_thread_begin();
 void hw_thread_end();

@@ -1,10 +1,6 @@
 // The AMX micro-kernel on the hardware tiles. Everything in this translation unit may compile to AMX (and
-// AVX-512) instructions, so every path to a tile instruction passes the cpu::amx_available() check in
-// hw_thread_begin.
-#include <cstdio>
-#include <cstdlib>
-
-#include "cpu/features.hpp"
+// AVX-512) instructions, so every path to a tile instruction passes the cpu::amx_available() check first: the
+// engine record's available(), which every driver asks before its parallel region.
 #include "engine/amx/amx_kernels.hpp"
 #include "engine/amx/hw_tiles.hpp"
 #include "engine/amx/kernel_amx_bf16_32x32.hpp"
@@ -19,12 +15,11 @@ thread_local bool tls_configured = false;  // this thread's tiles hold kPalette
 
 }  // namespace
 
+// Reached only through the amx engine record, after its available() (cpu::amx_available(): CPUID, XCR0 and the
+// process's tile permission) passed: the drivers check it before their parallel regions, so every thread may load
+// the palette.
 void hw_thread_begin() {
   if (tls_configured) return;
-  if (!cpu::amx_available()) {
-    std::fprintf(stderr, "bf16x: AMX tiles requested but unavailable (%s)\n", cpu::amx_unavailable_reason());
-    std::abort();
-  }
   HwTiles::load_config(kPalette);
   tls_configured = true;
 }

@@ -1,8 +1,8 @@
 // bf16x_cgemm / bf16x_zgemm: the checks, layout normalisation and quick returns of the real routines, native on the
-// host cgemm/zgemm, else C in bounded blocks (complex_blocking.hpp): per block, P = op(A) op(B) from real products
-// of the parts (complex_products.hpp), scaled by powers of two per row and column so that it stays in range
-// (complex_operands.hpp), into FP64 workspace, then C = alpha P + beta C with the scales joining alpha; whatever
-// can fail is done before the first block is written, so that an error leaves C untouched.
+// host cgemm/zgemm, else the complex layer (complex/complex_gemm.hpp) on the checked real GEMM of the call's options:
+// C in bounded blocks, P = op(A) op(B) per block from real products of the parts, scaled by powers of two per row
+// and column so that it stays in range, then C = alpha P + beta C; whatever can fail is done before the first block
+// is written, so that an error leaves C untouched.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -12,21 +12,66 @@
 
 #include "api/call_plan.hpp"
 #include "api/checks.hpp"
-#include "api/complex_blocking.hpp"
-#include "api/complex_products.hpp"
 #include "api/env.hpp"
 #include "api/real_gemm.hpp"
 #include "api/runtime.hpp"
 #include "api/verbose.hpp"
 #include "bf16x/bf16x.h"
+#include "complex/complex_gemm.hpp"
 #include "host/host_blas.hpp"
-#include "util/pow2.hpp"
 
 namespace bf16x::api {
 namespace {
 
+using complex::c_at;
+using complex::Complex;
+using complex::ComplexOperand;
+
+// Sums of counters and times over the real GEMMs of one complex call; mode and engine of the last, the first
+// non-empty why (auto's measurement is made by the first real GEMM).
+void merge(Outcome& total, const Outcome& one) {
+  total.mode = one.mode;
+  total.engine = one.engine;
+  if (total.why.empty()) total.why = one.why;
+  total.counters.add(one.counters);
+  total.seconds_split += one.seconds_split;
+  total.seconds_compute += one.seconds_compute;
+  total.workspace_bytes = std::max(total.workspace_bytes, one.workspace_bytes);
+  total.guard = std::max(total.guard, one.guard);  // the strongest step any real product needed
+  total.repaired += one.repaired;
+  total.seconds_guard += one.seconds_guard;
+}
+
+// The complex layer on the checked real GEMM of the call's options. The mode the first real GEMM ran is pinned for
+// every later block and chunk, so that auto decides once per call (on the first block's data) and one call never
+// mixes modes; the real GEMMs' outcomes are merged into out.
 template <typename T>
-using Complex = std::conditional_t<std::is_same_v<T, float>, bf16x_complex_float, bf16x_complex_double>;
+int emulate(int method, const ComplexOperand<T>& oa, const ComplexOperand<T>& ob, const Complex<T>& alpha,
+            const Complex<T>& beta, Complex<T>* c, std::int64_t ldc, bool c_rows, const bf16x_options& opt,
+            Outcome& out, bool& done) {
+  const ThreadScope threads;  // bf16x_set_num_threads for the scan, the deinterleave and the write too
+  bf16x_options pinned = opt;
+  bool first = true;
+  const complex::RealGemm<T> real = [&](std::int64_t m, std::int64_t n, std::int64_t k, const T* a, const T* b,
+                                        T beta_r, T* cr) {
+    Outcome one;
+    const int st =
+        run_gemm<T>(BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, T(1), a, m, b, k, beta_r, cr, m, false, pinned, one);
+    if (st == BF16X_OK && first) {
+      pinned.mode = one.mode;
+      first = false;
+    }
+    merge(out, one);
+    return st;
+  };
+  std::size_t bytes = 0;
+  const int st = complex::gemm<T>(method, oa, ob, alpha, beta, c, ldc, c_rows, real, done, bytes);
+  if (st == BF16X_OK && done) {
+    out.workspace_bytes += bytes;
+    out.why += method == BF16X_COMPLEX_3M ? ",complex=3m" : ",complex=4m";
+  }
+  return st;
+}
 
 template <typename T>
 bool host_complex_gemm(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, const Complex<T>& alpha,
@@ -51,12 +96,6 @@ struct HostCall {
   std::int64_t ldb;
 };
 
-// C(i, j) of a column-major C, or of a row-major one (c_rows: at c[i * ldc + j]).
-template <typename T>
-Complex<T>& c_at(Complex<T>* c, std::int64_t ldc, bool c_rows, std::int64_t i, std::int64_t j) {
-  return c_rows ? c[i * ldc + j] : c[i + j * ldc];
-}
-
 // C = beta C; beta = 0 sets zero without reading C (NaN there included), beta = 1 leaves C as it is.
 template <typename T>
 void scale_c(std::int64_t m, std::int64_t n, const Complex<T>& beta, Complex<T>* c, std::int64_t ldc, bool c_rows) {
@@ -67,92 +106,6 @@ void scale_c(std::int64_t m, std::int64_t n, const Complex<T>& beta, Complex<T>*
       Complex<T>& x = c_at<T>(c, ldc, c_rows, i, j);
       x = zero ? Complex<T>{0, 0} : Complex<T>{beta.re * x.re - beta.im * x.im, beta.re * x.im + beta.im * x.re};
     }
-}
-
-// x = m 2^e with m in [0.5, 1); 0, Inf and NaN as themselves with e = 0.
-struct Pow2Split {
-  double m;
-  int e;
-};
-Pow2Split split_pow2(double x) {
-  int e = 0;
-  const double m = std::isfinite(x) && x != 0 ? std::frexp(x, &e) : x;
-  return {m, e};
-}
-
-// y 2^e: exact where the result is normal, else one rounding (as ldexp).
-double times_pow2(double y, int e) {
-  if (e < -1022 || e > 1023) return std::ldexp(y, e);
-  return y * util::pow2(e);
-}
-
-// The r x c block of C at (i0, j0) = alpha 2^(ea_i + eb_j) P' + beta C in FP64 with one rounding to T per part
-// (beta = 0: C not read); P' is the FP64 block of ComplexProducts::p(), op(A) op(B) on operands scaled by 2^-ea_i
-// per row and 2^-eb_j per column (complex_operands.hpp). Each part of alpha is m 2^e and its exponent joins
-// ea_i + eb_j, as the real drivers fold alpha into their scales: fl(m P') 2^(e + ea_i + eb_j) is fl(alpha P) where
-// that is normal, and no alpha P' or 2^(...) P' leaves the range before the result does. The same arithmetic per
-// entry in both layouts.
-template <typename T>
-void combine(std::int64_t i0, std::int64_t r, std::int64_t j0, std::int64_t c, const Complex<T>& alpha, const double* p,
-             const int* ea, const int* eb, const Complex<T>& beta, Complex<T>* cm, std::int64_t ldc, bool c_rows) {
-  const Pow2Split ar = split_pow2(alpha.re), ai = split_pow2(alpha.im);
-  const double br = beta.re, bi = beta.im;
-  const bool read_c = br != 0 || bi != 0;
-  const double* pim = p + r * c;
-  const auto entry = [&](std::int64_t i, std::int64_t j) {
-    const double pr = p[i + j * r], pi = pim[i + j * r];
-    const int s = ea[i0 + i] + eb[j0 + j];
-    double re = times_pow2(ar.m * pr, ar.e + s) - times_pow2(ai.m * pi, ai.e + s);
-    double im = times_pow2(ar.m * pi, ar.e + s) + times_pow2(ai.m * pr, ai.e + s);
-    Complex<T>& x = c_at<T>(cm, ldc, c_rows, i0 + i, j0 + j);
-    if (read_c) {
-      const double xr = x.re, xi = x.im;
-      re += br * xr - bi * xi;
-      im += br * xi + bi * xr;
-    }
-    x = Complex<T>{T(re), T(im)};
-  };
-  if (c_rows) {  // along C's rows, where it is contiguous
-#pragma omp parallel for schedule(static)
-    for (std::int64_t i = 0; i < r; ++i)
-      for (std::int64_t j = 0; j < c; ++j) entry(i, j);
-  } else {
-#pragma omp parallel for schedule(static)
-    for (std::int64_t j = 0; j < c; ++j)
-      for (std::int64_t i = 0; i < r; ++i) entry(i, j);
-  }
-}
-
-// C = alpha op(A) op(B) + beta C in blocks of C (complex_blocking.hpp). Everything that can fail comes before C
-// is written: the scan for NaN/Inf (returns false: nothing done, the caller goes to the host), the workspace, and
-// the real GEMM's own workspace, reserved by the first block, the largest in every dimension, and kept for the
-// later ones (driver/workspace.hpp).
-template <typename T>
-int emulate(int method, const ComplexOperand<T>& oa, const ComplexOperand<T>& ob, const Complex<T>& alpha,
-            const Complex<T>& beta, Complex<T>* c, std::int64_t ldc, bool c_rows, const bf16x_options& opt,
-            Outcome& out, bool& done) {
-  const ThreadScope threads;  // bf16x_set_num_threads for the scan, the deinterleave and the write too
-  const OperandScan sa = scan_operand(oa, true), sb = scan_operand(ob, false);
-  done = sa.finite && sb.finite;
-  if (!done) return BF16X_OK;
-  // The real GEMMs run on op(A) and op(B) scaled by powers of two per row and column (every part below 1, so P'
-  // and 3M's sums stay in range); the write puts the scales back with alpha.
-  ComplexOperand<T> pa = oa, pb = ob;
-  pa.row_exp = sa.exps.data();
-  pb.col_exp = sb.exps.data();
-  const std::int64_t m = oa.rows, n = ob.cols;
-  const ComplexBlocking bl = complex_blocking();
-  const std::int64_t mb = std::min(bl.mb, m), nb = std::min(bl.nb, n), kb = std::min(bl.kb, oa.cols);
-  ComplexProducts<T> prod(method, mb, nb, kb);
-  for (std::int64_t j0 = 0; j0 < n; j0 += nb)
-    for (std::int64_t i0 = 0; i0 < m; i0 += mb) {
-      const std::int64_t r = std::min(mb, m - i0), cc = std::min(nb, n - j0);
-      if (const int st = prod.block(pa, pb, i0, r, j0, cc, opt, out); st != BF16X_OK) return st;
-      combine<T>(i0, r, j0, cc, alpha, prod.p(), sa.exps.data(), sb.exps.data(), beta, c, ldc, c_rows);
-    }
-  out.workspace_bytes += prod.bytes();
-  out.why += method == BF16X_COMPLEX_3M ? ",complex=3m" : ",complex=4m";
-  return BF16X_OK;
 }
 
 // A checked call on column-major operand views (a row-major operand read as its transpose) and a C in either
@@ -171,7 +124,8 @@ int run_complex(const ComplexOperand<T>& oa, const ComplexOperand<T>& ob, const 
   const CallPlan plan = plan_call(opt, is_double, m, n, k);  // the real GEMMs' plan, refusals included
   if (plan.status != BF16X_OK) return plan.status;
   if (plan.mode != BF16X_MODE_NATIVE) {
-    const int method = opt.complex_method != BF16X_COMPLEX_DEFAULT ? opt.complex_method : env().complex_method;
+    const int method =
+        opt.complex_method != BF16X_COMPLEX_DEFAULT ? opt.complex_method : plan.settings.complex_method;
     bool done = false;
     if (const int st = emulate<T>(method, oa, ob, alpha, beta, c, ldc, c_rows, opt, out, done); st != BF16X_OK || done)
       return st;

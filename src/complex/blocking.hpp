@@ -1,4 +1,4 @@
-// The blocks of a complex GEMM (api/complex_gemm.cpp): C in blocks of at most MB rows x NB columns, the inner
+// The blocks of a complex GEMM (complex/complex_gemm.cpp): C in blocks of at most MB rows x NB columns, the inner
 // dimension in chunks of at most KB complex elements, so that the workspace (the parts of one block's operands,
 // the block operands of 4M or the sums of 3M, and an FP64 P block) is bounded whatever m, n, k are.
 //
@@ -14,7 +14,7 @@
 #pragma once
 #include <cstdint>
 
-namespace bf16x::api {
+namespace bf16x::complex {
 
 struct ComplexBlocking {
   std::int64_t mb = 1024, nb = 512, kb = 1024;
@@ -26,4 +26,4 @@ ComplexBlocking complex_blocking();
 // boundaries. Not for use while calls run.
 void set_complex_blocking(std::int64_t mb, std::int64_t nb, std::int64_t kb);
 
-}  // namespace bf16x::api
+}  // namespace bf16x::complex

@@ -1,11 +1,11 @@
-#include "api/complex_operands.hpp"
+#include "complex/operands.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include "util/pow2.hpp"
 
-namespace bf16x::api {
+namespace bf16x::complex {
 namespace {
 
 using util::pow2;
@@ -103,4 +103,4 @@ template void split_parts(const ComplexOperand<double>&, std::int64_t, std::int6
 template OperandScan scan_operand(const ComplexOperand<float>&, bool);
 template OperandScan scan_operand(const ComplexOperand<double>&, bool);
 
-}  // namespace bf16x::api
+}  // namespace bf16x::complex

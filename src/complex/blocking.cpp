@@ -1,8 +1,8 @@
-#include "api/complex_blocking.hpp"
+#include "complex/blocking.hpp"
 
 #include <atomic>
 
-namespace bf16x::api {
+namespace bf16x::complex {
 namespace {
 std::atomic<std::int64_t> g_mb{0}, g_nb{0}, g_kb{0};
 }  // namespace
@@ -23,4 +23,4 @@ void set_complex_blocking(std::int64_t mb, std::int64_t nb, std::int64_t kb) {
   g_kb = kb;
 }
 
-}  // namespace bf16x::api
+}  // namespace bf16x::complex

@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace bf16x::api {
+namespace bf16x::complex {
 
 // A stored complex operand: rows x cols of op(X), X at x with leading dimension ld (complex elements), op(X) =
 // X^T where trans, and the imaginary part negated where conj (conjugation is separate from transposition: a
@@ -45,4 +45,4 @@ struct OperandScan {
 template <typename T>
 OperandScan scan_operand(const ComplexOperand<T>& op, bool rows);
 
-}  // namespace bf16x::api
+}  // namespace bf16x::complex

@@ -1,5 +1,5 @@
 // P = op(A) op(B) for complex operands from real GEMMs of their parts (docs/accuracy.md, "Complex GEMM"), one
-// block of C at a time (api/complex_blocking.hpp):
+// block of C at a time (complex/blocking.hpp):
 //   4M: one real GEMM of the block operands [Ar Ai] (m x 2k) and [[Br, Bi], [-Bi, Br]] (2k x 2n), giving
 //       [Re P | Im P] = [ArBr - AiBi | ArBi + AiBr]: four products' work, each part within the real mode's bound
 //       on the 2k-term real dot products;
@@ -13,36 +13,35 @@
 #include <cstdint>
 #include <memory>
 
-#include "api/complex_operands.hpp"
-#include "api/real_gemm.hpp"
+#include "complex/operands.hpp"
+#include "complex/real_gemm.hpp"
 
-namespace bf16x::api {
+namespace bf16x::complex {
 
 template <typename T>
 class ComplexProducts {
  public:
   // Workspace for blocks of up to mb x nb and chunks of up to kb, allocated here (std::bad_alloc before anything
   // is computed). method: BF16X_COMPLEX_4M or BF16X_COMPLEX_3M (3M's sums are finite: the operands come scaled,
-  // complex_operands.hpp).
+  // complex/operands.hpp).
   ComplexProducts(int method, std::int64_t mb, std::int64_t nb, std::int64_t kb);
 
   // The r x c block of P at (i0, j0), over all of k (a.cols) in chunks of kb: Re P at p(), Im P at p() + r c,
-  // column-major with leading dimension r. The real GEMMs run under opt (alpha 1), their outcomes merged into out.
-  // Returns a bf16x_status.
+  // column-major with leading dimension r, from the real GEMMs `real` computes. Returns a bf16x_status.
   int block(const ComplexOperand<T>& a, const ComplexOperand<T>& b, std::int64_t i0, std::int64_t r, std::int64_t j0,
-            std::int64_t c, const bf16x_options& opt, Outcome& out);
+            std::int64_t c, const RealGemm<T>& real);
 
   const double* p() const { return p_.get(); }
   std::size_t bytes() const { return bytes_; }
 
  private:
   int block_4m(const ComplexOperand<T>& a, const ComplexOperand<T>& b, std::int64_t i0, std::int64_t r, std::int64_t j0,
-               std::int64_t c, const bf16x_options& opt, Outcome& out);
+               std::int64_t c, const RealGemm<T>& real);
   int block_3m(const ComplexOperand<T>& a, const ComplexOperand<T>& b, std::int64_t i0, std::int64_t r, std::int64_t j0,
-               std::int64_t c, const bf16x_options& opt, Outcome& out);
+               std::int64_t c, const RealGemm<T>& real);
   // acc (m x n, FP64) = (first ? 0 : acc) + a b for the real m x k a and k x n b (column-major, packed).
   int accumulate(std::int64_t m, std::int64_t n, std::int64_t k, const T* a, const T* b, double* acc, bool first,
-                 const bf16x_options& opt, Outcome& out);
+                 const RealGemm<T>& real);
 
   int method_;
   std::int64_t kb_;
@@ -51,9 +50,6 @@ class ComplexProducts {
   std::unique_ptr<double[]> t3_;  // 3M: T3
   std::unique_ptr<T[]> q_;        // cgemm: one chunk's FP32 product before it is added in FP64
   std::size_t bytes_ = 0;
-  // The mode the first real GEMM of the call ran: every later block and chunk runs it too, so that auto decides
-  // once per call (on the first block's data) and one call never mixes modes. -1 until then.
-  int pinned_mode_ = -1;
 };
 
-}  // namespace bf16x::api
+}  // namespace bf16x::complex
