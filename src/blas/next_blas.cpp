@@ -31,7 +31,7 @@ std::vector<std::string> loaded_objects() {
   return names;
 }
 
-void* find_next(const char* name) {
+void* lookup(const char* name) {
   // RTLD_NEXT covers the objects of the global scope: the program's own libraries.
   if (void* p = dlsym(RTLD_NEXT, name)) return p;
   // A BLAS loaded with dlopen(RTLD_LOCAL) (Python extension modules are) is outside that scope, yet its callers
@@ -48,27 +48,16 @@ void* find_next(const char* name) {
   return nullptr;
 }
 
-// Cached once found; looked up again while missing, since the library that holds it may be loaded later.
-template <typename F>
-F cached(std::atomic<void*>& slot, const char* name) {
-  void* p = slot.load(std::memory_order_acquire);
-  if (!p) {
-    p = find_next(name);
-    if (p) slot.store(p, std::memory_order_release);
-  }
-  return reinterpret_cast<F>(p);
-}
-
-std::atomic<void*> sgemm_slot, dgemm_slot, cblas_sgemm_slot, cblas_dgemm_slot;
-
 }  // namespace
 
-FortranSgemm next_sgemm() { return cached<FortranSgemm>(sgemm_slot, "sgemm_"); }
-FortranDgemm next_dgemm() { return cached<FortranDgemm>(dgemm_slot, "dgemm_"); }
-CblasSgemm next_cblas_sgemm() { return cached<CblasSgemm>(cblas_sgemm_slot, "cblas_sgemm"); }
-CblasDgemm next_cblas_dgemm() { return cached<CblasDgemm>(cblas_dgemm_slot, "cblas_dgemm"); }
-
-void* next_definition(std::atomic<void*>& slot, const char* name) { return cached<void*>(slot, name); }
+void* find_next(NextDefinition& d) {
+  void* p = d.found.load(std::memory_order_acquire);
+  if (!p) {
+    p = lookup(d.name);
+    if (p) d.found.store(p, std::memory_order_release);
+  }
+  return p;
+}
 
 const char* library_of(const void* fn) {
   Dl_info info{};

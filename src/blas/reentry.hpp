@@ -6,14 +6,15 @@
 
 namespace bf16x::blas {
 
-class ShimScope {
- public:
-  ShimScope();
-  ~ShimScope();
-  ShimScope(const ShimScope&) = delete;
-  ShimScope& operator=(const ShimScope&) = delete;
+inline thread_local int shim_depth = 0;  // how many shim calls this thread is inside
 
-  static bool active();  // this thread is inside a shim call
+// This thread is inside a shim call for the scope's lifetime (it is neither copied nor moved).
+struct ShimScope {
+  ShimScope() { ++shim_depth; }
+  ~ShimScope() { --shim_depth; }
+  ShimScope(ShimScope&&) = delete;
+
+  static bool active() { return shim_depth > 0; }
 };
 
 }  // namespace bf16x::blas

@@ -1,13 +1,18 @@
-! DGEMM and SGEMM through the ILP64 BLAS interface (compiled with -fdefault-integer-8: every INTEGER, sizes and
-! INFO included, is 64-bit), run by ilp64.sh against Debian's libblas64 with libbf16x_blas64.so preloaded.
-! The reference is computed here in REAL(16): products of doubles are exact there (106 <= 113 bits) and 64 sums
-! add at most 64 u113 relative to |A||B|, negligible against every bound below.
-!   ilp64_gemm MODE   with MODE fp64x6 / fp64x21 / native (DGEMM; SGEMM runs fp32x6 in every case).
+! DGEMM, SGEMM, ZGEMM and CGEMM through the ILP64 BLAS interface (compiled with -fdefault-integer-8: every
+! INTEGER, sizes and INFO included, is 64-bit), run by ilp64.sh against Debian's libblas64 with libbf16x_blas64.so
+! preloaded. The reference is computed here in REAL(16): products of doubles are exact there (106 <= 113 bits) and
+! 128 sums add at most 128 u113 relative to |A||B|, negligible against every bound below.
+!   ilp64_gemm MODE   with MODE fp64x6 / fp64x21 / native (DGEMM and ZGEMM; SGEMM and CGEMM run fp32x6 in every
+!                     case: the complex routines take the mode of the real one of their precision).
 ! Bounds (docs/numerics.md, tests/python/conftest.py):
 !   fp64x<d>: |C - R| <= k 2^(Ea_i + Eb_j) (T_d + gamma_n + 2 u53) + u53 |R|, n = products x k-blocks,
 !             with |x| < 2^Ea_i over row i of A (2^Eb_j: column j of B), T_3 = 3.0e-8, T_6 = 3.9e-16;
 !   native:   gamma_k (|A||B|)_ij + u53 |R|;
 !   fp32x6:   (|A||B|)_ij (1.02 gamma_770 + 3.1 u24) + u24 |R| (tests/test_modes.cpp check_fp32).
+! Complex (4M, docs/accuracy.md "Complex GEMM"): each part of each entry is one real dot product of length 2k over
+! both parts, so the bounds above hold per part with k -> 2k, Ea_i and Eb_j over both parts and |A||B| the part's
+! own sum of |products| (the native ZGEMM's too); n counts 3 more FP64 additions (the two of tests/test_modes.cpp
+! and the chunk's, tests/test_complex.cpp), and CGEMM rounds P to FP32 before the write (one more u24 |A||B|).
 ! The calls also pass sizes that only a 64-bit reading gets right: LDA = 2^32 + 1 with K = 1 and LDC = 2^32 + 96
 ! with N = 1 are valid (only the first column is touched), while their low 32 bits (1, 96 < M) are not; and the
 ! error checks must see M = -2^32 + 96 as negative (its low 32 bits are 96) and hand XERBLA the reference's INFO
@@ -39,6 +44,12 @@ program ilp64_gemm
   character(len=16) :: mode
   double precision :: t_d, nprod, u53, u24, bound, worst
   integer :: i, j, l, fails, ea(m), eb(n)
+  double precision :: zre(m, k), zim(m, k), wre(k, n), wim(k, n)
+  complex(kind=8) :: za(m, k), zb(k, n), zbh(n, k), zc(m, n)
+  complex :: ca(m, k), cb(k, n), cc(m, n)
+  complex(qp) :: zr(m, n), cr(m, n)
+  real(qp) :: zabs(2, m, n), cabs(2, m, n)
+  integer :: eza(m), ezb(n)
 
   call get_command_argument(1, mode)
   u53 = 2.0d0**(-53)
@@ -140,12 +151,66 @@ program ilp64_gemm
   end do
   call report('DGEMM LDC = 2^32 + 96, N = 1', worst)
 
+  ! The complex data, drawn after the real ones: ZB is passed as its conjugate transpose ('C'); CA, CB are ZA, ZB
+  ! rounded to single precision (each part).
+  call random_number(zre)
+  call random_number(zim)
+  call random_number(wre)
+  call random_number(wim)
+  za = cmplx(2 * zre - 1, 2 * zim - 1, kind=8)
+  zb = cmplx(2 * wre - 1, 2 * wim - 1, kind=8)
+  zbh = conjg(transpose(zb))
+  ca = cmplx(za, kind=4)
+  cb = cmplx(zb, kind=4)
+  do j = 1, n
+    do i = 1, m
+      call complex_ref(za(i, :), zb(:, j), zr(i, j), zabs(:, i, j))
+      call complex_ref(cmplx(ca(i, :), kind=8), cmplx(cb(:, j), kind=8), cr(i, j), cabs(:, i, j))
+    end do
+  end do
+  do i = 1, m
+    eza(i) = exponent(max(maxval(abs(real(za(i, :)))), maxval(abs(aimag(za(i, :))))))
+  end do
+  do j = 1, n
+    ezb(j) = exponent(max(maxval(abs(real(zb(:, j)))), maxval(abs(aimag(zb(:, j))))))
+  end do
+
+  ! ZGEMM C = A B with B passed conjugate-transposed ('C'), on DGEMM's mode.
+  zc = 0
+  call zgemm('N', 'C', m, n, k, (1.0d0, 0.0d0), za, m, zbh, n, (0.0d0, 0.0d0), zc, m)
+  worst = 0
+  do j = 1, n
+    do i = 1, m
+      worst = max(worst, abs(real(zc(i, j)) - real(real(zr(i, j)), 8)) / zbound(i, j, 1), &
+                  abs(aimag(zc(i, j)) - real(aimag(zr(i, j)), 8)) / zbound(i, j, 2))
+    end do
+  end do
+  call report('ZGEMM N,C 96x80x64 ' // trim(mode), worst)
+
+  ! CGEMM fp32x6 (SGEMM's mode).
+  cc = 0
+  call cgemm('N', 'N', m, n, k, (1.0, 0.0), ca, m, cb, k, (0.0, 0.0), cc, m)
+  worst = 0
+  do j = 1, n
+    do i = 1, m
+      do l = 1, 2
+        bound = real(cabs(l, i, j), 8) * (1.02d0 * 770 * u24 / (1 - 770 * u24) + 4.1d0 * u24) + &
+                u24 * abs(real(part(cr(i, j), l), 8))
+        worst = max(worst, abs(real(part(cmplx(cc(i, j), kind=qp), l), 8) - real(part(cr(i, j), l), 8)) / bound)
+      end do
+    end do
+  end do
+  call report('CGEMM N,N 96x80x64 (fp32x6 bound)', worst)
+
   ! Argument errors: XERBLA gets the reference INFO (64-bit) and C is left alone.
   cw = 7
   call expect_error('M = -2^32 + 96 (low 32 bits: 96)', -4294967200_8, m, 3_8)
   call expect_error('LDA = M - 1', m, m - 1, 8_8)
   call dgemm('N', 'N', m, n, k, 1.0d0, a, m, b, k, 0.0d0, cw, m - 1)
   call check_info('LDC = M - 1', 13_8)
+  zc = (7.0d0, 7.0d0)
+  call zgemm('N', 'N', m, n, k, (1.0d0, 0.0d0), za, m, zb, k - 1, (0.0d0, 0.0d0), zc, m)
+  call check_info('ZGEMM LDB = K - 1', 10_8, 'ZGEMM ', all(zc == (7.0d0, 7.0d0)))
 
   if (fails > 0) then
     print *, 'ilp64_gemm: ', fails, ' check(s) FAILED'
@@ -167,6 +232,49 @@ contains
       dbound = kk * 2.0d0**(ea(i) + eb(j)) * (t_d + g + 2 * u53) + u53 * abs(real(r(i, j), 8))
     end if
   end function dbound
+
+  ! The bound of this mode for part l (1: real, 2: imaginary) of entry (i, j) of ZA ZB (inner dimension 2k).
+  double precision function zbound(i, j, l)
+    integer, intent(in) :: i, j, l
+    double precision :: g
+    if (t_d < 0) then
+      g = 2 * k * u53 / (1 - 2 * k * u53)
+      zbound = g * real(zabs(l, i, j), 8) + u53 * abs(real(part(zr(i, j), l), 8))
+    else
+      g = (nprod + 3) * u53 / (1 - (nprod + 3) * u53)
+      zbound = 2 * k * 2.0d0**(eza(i) + ezb(j)) * (t_d + g + 2 * u53) + u53 * abs(real(part(zr(i, j), l), 8))
+    end if
+  end function zbound
+
+  real(qp) function part(z, l)
+    complex(qp), intent(in) :: z
+    integer, intent(in) :: l
+    if (l == 1) then
+      part = real(z, qp)
+    else
+      part = aimag(z)
+    end if
+  end function part
+
+  ! r = sum x(l) y(l) exactly enough (REAL(16) products of doubles are exact), s = each part's sum of |products|.
+  subroutine complex_ref(x, y, r, s)
+    complex(kind=8), intent(in) :: x(:), y(:)
+    complex(qp), intent(out) :: r
+    real(qp), intent(out) :: s(2)
+    real(qp) :: xr, xi, yr, yi
+    integer :: l
+    r = 0
+    s = 0
+    do l = 1, size(x)
+      xr = real(x(l), qp)
+      xi = real(aimag(x(l)), qp)
+      yr = real(y(l), qp)
+      yi = real(aimag(y(l)), qp)
+      r = r + cmplx(xr * yr - xi * yi, xr * yi + xi * yr, kind=qp)
+      s(1) = s(1) + abs(xr * yr) + abs(xi * yi)
+      s(2) = s(2) + abs(xr * yi) + abs(xi * yr)
+    end do
+  end subroutine complex_ref
 
   double precision function outer_bound(i, j)
     integer, intent(in) :: i, j
@@ -199,11 +307,20 @@ contains
     call check_info(what, want)
   end subroutine expect_error
 
-  subroutine check_info(what, want)
+  ! name: the routine XERBLA should name ('DGEMM ' unless given); untouched: C was left alone (cw unless given).
+  subroutine check_info(what, want, name, untouched)
     character(len=*), intent(in) :: what
     integer, intent(in) :: want
-    if (last_name == 'DGEMM ' .and. last_info == want .and. all(cw == 7)) then
-      write (*, '(a, a, a, i0, a)') 'ok    ', what, ': XERBLA(''DGEMM '', ', last_info, '), C untouched'
+    character(len=6), intent(in), optional :: name
+    logical, intent(in), optional :: untouched
+    character(len=6) :: want_name
+    logical :: kept
+    want_name = 'DGEMM '
+    if (present(name)) want_name = name
+    kept = all(cw == 7)
+    if (present(untouched)) kept = untouched
+    if (last_name == want_name .and. last_info == want .and. kept) then
+      write (*, '(a, a, a, a, a, i0, a)') 'ok    ', what, ': XERBLA(''', want_name, ''', ', last_info, '), C untouched'
     else
       write (*, '(a, a, a, a, a, i0, a, i0)') 'FAIL  ', what, ': XERBLA(''', last_name, ''', ', last_info, &
                                               '), want ', want
