@@ -155,44 +155,22 @@ int batch_gemm(const Batch<T>& bt, const bf16x_options* user) {
 }  // namespace
 }  // namespace bf16x::api
 
+// One strided-batch entry per element type (declared in bf16x/bf16x.h, which fixes each signature): the arguments in
+// one call record, the batch run by batch_gemm.
+#define BF16X_BATCH_STRIDED(name, T)                                                                              \
+  int name(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n, int64_t k,  \
+           T alpha, const T* a, int64_t lda, int64_t stride_a, const T* b, int64_t ldb, int64_t stride_b, T beta, \
+           T* c, int64_t ldc, int64_t stride_c, int64_t batch_count, const bf16x_options* opt) {                  \
+    return bf16x::api::batch_gemm<T>({layout, transa, transb, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, \
+                                      beta, c, ldc, stride_c, batch_count},                                       \
+                                     opt);                                                                        \
+  }
+
 extern "C" {
 
-int bf16x_sgemm_batch_strided(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n,
-                              int64_t k, float alpha, const float* a, int64_t lda, int64_t stride_a, const float* b,
-                              int64_t ldb, int64_t stride_b, float beta, float* c, int64_t ldc, int64_t stride_c,
-                              int64_t batch_count, const bf16x_options* opt) {
-  return bf16x::api::batch_gemm<float>(
-      {layout, transa, transb, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc, stride_c, batch_count},
-      opt);
-}
-
-int bf16x_dgemm_batch_strided(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n,
-                              int64_t k, double alpha, const double* a, int64_t lda, int64_t stride_a, const double* b,
-                              int64_t ldb, int64_t stride_b, double beta, double* c, int64_t ldc, int64_t stride_c,
-                              int64_t batch_count, const bf16x_options* opt) {
-  return bf16x::api::batch_gemm<double>(
-      {layout, transa, transb, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc, stride_c, batch_count},
-      opt);
-}
-
-int bf16x_cgemm_batch_strided(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n,
-                              int64_t k, bf16x_complex_float alpha, const bf16x_complex_float* a, int64_t lda,
-                              int64_t stride_a, const bf16x_complex_float* b, int64_t ldb, int64_t stride_b,
-                              bf16x_complex_float beta, bf16x_complex_float* c, int64_t ldc, int64_t stride_c,
-                              int64_t batch_count, const bf16x_options* opt) {
-  return bf16x::api::batch_gemm<bf16x_complex_float>(
-      {layout, transa, transb, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc, stride_c, batch_count},
-      opt);
-}
-
-int bf16x_zgemm_batch_strided(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n,
-                              int64_t k, bf16x_complex_double alpha, const bf16x_complex_double* a, int64_t lda,
-                              int64_t stride_a, const bf16x_complex_double* b, int64_t ldb, int64_t stride_b,
-                              bf16x_complex_double beta, bf16x_complex_double* c, int64_t ldc, int64_t stride_c,
-                              int64_t batch_count, const bf16x_options* opt) {
-  return bf16x::api::batch_gemm<bf16x_complex_double>(
-      {layout, transa, transb, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc, stride_c, batch_count},
-      opt);
-}
+BF16X_BATCH_STRIDED(bf16x_sgemm_batch_strided, float)
+BF16X_BATCH_STRIDED(bf16x_dgemm_batch_strided, double)
+BF16X_BATCH_STRIDED(bf16x_cgemm_batch_strided, bf16x_complex_float)
+BF16X_BATCH_STRIDED(bf16x_zgemm_batch_strided, bf16x_complex_double)
 
 }  // extern "C"

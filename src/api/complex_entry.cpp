@@ -124,8 +124,7 @@ int run_complex(const ComplexOperand<T>& oa, const ComplexOperand<T>& ob, const 
   const CallPlan plan = plan_call(opt, is_double, m, n, k);  // the real GEMMs' plan, refusals included
   if (plan.status != BF16X_OK) return plan.status;
   if (plan.mode != BF16X_MODE_NATIVE) {
-    const int method =
-        opt.complex_method != BF16X_COMPLEX_DEFAULT ? opt.complex_method : plan.settings.complex_method;
+    const int method = opt.complex_method != BF16X_COMPLEX_DEFAULT ? opt.complex_method : plan.settings.complex_method;
     bool done = false;
     if (const int st = emulate<T>(method, oa, ob, alpha, beta, c, ldc, c_rows, opt, out, done); st != BF16X_OK || done)
       return st;
@@ -210,18 +209,14 @@ int bf16x_zgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose 
 int bf16x_cgemm(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n, int64_t k,
                 bf16x_complex_float alpha, const bf16x_complex_float* a, int64_t lda, const bf16x_complex_float* b,
                 int64_t ldb, bf16x_complex_float beta, bf16x_complex_float* c, int64_t ldc, bf16x_mode mode) {
-  bf16x_options opt;
-  bf16x_options_init(&opt);
-  opt.mode = mode;
+  const bf16x_options opt = bf16x::api::options_for_mode(mode);
   return bf16x_cgemm_ex(layout, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &opt);
 }
 
 int bf16x_zgemm(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n, int64_t k,
                 bf16x_complex_double alpha, const bf16x_complex_double* a, int64_t lda, const bf16x_complex_double* b,
                 int64_t ldb, bf16x_complex_double beta, bf16x_complex_double* c, int64_t ldc, bf16x_mode mode) {
-  bf16x_options opt;
-  bf16x_options_init(&opt);
-  opt.mode = mode;
+  const bf16x_options opt = bf16x::api::options_for_mode(mode);
   return bf16x_zgemm_ex(layout, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &opt);
 }
 

@@ -243,6 +243,13 @@ VerboseCall call_as_made(bool is_double, int layout, int transa, int transb, std
   return v;
 }
 
+bf16x_options options_for_mode(int mode) {
+  bf16x_options opt;
+  bf16x_options_init(&opt);
+  opt.mode = mode;
+  return opt;
+}
+
 bf16x_options call_options(const bf16x_options* user, int& status) {
   // Every BF16X_* variable is read (and a refused value said) at the first call, whatever that call needs.
   (void)env();
@@ -475,18 +482,14 @@ int bf16x_workspace_bytes(int is_double, bf16x_layout layout, int64_t m, int64_t
 int bf16x_sgemm(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n, int64_t k,
                 float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
                 int64_t ldc, bf16x_mode mode) {
-  bf16x_options opt;
-  bf16x_options_init(&opt);
-  opt.mode = mode;
+  const bf16x_options opt = bf16x::api::options_for_mode(mode);
   return bf16x_sgemm_ex(layout, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &opt);
 }
 
 int bf16x_dgemm(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n, int64_t k,
                 double alpha, const double* a, int64_t lda, const double* b, int64_t ldb, double beta, double* c,
                 int64_t ldc, bf16x_mode mode) {
-  bf16x_options opt;
-  bf16x_options_init(&opt);
-  opt.mode = mode;
+  const bf16x_options opt = bf16x::api::options_for_mode(mode);
   return bf16x_dgemm_ex(layout, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &opt);
 }
 

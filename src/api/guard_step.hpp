@@ -16,13 +16,13 @@
 namespace bf16x::api {
 
 struct GuardRequest {
-  int mode = 0;            // the concrete emulation mode
-  bool is_double = true;   // dgemm (the target's unit roundoff)
-  int int8_engine = -1;    // the INT8 engine of the digit product
-  int block_k = 0;         // bf16x_options.block_k
-  double fill = -1;        // policy::fill_ratio if auto measured it, else -1
-  double tau = 0;          // the target; 0: guard_target (4 k u)
-  bool host = true;        // a host GEMM can take the call: else every unproved entry is repaired
+  int mode = 0;           // the concrete emulation mode
+  bool is_double = true;  // dgemm (the target's unit roundoff)
+  int int8_engine = -1;   // the INT8 engine of the digit product
+  int block_k = 0;        // bf16x_options.block_k
+  double fill = -1;       // policy::fill_ratio if auto measured it, else -1
+  double tau = 0;         // the target; 0: guard_target (4 k u)
+  bool host = true;       // a host GEMM can take the call: else every unproved entry is repaired
 };
 
 // Whether a call in `mode` is guarded: `option` (bf16x_options.guard, else BF16X_GUARD: CallPlan::guard), else the
@@ -40,8 +40,8 @@ struct GuardPlan {
   std::uint64_t micro_tiles = 0;
 };
 template <typename T>
-GuardPlan plan_guard(const GuardRequest& g, const pack::MatrixView<T>& a, const pack::MatrixView<T>& b,
-                     std::int64_t m, std::int64_t n, std::int64_t k);
+GuardPlan plan_guard(const GuardRequest& g, const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std::int64_t m,
+                     std::int64_t n, std::int64_t k);
 
 // The verbose fields of a guarded call: ",guard=envelope|entries|native[,repaired=N]".
 std::string guard_why(int result, std::uint64_t repaired);
@@ -49,8 +49,8 @@ std::string guard_why(int result, std::uint64_t repaired);
 // emulate(bool& ran) runs the mode (ran = false where it handed the call to the host GEMM: NaN/Inf); host() runs the
 // host GEMM. Both return a bf16x status. C is written only by them and, after a successful emulation, by the repair.
 template <typename T, typename Emulate, typename Host>
-int run_guarded(const GuardRequest& g, const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n,
-                Outcome& out, Emulate&& emulate, Host&& host) {
+int run_guarded(const GuardRequest& g, const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n, Outcome& out,
+                Emulate&& emulate, Host&& host) {
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
   GuardPlan p;

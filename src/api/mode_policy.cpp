@@ -81,8 +81,7 @@ AutoChoice choose_auto(const ModeRequest& r, const Settings& s, const pack::Matr
   c.predicted = use_crt ? crt::predicted_escaled(crt::crt_moduli(cmode), r.is_double, r.k, c.fill_ratio)
                         : policy::predicted_escaled(mode, r.k, r.block_k, c.fill_ratio);
   // More products than the cheapest scheme: the cost model decides again.
-  if (!s.auto_cost || std::min(bf_cost, crt_cost) < policy::native_cycles(r.is_double, r.m, r.n, r.k))
-    c.mode = best;
+  if (!s.auto_cost || std::min(bf_cost, crt_cost) < policy::native_cycles(r.is_double, r.m, r.n, r.k)) c.mode = best;
   return c;
 }
 

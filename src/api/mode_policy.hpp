@@ -14,10 +14,10 @@ struct ModeRequest {
   int mode;        // as passed (may be DEFAULT or AUTO)
   bool is_double;  // dgemm
   std::int64_t m, n, k;
-  int engine;          // resolved engine id, or -1 if none usable
-  double target;       // auto: target e_scaled; 0: BF16X_AUTO_TARGET, else the native GEMM's bound gamma_k
-  int block_k = 0;     // bf16x_options.block_k (0: default)
-  bool scaled = true;  // the scaled split: the error model's bounds do not hold for the paper's unscaled slices
+  int engine;            // resolved engine id, or -1 if none usable
+  double target;         // auto: target e_scaled; 0: BF16X_AUTO_TARGET, else the native GEMM's bound gamma_k
+  int block_k = 0;       // bf16x_options.block_k (0: default)
+  bool scaled = true;    // the scaled split: the error model's bounds do not hold for the paper's unscaled slices
   bool guarded = false;  // auto's choice runs under the componentwise guard (api/guard_step.hpp)
 };
 

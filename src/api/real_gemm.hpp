@@ -46,6 +46,9 @@ VerboseCall call_as_made(bool is_double, int layout, int transa, int transb, std
 // smaller than the first version (then the defaults, nothing written).
 bf16x_options call_options(const bf16x_options* user, int& status);
 
+// The defaults with `mode`: the options of the plain entries (bf16x_sgemm .. bf16x_zgemm).
+bf16x_options options_for_mode(int mode);
+
 // The end of every GEMM call (real and complex): the caller's stats on success, and the verbose line of `v` (the
 // call as the caller made it) completed from what the call did.
 void report_call(const bf16x_options& opt, const Outcome& out, int status, double seconds, VerboseCall v);

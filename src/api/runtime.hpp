@@ -10,12 +10,12 @@ namespace bf16x::api {
 // The settings a call plans with, read once at its start.
 Settings current_settings();
 
-int effective_mode(bool is_double);  // BF16X_MODE_NATIVE / AUTO / an emulation mode of that precision
-int runtime_engine();                // BF16X_ENGINE_AUTO unless bf16x_set_engine chose one
-int runtime_crt_engine();            // BF16X_ENGINE_AUTO unless bf16x_set_engine chose an INT8-only engine
-void set_runtime_engine(int engine);      // bf16x_set_engine's settings (api/engine_choice.cpp checks them)
+int effective_mode(bool is_double);   // BF16X_MODE_NATIVE / AUTO / an emulation mode of that precision
+int runtime_engine();                 // BF16X_ENGINE_AUTO unless bf16x_set_engine chose one
+int runtime_crt_engine();             // BF16X_ENGINE_AUTO unless bf16x_set_engine chose an INT8-only engine
+void set_runtime_engine(int engine);  // bf16x_set_engine's settings (api/engine_choice.cpp checks them)
 void set_runtime_crt_engine(int engine);
-double effective_auto_target();      // 0: the native GEMM's bound
+double effective_auto_target();  // 0: the native GEMM's bound
 bool effective_verbose();
 int runtime_threads();    // bf16x_set_num_threads; 0: not set
 int effective_threads();  // runtime_threads(), else BF16X_NUM_THREADS; 0: OpenMP's default (omp_get_max_threads)

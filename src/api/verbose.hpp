@@ -24,7 +24,7 @@ struct VerboseCall {
   int status = 0;        // bf16x_status
   double seconds = 0;
   std::uint64_t repaired = 0;  // entries the guard recomputed (their flops count as native in the summary)
-  bool is_complex = false;  // cgemm/zgemm: the line also has alpha_im and beta_im
+  bool is_complex = false;     // cgemm/zgemm: the line also has alpha_im and beta_im
   double alpha_im = 0, beta_im = 0;
 };
 

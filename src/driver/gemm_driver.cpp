@@ -308,27 +308,27 @@ DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg) {
   tl_eb.assign(std::size_t(n), 0);
   // The split always needs the row/column exponents; the paper's unscaled slices already carry them, so its
   // write applies none (null: no scaling).
-  DriverCall<T> c{args,
-                  cfg,
-                  plan,
-                  bk,
-                  ngroups,
-                  used,
-                  acc,
-                  max_threads,
-                  tl_ea,
-                  tl_eb,
-                  layout_for(m, n, k, bk, used, acc, ngroups, max_threads),
-                  BlockOutput<T>{m, n, double(args.alpha), double(args.beta), args.c, args.ldc,
-                                 cfg.scaled ? tl_ea.data() : nullptr, cfg.scaled ? tl_eb.data() : nullptr,
-                                 args.c_row_major},
-                  pack::SplitOptions{used.a, cfg.scaled},
-                  pack::SplitOptions{used.b, cfg.scaled},
-                  args.a.trans ? args.a.ld : 1,
-                  args.a.trans ? 1 : args.a.ld,
-                  args.b.trans ? args.b.ld : 1,
-                  args.b.trans ? 1 : args.b.ld,
-                  t0};
+  DriverCall<T> c{
+      args,
+      cfg,
+      plan,
+      bk,
+      ngroups,
+      used,
+      acc,
+      max_threads,
+      tl_ea,
+      tl_eb,
+      layout_for(m, n, k, bk, used, acc, ngroups, max_threads),
+      BlockOutput<T>{m, n, double(args.alpha), double(args.beta), args.c, args.ldc, cfg.scaled ? tl_ea.data() : nullptr,
+                     cfg.scaled ? tl_eb.data() : nullptr, args.c_row_major},
+      pack::SplitOptions{used.a, cfg.scaled},
+      pack::SplitOptions{used.b, cfg.scaled},
+      args.a.trans ? args.a.ld : 1,
+      args.a.trans ? 1 : args.a.ld,
+      args.b.trans ? args.b.ld : 1,
+      args.b.trans ? 1 : args.b.ld,
+      t0};
   Workspace& ws = thread_workspace();
 #pragma omp parallel num_threads(threads)
   run_team(c, ws);

@@ -26,10 +26,10 @@ struct Record {
   Rates rates;
   // A hardware instruction set (listed in the verbose header's isa=, chosen by auto); false for the scalar oracle
   // and the software model.
-  bool isa;
+  bool isa = false;
   // Named as the BF16 engine, it also runs the CRT modes (the oracle, the AMX kernels on tiles or the model) instead
   // of the best INT8 engine.
-  bool carries_crt;
+  bool carries_crt = false;
 };
 
 // The table, in the order auto prefers: the first usable isa record with the side a call needs, else reference.

@@ -80,20 +80,27 @@ bool complex_gemm(CblasComplexGemm f, int ta, int tb, std::int64_t m, std::int64
 
 }  // namespace
 
+namespace {
+
+// A real CBLAS GEMM of the host, column-major, where it has one and the sizes fit its int.
+template <typename Fn, typename T>
+bool real_gemm(Fn fn, int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, T alpha, const T* a,
+               std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc) {
+  if (!fn || !fits(m, n, k, lda, ldb, ldc)) return false;
+  fn(kColMajor, ta, tb, int(m), int(n), int(k), alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
+  return true;
+}
+
+}  // namespace
+
 bool sgemm(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* a,
            std::int64_t lda, const float* b, std::int64_t ldb, float beta, float* c, std::int64_t ldc) {
-  const Host& h = host();
-  if (!h.sgemm || !fits(m, n, k, lda, ldb, ldc)) return false;
-  h.sgemm(kColMajor, ta, tb, int(m), int(n), int(k), alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
-  return true;
+  return real_gemm(host().sgemm, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 bool dgemm(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, double alpha, const double* a,
            std::int64_t lda, const double* b, std::int64_t ldb, double beta, double* c, std::int64_t ldc) {
-  const Host& h = host();
-  if (!h.dgemm || !fits(m, n, k, lda, ldb, ldc)) return false;
-  h.dgemm(kColMajor, ta, tb, int(m), int(n), int(k), alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
-  return true;
+  return real_gemm(host().dgemm, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 bool cgemm(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, const float* alpha, const float* a,

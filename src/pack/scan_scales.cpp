@@ -99,21 +99,24 @@ const ScanLoops& scan_loops() {
   return loops;
 }
 
+// exp sized to the operand's lines and filled by `scan` (a team's share each), by a team only where the operand is
+// large enough to pay for one.
+template <typename Scan>
+ScaleScan scan_in_team(std::int64_t lines, std::int64_t depth, std::vector<int>& exp, const Scan& scan) {
+  exp.assign(std::size_t(lines), 0);
+  bool nonfinite = false;
+#pragma omp parallel if (lines * depth > 65536)
+  scan(exp.data(), nonfinite);
+  return {nonfinite};
+}
+
 template <typename T>
 ScaleScan scan_scales_a(const MatrixView<T>& a, std::int64_t m, std::int64_t k, bool scaled, std::vector<int>& exp) {
-  exp.assign(std::size_t(m), 0);
-  bool nonfinite = false;
-#pragma omp parallel if (m * k > 65536)
-  scan_a(a, m, k, scaled, exp.data(), nonfinite);
-  return {nonfinite};
+  return scan_in_team(m, k, exp, [&](int* e, bool& nonfinite) { scan_a(a, m, k, scaled, e, nonfinite); });
 }
 template <typename T>
 ScaleScan scan_scales_b(const MatrixView<T>& b, std::int64_t k, std::int64_t n, bool scaled, std::vector<int>& exp) {
-  exp.assign(std::size_t(n), 0);
-  bool nonfinite = false;
-#pragma omp parallel if (n * k > 65536)
-  scan_b(b, k, n, scaled, exp.data(), nonfinite);
-  return {nonfinite};
+  return scan_in_team(n, k, exp, [&](int* e, bool& nonfinite) { scan_b(b, k, n, scaled, e, nonfinite); });
 }
 template <typename T>
 void scan_scales_a_team(const MatrixView<T>& a, std::int64_t m, std::int64_t k, bool scaled, int* exp,

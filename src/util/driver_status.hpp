@@ -9,7 +9,8 @@ enum class DriverStatus {
   nonfinite_input,     // NaN or Inf in op(A) or op(B): nothing written, the caller routes the call to the host GEMM
   no_memory,           // the workspace could not be reserved: nothing written
   wrong_precision,     // a scheme of the other precision than the data (a caller's bug): nothing written
-  engine_unavailable,  // the engine's run-time check fails here (the engine records never choose it so): nothing written
+  engine_unavailable,  // the engine's run-time check fails here (the engine records never choose it so): nothing
+                       // written
 };
 
 }  // namespace bf16x::util
