@@ -18,6 +18,7 @@
 #include <cstring>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -570,4 +571,30 @@ TEST(EngineCoverage, Summary) {
   RecordProperty("engines_run", ran);
   RecordProperty("engines_skipped", skipped);
   EXPECT_FALSE(ran.empty());
+}
+
+// The engine table (engine/records.cpp): one row per id and name, each with a kernel, the shapes the packers build,
+// and the names the C API maps both ways.
+TEST(EngineRecords, EveryRowIsOneUsableShapeAndNamedBothWays) {
+  std::set<int> ids;
+  std::set<std::string> names;
+  for (const engine::Record& r : engine::records()) {
+    EXPECT_TRUE(ids.insert(r.id).second) << r.name;
+    EXPECT_TRUE(names.insert(r.name).second) << r.name;
+    EXPECT_TRUE(r.bf16.kernel || r.int8.kernel) << r.name << " has neither side";
+    EXPECT_EQ(r.bf16.kernel != nullptr, r.bf16.available != nullptr) << r.name;
+    EXPECT_EQ(r.int8.kernel != nullptr, r.int8.available != nullptr) << r.name;
+    EXPECT_TRUE(r.bf16_tile == engine::kBf16Packed) << r.name;
+    EXPECT_TRUE(r.int8_tile == engine::kInt8Packed) << r.name;
+    EXPECT_EQ(bf16x_engine_from_name(r.name), r.id);
+    EXPECT_STREQ(bf16x_engine_name(r.id), r.name);
+    // The cost model plans with a rate for every side the engine has.
+    if (r.bf16.kernel) EXPECT_GT(r.rates.fp64_path, 0) << r.name;
+    if (r.int8.kernel) EXPECT_GT(r.rates.int8, 0) << r.name;
+  }
+  // The oracle closes every fallback chain and the auto choice of both sides.
+  EXPECT_TRUE(engine::engine_usable(BF16X_ENGINE_REFERENCE));
+  EXPECT_TRUE(engine::int8_usable(BF16X_ENGINE_REFERENCE));
+  EXPECT_TRUE(engine::int8_usable(engine::best_int8()));
+  EXPECT_TRUE(engine::engine_usable(engine::best_usable(BF16X_ENGINE_AMX)));
 }

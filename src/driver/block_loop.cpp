@@ -85,44 +85,42 @@ void run_block_window(const BlockOutput<T>& out, const BlockCompute& comp, const
     for (int s = 0; s < pb.slices; ++s) bp[s] = pb.panel(kb, q0 + nt, s);
   };
 
-  // FP32 accumulation serves sgemm (and the raw GEMM), FP64 accumulation dgemm. kg: the k-block's index in the
-  // whole k range, which decides whether the block accumulator starts there.
+  // Loops 2-4 over the window's k-blocks and the block's micro-tiles: step(kb, kg, tile) with the tile's operands
+  // set and its accumulator (in the block accumulator acc) prefetched; kg is the k-block's index in the whole k range,
+  // which decides whether the block accumulator starts there.
+  auto each_tile = [&](auto* acc, const auto& step) {
+    for (std::int64_t kb = 0; kb < pa.kblk.blocks(); ++kb) {  // loop 2 (the window's k-blocks)
+      const std::int64_t kg = win.kb_first + kb;
+      for (int mt = 0; mt < mtiles; ++mt)      // loop 3
+        for (int nt = 0; nt < ntiles; ++nt) {  // loop 4
+          tile_operands(kb, mt, nt);
+          prefetch_next(acc, kb, mt, nt);
+          step(kb, kg, acc + std::int64_t(mt) * kTileM * ld + nt * kTileN);
+        }
+    }
+    if (win.write) write_output(out, ci, cj, acc, ld, rows, cols);
+  };
+
+  // FP32 accumulation serves sgemm (and the raw GEMM), FP64 accumulation dgemm.
   if constexpr (std::is_same_v<T, float>) {
-    auto* acc = static_cast<float*>(acc_block);
     float* part = reinterpret_cast<float*>(tscratch);
     const bool running = comp.acc == Accumulation::running_fp32;
-    for (std::int64_t kb = 0; kb < pa.kblk.blocks(); ++kb) {  // loop 2 (the window's k-blocks)
-      const std::int64_t kg = win.kb_first + kb;
-      for (int mt = 0; mt < mtiles; ++mt)      // loop 3
-        for (int nt = 0; nt < ntiles; ++nt) {  // loop 4
-          tile_operands(kb, mt, nt);
-          prefetch_next(acc, kb, mt, nt);
-          float* dst = acc + std::int64_t(mt) * kTileM * ld + nt * kTileN;
-          if (running || kg == 0) {
-            // The first k-block (or the raw GEMM's running sum) goes straight into the block accumulator.
-            kernel({ap, bp, pa.kblk.padded(kb), comp.groups, 1, &dst, ld, running && kg > 0, cnt, pa.generation});
-          } else {
-            kernel({ap, bp, pa.kblk.padded(kb), comp.groups, 1, &part, kTileN, false, cnt, pa.generation});
-            add_tile_fp32(dst, ld, part);
-          }
-        }
-    }
-    if (win.write) write_output(out, ci, cj, acc, ld, rows, cols);
+    each_tile(static_cast<float*>(acc_block), [&](std::int64_t kb, std::int64_t kg, float* dst) {
+      if (running || kg == 0) {
+        // The first k-block (or the raw GEMM's running sum) goes straight into the block accumulator.
+        kernel({ap, bp, pa.kblk.padded(kb), comp.groups, 1, &dst, ld, running && kg > 0, cnt, pa.generation});
+      } else {
+        kernel({ap, bp, pa.kblk.padded(kb), comp.groups, 1, &part, kTileN, false, cnt, pa.generation});
+        add_tile_fp32(dst, ld, part);
+      }
+    });
   } else {
-    auto* acc = static_cast<double*>(acc_block);
     auto* groups = reinterpret_cast<float*>(tscratch);
     for (int g = 0; g < comp.ngroups; ++g) outs[g] = groups + std::int64_t(g) * kTileM * kTileN;
-    for (std::int64_t kb = 0; kb < pa.kblk.blocks(); ++kb) {  // loop 2 (the window's k-blocks)
-      const std::int64_t kg = win.kb_first + kb;
-      for (int mt = 0; mt < mtiles; ++mt)      // loop 3
-        for (int nt = 0; nt < ntiles; ++nt) {  // loop 4
-          tile_operands(kb, mt, nt);
-          prefetch_next(acc, kb, mt, nt);
-          kernel({ap, bp, pa.kblk.padded(kb), comp.groups, comp.ngroups, outs, kTileN, false, cnt, pa.generation});
-          add_groups_fp64(acc + std::int64_t(mt) * kTileM * ld + nt * kTileN, ld, outs, comp.ngroups, kg == 0);
-        }
-    }
-    if (win.write) write_output(out, ci, cj, acc, ld, rows, cols);
+    each_tile(static_cast<double*>(acc_block), [&](std::int64_t kb, std::int64_t kg, double* dst) {
+      kernel({ap, bp, pa.kblk.padded(kb), comp.groups, comp.ngroups, outs, kTileN, false, cnt, pa.generation});
+      add_groups_fp64(dst, ld, outs, comp.ngroups, kg == 0);
+    });
   }
 }
 

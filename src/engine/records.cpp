@@ -98,12 +98,12 @@ const int8::Engine* int8_engine(int id) {
 
 bool engine_usable(int id) {
   const EngineInfo* e = engine_info(id);
-  return e && e->available();
+  return e && record(id)->bf16_tile == kBf16Packed && e->available();
 }
 
 bool int8_usable(int id) {
   const int8::Engine* e = int8_engine(id);
-  return e && e->available();
+  return e && record(id)->int8_tile == kInt8Packed && e->available();
 }
 
 int best_usable(int want) {

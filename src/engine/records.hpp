@@ -18,6 +18,15 @@ struct Rates {
   double int8 = 0;       // INT8 multiply-adds per cycle (fp64c*, fp32c*)
 };
 
+// A micro-tile: rows x columns of C per kernel call, and the k step of the packed panels.
+struct TileShape {
+  int m = 0, n = 0, k_step = 0;
+  constexpr bool operator==(const TileShape&) const = default;
+};
+// The shapes the packers build (pack/layout.hpp for the BF16 panels, engine/int8_kernel.hpp for the INT8 ones).
+inline constexpr TileShape kBf16Packed{pack::kTileM, pack::kTileN, pack::kKChunk};
+inline constexpr TileShape kInt8Packed{int8::kTile, int8::kTile, int8::kKChunk};
+
 struct Record {
   int id;             // BF16X_ENGINE_*
   const char* name;   // bf16x_engine_name, BF16X_ENGINE / BF16X_CRT_ENGINE values
@@ -30,6 +39,10 @@ struct Record {
   // Named as the BF16 engine, it also runs the CRT modes (the oracle, the AMX kernels on tiles or the model) instead
   // of the best INT8 engine.
   bool carries_crt = false;
+  // The micro-tiles its kernels compute. Every engine takes the packers' shapes today; a side whose shape differs is
+  // not usable (engine_usable, int8_usable) until the packers build panels of the shape the record declares.
+  TileShape bf16_tile = kBf16Packed;
+  TileShape int8_tile = kInt8Packed;
 };
 
 // The table, in the order auto prefers: the first usable isa record with the side a call needs, else reference.
