@@ -361,7 +361,8 @@ void check_crt_4m(CProblem<T>& p, int mode, int moduli) {
   cfg.moduli = moduli;
   cfg.engine = engine::int8_engine(bf16x_get_crt_engine());
   cfg.scales = &s;
-  const crt::CrtArgs<T> args{m, 2 * n, 2 * k, T(1), ae.data(), m, false, be.data(), 2 * k, false, T(0), pe.data(), m};
+  const pack::GemmArgs<T> args{m,    2 * n,     2 * k, T(1), {ae.data(), m, false}, {be.data(), 2 * k, false},
+                               T(0), pe.data(), m};
   ASSERT_EQ(crt::gemm_crt(args, cfg), util::DriverStatus::ok);
   const CrtBound bd = crt_bound(ae, be, s, moduli);
   const double uT = sizeof(T) == 4 ? kU32 : kU64;

@@ -56,7 +56,7 @@ void check_bound(const check::Mat<T>& a, const check::Mat<T>& b, int moduli, int
   cfg.engine = engine::int8_engine(engine);
   cfg.scales = &s;
   cfg.fast_scaling = fast;
-  const crt::CrtArgs<T> args{m, n, k, T(1), a.data(), m, false, b.data(), k, false, T(0), c.data(), m};
+  const pack::GemmArgs<T> args{m, n, k, T(1), {a.data(), m, false}, {b.data(), k, false}, T(0), c.data(), m};
   ASSERT_EQ(crt::gemm_crt(args, cfg), util::DriverStatus::ok);
   if (fast) {
     // Fast scaling's guarantee (docs/numerics.md): ||64 A^_i.||^2 <= 4096 k, so rho_i <= ceil(log2 k) + 1 and
@@ -220,8 +220,8 @@ TEST(CrtGemm, LayoutsAndAlphaBeta) {
     cfg.engine = engine::int8_engine(BF16X_ENGINE_REFERENCE);
     cfg.scales = &s;
     check::Mat<double> tmp(p.m, p.n);
-    const crt::CrtArgs<double> args{p.m,          p.n, p.k,   1.0, p.opa.data(), p.m, false,
-                                    p.opb.data(), p.k, false, 0.0, tmp.data(),   p.m};
+    const pack::GemmArgs<double> args{p.m, p.n,        p.k, 1.0, {p.opa.data(), p.m, false}, {p.opb.data(), p.k, false},
+                                      0.0, tmp.data(), p.m};
     ASSERT_EQ(crt::gemm_crt(args, cfg), util::DriverStatus::ok);
     const CrtBound bd = crt_bound(p.opa, p.opb, s, 16);
     const check::Mat<double> ref = check::exact_gemm(p.opa, p.opb);

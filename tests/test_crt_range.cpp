@@ -55,8 +55,8 @@ double check_scaled(Problem<T>& p, int mode, int sa, int sb, int t, const char* 
   cfg.engine = engine::int8_engine(BF16X_ENGINE_REFERENCE);
   cfg.scales = &s;
   check::Mat<T> scratch(p.m, p.n);
-  const crt::CrtArgs<T> args{p.m,          p.n, p.k,   T(1), p.opa.data(),   p.m, false,
-                             p.opb.data(), p.k, false, T(0), scratch.data(), p.m};
+  const pack::GemmArgs<T> args{
+      p.m, p.n, p.k, T(1), {p.opa.data(), p.m, false}, {p.opb.data(), p.k, false}, T(0), scratch.data(), p.m};
   EXPECT_EQ(crt::gemm_crt(args, cfg), util::DriverStatus::ok);
   const CrtBound bd = crt_bound(u, v, s, moduli, sa, sb);
   EXPECT_LE(bd.max_invariant_excess, 0.0) << what;

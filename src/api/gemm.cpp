@@ -125,9 +125,7 @@ int gemm_crt_mode(int mode, int engine_id, bool fast_scaling, GuardRequest* guar
   cfg.moduli = crt::crt_moduli(mode);
   cfg.engine = engine::int8_engine(engine_id);
   cfg.fast_scaling = fast_scaling;
-  const crt::CrtArgs<T> args{
-      x.m,    x.n, x.k,   x.alpha, x.a, x.lda, x.transa != BF16X_NO_TRANS, x.b, x.ldb, x.transb != BF16X_NO_TRANS,
-      x.beta, x.c, x.ldc, x.c_rows};
+  const pack::GemmArgs<T> args{x.m, x.n, x.k, x.alpha, x.opa(), x.opb(), x.beta, x.c, x.ldc, x.c_rows};
   const ThreadScope threads;  // bf16x_set_num_threads, for this call's parallel region only
   const auto emulate = [&](bool& ran) {
     const util::DriverStatus s = crt::gemm_crt(args, cfg);
@@ -176,7 +174,7 @@ int gemm_slice_mode(int mode, int engine_id, GuardRequest* guard, const bf16x_op
   cfg.fuse_diagonals = opt.fuse_diagonals != 0;
   cfg.block_k = opt.block_k;
   cfg.counters = opt.stats ? &out.counters : nullptr;
-  const driver::GemmArgs<T> args{x.m, x.n, x.k, x.alpha, x.opa(), x.opb(), x.beta, x.c, x.ldc, x.c_rows};
+  const pack::GemmArgs<T> args{x.m, x.n, x.k, x.alpha, x.opa(), x.opb(), x.beta, x.c, x.ldc, x.c_rows};
   const ThreadScope threads;  // bf16x_set_num_threads, for this call's parallel region only
   const auto emulate = [&](bool& ran) {
     const util::DriverStatus s = driver::gemm_emulated(args, cfg);

@@ -191,7 +191,7 @@ Layout layout_of(int moduli, const Blocking& b) {
 // (m_alpha X) 2^(oa_i + ob_j + e_alpha) + beta C in FP64, rounded once to T. Only the result itself is rounded to
 // the range of T: no 2^(oa + ob) X that overflows or underflows before alpha brings it back, no beta C in T.
 template <typename T>
-void write_block(const CrtArgs<T>& x, std::int64_t i0, int rows, std::int64_t j0, int cols, const double* X, int ldx,
+void write_block(const GemmArgs<T>& x, std::int64_t i0, int rows, std::int64_t j0, int cols, const double* X, int ldx,
                  const int* oa, const int* ob, int L) {
   // Element (i, j) of C at c[i * rs + j * cs]: a row-major C is written in place, not computed transposed.
   const std::int64_t rs = x.c_row_major ? x.ldc : 1, cs = x.c_row_major ? 1 : x.ldc;
@@ -267,7 +267,7 @@ namespace {
 // One call's state, shared by its steps (prepare, bound_pass, choose_scales, products_pass).
 template <typename T>
 struct CrtCall {
-  const CrtArgs<T>& x;
+  const GemmArgs<T>& x;
   const CrtConfig& cfg;
   const CrtPlan& plan;
   const Blocking blk;
@@ -284,13 +284,13 @@ struct CrtCall {
   int chunk;    // blocks handed out at a time (whole block rows where that keeps A packed once per thread)
   int max_s = 0;
 
-  CrtCall(const CrtArgs<T>& x_, const CrtConfig& cfg_)
+  CrtCall(const GemmArgs<T>& x_, const CrtConfig& cfg_)
       : x(x_),
         cfg(cfg_),
         plan(crt_plan(cfg_.moduli)),
         blk(crt_blocking(x_.m, x_.n, x_.k, cfg_)),
-        la{x_.a, x_.lda, x_.ta},
-        lb{x_.b, x_.ldb, !x_.tb},
+        la{x_.a.data, x_.a.ld, x_.a.trans},
+        lb{x_.b.data, x_.b.ld, !x_.b.trans},
         lay(layout_of(plan.n, blk)),
         ea(std::size_t(x_.m)),
         eb(std::size_t(x_.n)),
@@ -511,7 +511,7 @@ std::uint64_t products_pass(CrtCall<T>& c) {
 }  // namespace
 
 template <typename T>
-DriverStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
+DriverStatus gemm_crt(const GemmArgs<T>& x, CrtConfig& cfg) {
   const auto t0 = Clock::now();
   CrtCall<T> c(x, cfg);
   if (const DriverStatus st = prepare(c, cfg); st != DriverStatus::ok) return st;
@@ -527,7 +527,7 @@ DriverStatus gemm_crt(const CrtArgs<T>& x, CrtConfig& cfg) {
   return DriverStatus::ok;
 }
 
-template DriverStatus gemm_crt(const CrtArgs<float>&, CrtConfig&);
-template DriverStatus gemm_crt(const CrtArgs<double>&, CrtConfig&);
+template DriverStatus gemm_crt(const GemmArgs<float>&, CrtConfig&);
+template DriverStatus gemm_crt(const GemmArgs<double>&, CrtConfig&);
 
 }  // namespace bf16x::crt

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "engine/int8_kernel.hpp"
+#include "pack/operand.hpp"
 #include "util/driver_status.hpp"
 
 namespace bf16x::crt {
@@ -38,21 +39,7 @@ using Int8Kernel = engine::int8::Kernel;
 using Int8Engine = engine::int8::Engine;
 using util::DriverStatus;
 
-template <typename T>
-struct CrtArgs {
-  std::int64_t m, n, k;
-  T alpha;
-  const T* a;
-  std::int64_t lda;
-  bool ta;  // op(A) = A^T
-  const T* b;
-  std::int64_t ldb;
-  bool tb;
-  T beta;
-  T* c;
-  std::int64_t ldc;
-  bool c_row_major = false;  // C(i, j) at c[i * ldc + j] (the caller's row-major C, kept as it is)
-};
+using pack::GemmArgs;
 
 // Exponents of the scaling (filled when CrtConfig::scales is set; for tests and the docs' error bound).
 struct CrtScales {
@@ -76,7 +63,7 @@ struct CrtConfig {
 };
 
 template <typename T>
-DriverStatus gemm_crt(const CrtArgs<T>& args, CrtConfig& cfg);
+DriverStatus gemm_crt(const GemmArgs<T>& args, CrtConfig& cfg);
 
 struct Blocking {
   int mc, nc, kc, threads;

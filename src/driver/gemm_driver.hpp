@@ -10,17 +10,7 @@
 
 namespace bf16x::driver {
 
-template <typename T>
-struct GemmArgs {
-  std::int64_t m, n, k;
-  T alpha;
-  pack::MatrixView<T> a;  // op(A), m x k
-  pack::MatrixView<T> b;  // op(B), k x n
-  T beta;
-  T* c;
-  std::int64_t ldc;
-  bool c_row_major = false;  // C(i, j) at c[i * ldc + j] (the caller's row-major C, kept as it is)
-};
+using pack::GemmArgs;
 
 struct DriverConfig {
   const split::Scheme* scheme;

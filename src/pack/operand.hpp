@@ -12,4 +12,18 @@ struct MatrixView {
   T operator()(std::int64_t i, std::int64_t j) const { return trans ? data[j + i * ld] : data[i + j * ld]; }
 };
 
+// One GEMM call as both drivers take it (driver::gemm_emulated, crt::gemm_crt): C = alpha op(A) op(B) + beta C with
+// op(A) m x k and op(B) k x n as views, C column-major (or row-major where c_row_major), beta 0: C not read.
+template <typename T>
+struct GemmArgs {
+  std::int64_t m, n, k;
+  T alpha;
+  MatrixView<T> a;  // op(A), m x k
+  MatrixView<T> b;  // op(B), k x n
+  T beta;
+  T* c;
+  std::int64_t ldc;
+  bool c_row_major = false;  // C(i, j) at c[i * ldc + j] (the caller's row-major C, kept as it is)
+};
+
 }  // namespace bf16x::pack
