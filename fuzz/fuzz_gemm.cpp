@@ -20,13 +20,13 @@
 
 #include "bf16x/bf16x.h"
 #include "check/exact_gemm.hpp"
-#include "driver/workspace.hpp"
 #include "fuzz/c_caller.h"
 #include "fuzz/check_result.hpp"
 #include "fuzz/contract.hpp"
 #include "fuzz/fill.hpp"
 #include "fuzz/fuzz_case.hpp"
 #include "host/host_blas.hpp"
+#include "util/workspace.hpp"
 
 namespace bf16x::fuzz {
 namespace {
@@ -193,7 +193,7 @@ void run_case(const FuzzCase& fc) {
         want.size_error_allowed ? " or ERR_SIZE" : "",
         fc.stats && c.ex_api && got == BF16X_OK ? (std::string(" ran ") + bf16x_mode_name(stats.mode)).c_str() : "");
 
-  if (driver::thread_workspace().capacity() > driver::Workspace::kRetainBytes)
+  if (util::thread_workspace().capacity() > util::Workspace::kRetainBytes)
     violation(call, "the thread's workspace kept more than kRetainBytes after the call");
   if (want.status != BF16X_OK || got != BF16X_OK) {
     const bool size_ok = want.size_error_allowed && got == BF16X_ERR_SIZE;

@@ -16,8 +16,8 @@
 
 #include "bf16x/bf16x.h"
 #include "check/exact_gemm.hpp"
-#include "driver/workspace.hpp"
 #include "gemm_fixture.hpp"
+#include "util/workspace.hpp"
 
 using bf16x::test::Problem;
 
@@ -135,9 +135,8 @@ TEST(Concurrency, EightThreadsWithOpenMpInsideAgreeWithTheReference) {
 // Each application thread gets its own workspace; it is released when the thread ends, so threads that come and go
 // do not accumulate memory (LeakSanitizer would also see a leaked one at exit in the ASan run).
 TEST(Concurrency, ThreadWorkspaceIsFreedAtThreadExit) {
-  namespace drv = bf16x::driver;
   (void)omp_get_max_threads();  // as above: the OpenMP runtime's initial thread must outlive the others
-  const std::size_t before = drv::workspace_bytes_held();
+  const std::size_t before = bf16x::util::workspace_bytes_held();
   for (int round = 0; round < 2; ++round) {
     std::vector<std::size_t> held(4, 0);
     std::atomic<std::size_t> peak{0};
@@ -147,12 +146,12 @@ TEST(Concurrency, ThreadWorkspaceIsFreedAtThreadExit) {
       threads.emplace_back([&, t] {
         Problem<double> p(40 + 10 * t, 50, 90, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, std::uint64_t(t));
         EXPECT_EQ(p.run(BF16X_MODE_FP64X10), BF16X_OK);
-        held[std::size_t(t)] = drv::thread_workspace().capacity();
+        held[std::size_t(t)] = bf16x::util::thread_workspace().capacity();
         ran.count_down();
         done.wait();  // keep every workspace alive until all four are counted
       });
     ran.wait();
-    peak = drv::workspace_bytes_held();
+    peak = bf16x::util::workspace_bytes_held();
     done.count_down();
     for (std::thread& th : threads) th.join();
     std::size_t sum = 0;
@@ -161,6 +160,6 @@ TEST(Concurrency, ThreadWorkspaceIsFreedAtThreadExit) {
       sum += h;
     }
     EXPECT_EQ(peak.load(), before + sum) << "round " << round;
-    EXPECT_EQ(drv::workspace_bytes_held(), before) << "round " << round << ": workspaces outlived their threads";
+    EXPECT_EQ(bf16x::util::workspace_bytes_held(), before) << "round " << round << ": workspaces outlived their threads";
   }
 }

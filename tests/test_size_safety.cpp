@@ -22,9 +22,9 @@
 #include "bf16x/bf16x.h"
 #include "driver/blocking.hpp"
 #include "driver/gemm_driver.hpp"
-#include "driver/workspace.hpp"
 #include "gemm_fixture.hpp"
 #include "split/scheme.hpp"
+#include "util/workspace.hpp"
 
 // The allocation-failure test needs failed allocations to return NULL instead of ending the process.
 #if defined(__SANITIZE_ADDRESS__)
@@ -258,7 +258,7 @@ TEST(SizeSafety, WorkspaceAllocationFailureReturnsNoMemAndLeavesCUntouched) {
     const std::size_t need = bf16x::driver::workspace_bytes(m, n, 1, *bf16x::split::scheme_for_mode(mode), 0,
                                                             omp_get_max_threads(), dbl, false);
     ASSERT_GT(need, std::size_t(24) << 20);
-    ASSERT_LT(bf16x::driver::thread_workspace().capacity(), std::size_t(16) << 20) << "the call must allocate";
+    ASSERT_LT(bf16x::util::thread_workspace().capacity(), std::size_t(16) << 20) << "the call must allocate";
     int st;
     bf16x_options o;
     bf16x_options_init(&o);
@@ -270,8 +270,8 @@ TEST(SizeSafety, WorkspaceAllocationFailureReturnsNoMemAndLeavesCUntouched) {
       ASSERT_TRUE(limit.ok());
       st = dbl ? bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, 1, 1.0, a.data(), m, b.data(), 1,
                                 0.0, cmap.as<double>(), m, &o)
-               : bf16x_sgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, 1, 1.0f, af.data(), m,
-                                bf.data(), 1, 0.0f, cmap.as<float>(), m, &o);
+               : bf16x_sgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, 1, 1.0f, af.data(), m, bf.data(),
+                                1, 0.0f, cmap.as<float>(), m, &o);
     }
     EXPECT_EQ(st, BF16X_ERR_NOMEM) << bf16x_mode_name(mode);
     const auto* bytes = cmap.as<const unsigned char>();
@@ -400,7 +400,7 @@ TEST(SizeSafety, WorkspaceStaysBoundedAcrossCallsOfVaryingSizes) {
     const int modes[] = {BF16X_MODE_FP64X6, BF16X_MODE_FP64X10, BF16X_MODE_FP64X15, BF16X_MODE_FP64X21,
                          BF16X_MODE_FP32X6};
     std::size_t largest = 0, growths = 0;
-    const std::size_t allocations0 = drv::workspace_allocations();
+    const std::size_t allocations0 = bf16x::util::workspace_allocations();
     for (int call = 0; call < 120; ++call) {
       const std::int64_t m = dim(rng), n = dim(rng), k = dim(rng) * (call % 4 + 1);
       const int mode = modes[call % 5];
@@ -422,19 +422,19 @@ TEST(SizeSafety, WorkspaceStaysBoundedAcrossCallsOfVaryingSizes) {
         st = p.run(mode);
       }
       ASSERT_EQ(st, BF16X_OK);
-      ASSERT_LE(drv::thread_workspace().capacity(), largest) << "call " << call;
+      ASSERT_LE(bf16x::util::thread_workspace().capacity(), largest) << "call " << call;
     }
     // Other threads of this process do not call the library meanwhile, so the count is this thread's.
-    EXPECT_LE(drv::workspace_allocations() - allocations0, growths);
-    EXPECT_GT(drv::thread_workspace().capacity(), 0u);
+    EXPECT_LE(bf16x::util::workspace_allocations() - allocations0, growths);
+    EXPECT_GT(bf16x::util::thread_workspace().capacity(), 0u);
   }).join();
 }
 
 // The retention rule itself: a workspace above kRetainBytes is released after its call (address space only: the
 // memory is never touched).
 TEST(SizeSafety, WorkspaceAboveTheRetainLimitIsReleased) {
-  bf16x::driver::Workspace ws;
-  ASSERT_NE(ws.reserve(bf16x::driver::Workspace::kRetainBytes + 64), nullptr);
+  bf16x::util::Workspace ws;
+  ASSERT_NE(ws.reserve(bf16x::util::Workspace::kRetainBytes + 64), nullptr);
   ws.release_if_large();
   EXPECT_EQ(ws.capacity(), 0u);
   ASSERT_NE(ws.reserve(1 << 20), nullptr);

@@ -4,7 +4,6 @@
 // and column so that it stays in range, then C = alpha P + beta C; whatever can fail is done before the first block
 // is written, so that an error leaves C untouched.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <new>
 #include <stdexcept>
@@ -19,6 +18,7 @@
 #include "bf16x/bf16x.h"
 #include "complex/complex_gemm.hpp"
 #include "host/host_blas.hpp"
+#include "util/clock.hpp"
 
 namespace bf16x::api {
 namespace {
@@ -142,7 +142,7 @@ int complex_gemm(int layout, int transa, int transb, std::int64_t m, std::int64_
                  const Complex<T>& alpha, const Complex<T>* a, std::int64_t lda, const Complex<T>* b, std::int64_t ldb,
                  const Complex<T>& beta, Complex<T>* c, std::int64_t ldc, const bf16x_options* user) {
   constexpr bool is_double = std::is_same_v<T, double>;
-  const auto t0 = std::chrono::steady_clock::now();
+  const double t0 = util::now();
   int st_options;
   const bf16x_options opt = call_options(user, st_options);
   Outcome out;
@@ -169,7 +169,7 @@ int complex_gemm(int layout, int transa, int transb, std::int64_t m, std::int64_
   v.is_complex = true;
   v.alpha_im = double(alpha.im);
   v.beta_im = double(beta.im);
-  report_call(opt, out, st, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), v);
+  report_call(opt, out, st, util::now() - t0, v);
   return st;
 }
 

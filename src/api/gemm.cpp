@@ -5,7 +5,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <mutex>
 #include <new>
@@ -32,6 +31,7 @@
 #include "engine/records.hpp"
 #include "env/env_vars.hpp"
 #include "host/host_blas.hpp"
+#include "util/clock.hpp"
 
 namespace bf16x::api {
 namespace {
@@ -379,7 +379,7 @@ template <typename T>
 int gemm(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std::int64_t k, T alpha, const T* a,
          std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc, const bf16x_options* user) {
   constexpr bool is_double = std::is_same_v<T, double>;
-  const auto t0 = std::chrono::steady_clock::now();
+  const double t0 = util::now();
   int st_options;
   const bf16x_options opt = call_options(user, st_options);
   Outcome out;
@@ -405,7 +405,7 @@ int gemm(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std
   VerboseCall v = call_as_made(is_double, layout, transa, transb, m, n, k, lda, ldb, ldc);
   v.alpha = double(alpha);
   v.beta = double(beta);
-  report_call(opt, out, st, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), v);
+  report_call(opt, out, st, util::now() - t0, v);
   return st;
 }
 

@@ -2,7 +2,6 @@
 // whether it applies, the proof (the fill envelope, then the INT8 digit product), and the repair of the entries it
 // could not prove by dot products, or the host GEMM for the whole call where those would cost as much.
 #pragma once
-#include <chrono>
 #include <cstdint>
 #include <new>
 #include <string>
@@ -12,6 +11,7 @@
 #include "bf16x/bf16x.h"
 #include "driver/entry_repair.hpp"
 #include "policy/guard.hpp"
+#include "util/clock.hpp"
 
 namespace bf16x::api {
 
@@ -51,8 +51,7 @@ std::string guard_why(int result, std::uint64_t repaired);
 template <typename T, typename Emulate, typename Host>
 int run_guarded(const GuardRequest& g, const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n, Outcome& out,
                 Emulate&& emulate, Host&& host) {
-  using Clock = std::chrono::steady_clock;
-  const auto t0 = Clock::now();
+  const double t0 = util::now();
   GuardPlan p;
   try {
     p = plan_guard<T>(g, x.a, x.b, m, n, x.k);
@@ -61,7 +60,7 @@ int run_guarded(const GuardRequest& g, const driver::RepairArgs<T>& x, std::int6
     p.native = true;
     p.result = BF16X_GUARD_NATIVE;
   }
-  out.seconds_guard += std::chrono::duration<double>(Clock::now() - t0).count();
+  out.seconds_guard += util::now() - t0;
   bool ran = true;
   if (p.nonfinite) return emulate(ran);  // the mode hands NaN/Inf to the host GEMM itself
   out.guard = p.result;
@@ -72,9 +71,9 @@ int run_guarded(const GuardRequest& g, const driver::RepairArgs<T>& x, std::int6
     out.guard = 0;
     return st;
   }
-  const auto t1 = Clock::now();
+  const double t1 = util::now();
   driver::repair_entries(x, p.failing, c0);
-  out.seconds_guard += std::chrono::duration<double>(Clock::now() - t1).count();
+  out.seconds_guard += util::now() - t1;
   out.repaired += p.failing.size();
   out.counters.micro_tiles += p.micro_tiles;
   return st;

@@ -8,7 +8,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -17,12 +16,12 @@
 #include "crt/crt_ops.hpp"
 #include "crt/moduli.hpp"
 #include "util/align.hpp"
+#include "util/clock.hpp"
 #include "util/pow2.hpp"
+#include "util/workspace.hpp"
 
 namespace bf16x::crt {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 constexpr int kDefaultBlock = 512;  // mc, nc
 // One k-block up to k = 1024: each k-block reads and writes all N int32 accumulator blocks (N MiB per thread at
@@ -217,24 +216,6 @@ void write_block(const GemmArgs<T>& x, std::int64_t i0, int rows, std::int64_t j
   }
 }
 
-// The calling thread's workspace, kept between calls (no page faults per call) and grown on demand: its size is
-// bounded by the block sizes, the moduli and the thread count, not by m, n or k. Null if allocation fails.
-void* workspace(std::size_t bytes) {
-  struct Free {
-    void operator()(void* p) const { std::free(p); }
-  };
-  thread_local std::unique_ptr<void, Free> mem;
-  thread_local std::size_t size = 0;
-  if (bytes > size) {
-    mem.reset();
-    size = 0;
-    mem.reset(std::aligned_alloc(64, (bytes + 63) / 64 * 64));
-    if (!mem) return nullptr;
-    size = bytes;
-  }
-  return mem.get();
-}
-
 }  // namespace
 
 Blocking crt_blocking(std::int64_t m, std::int64_t n, std::int64_t k, const CrtConfig& cfg) {
@@ -352,7 +333,9 @@ DriverStatus prepare(CrtCall<T>& c, CrtConfig& cfg) {
   const std::int64_t m = c.x.m, n = c.x.n, k = c.x.k;
   if (scan_lines(c.la, m, k, c.ea.data()) || scan_lines(c.lb, n, k, c.eb.data())) return DriverStatus::nonfinite_input;
   const std::size_t total = c.lay.total * std::size_t(c.blk.threads);
-  c.mem = workspace(total);  // everything before C is touched
+  // The calling thread's workspace (util/workspace.hpp, shared with the slice driver), grown on demand: its size is
+  // bounded by the block sizes, the moduli and the thread count, not by m, n or k.
+  c.mem = util::thread_workspace().reserve(total);  // everything before C is touched
   if (!c.mem) return DriverStatus::no_memory;
   cfg.workspace_bytes = total;
   for (std::int64_t i = 0; i < m; ++i) util::pow2_pair(6 - c.ea[i], c.fa1[i], c.fa2[i]);
@@ -512,17 +495,16 @@ std::uint64_t products_pass(CrtCall<T>& c) {
 
 template <typename T>
 DriverStatus gemm_crt(const GemmArgs<T>& x, CrtConfig& cfg) {
-  const auto t0 = Clock::now();
+  const double t0 = util::now();
   CrtCall<T> c(x, cfg);
   if (const DriverStatus st = prepare(c, cfg); st != DriverStatus::ok) return st;
   std::uint64_t tiles = cfg.fast_scaling ? 0 : bound_pass(c);
   choose_scales(c);
-  const auto t1 = Clock::now();
+  const double t1 = util::now();
   tiles += products_pass(c);
-  const auto t2 = Clock::now();
   cfg.micro_tiles = tiles;
-  cfg.seconds_scale = std::chrono::duration<double>(t1 - t0).count();
-  cfg.seconds_products = std::chrono::duration<double>(t2 - t1).count();
+  cfg.seconds_scale = t1 - t0;
+  cfg.seconds_products = util::now() - t1;
   if (cfg.scales) *cfg.scales = CrtScales{c.ea, c.eb, c.sa, c.sb};
   return DriverStatus::ok;
 }

@@ -34,10 +34,10 @@
 
 #include "driver/block_loop.hpp"
 #include "driver/blocking.hpp"
-#include "driver/workspace.hpp"
 #include "pack/panels.hpp"
 #include "util/align.hpp"
 #include "util/clock.hpp"
+#include "util/workspace.hpp"
 
 namespace bf16x::driver {
 namespace {
@@ -253,7 +253,7 @@ void run_steps(DriverCall<T>& c, bool master, engine::EngineCounters* cnt, doubl
 // The team: the scale exponents, the master's workspace, then the steps (each thread bracketed by the engine's
 // set-up, e.g. the AMX tile palette).
 template <typename T>
-void run_team(DriverCall<T>& c, Workspace& ws) {
+void run_team(DriverCall<T>& c, util::Workspace& ws) {
   pack::scan_scales_a_team(c.args.a, c.args.m, c.args.k, true, c.ea.data(), c.nonfinite);
   pack::scan_scales_b_team(c.args.b, c.args.k, c.args.n, true, c.eb.data(), c.nonfinite);
 #pragma omp barrier
@@ -329,7 +329,7 @@ DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg) {
       args.b.trans ? args.b.ld : 1,
       args.b.trans ? 1 : args.b.ld,
       t0};
-  Workspace& ws = thread_workspace();
+  util::Workspace& ws = util::thread_workspace();
 #pragma omp parallel num_threads(threads)
   run_team(c, ws);
   if (c.nonfinite) return DriverStatus::nonfinite_input;

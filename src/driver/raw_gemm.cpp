@@ -5,8 +5,8 @@
 #include <chrono>
 
 #include "driver/block_loop.hpp"
-#include "driver/workspace.hpp"
 #include "util/clock.hpp"
+#include "util/workspace.hpp"
 
 namespace bf16x::driver {
 namespace {
@@ -26,8 +26,8 @@ void init(RawPacked& out, std::int64_t m, std::int64_t n, std::int64_t k) {
   out.b.scale_exp.assign(std::size_t(n), 0);
 }
 
-driver::Workspace& scratch_workspace() {
-  thread_local driver::Workspace ws;
+util::Workspace& scratch_workspace() {
+  thread_local util::Workspace ws;
   return ws;
 }
 
@@ -61,7 +61,7 @@ bool raw_gemm(const engine::EngineInfo& e, std::int64_t m, std::int64_t n, std::
               RawTimes* times) {
   // thread_local state is reached through references inside the parallel region (see driver/gemm_driver.cpp).
   thread_local RawPacked tl_p;
-  thread_local driver::Workspace tl_ws;
+  thread_local util::Workspace tl_ws;
   RawPacked& p = tl_p;
   const double t0 = now();
   init(p, m, n, k);

@@ -1,4 +1,4 @@
-#include "driver/workspace.hpp"
+#include "util/workspace.hpp"
 
 #include <atomic>
 #include <cstdlib>
@@ -6,7 +6,7 @@
 
 #include "util/align.hpp"
 
-namespace bf16x::driver {
+namespace bf16x::util {
 namespace {
 std::atomic<std::size_t> g_held{0}, g_allocations{0};
 }  // namespace
@@ -17,7 +17,7 @@ void* Workspace::reserve(std::size_t bytes) {
   g_held -= capacity_;
   data_ = nullptr;
   capacity_ = 0;
-  const std::size_t rounded = util::align64(bytes);
+  const std::size_t rounded = align64(bytes);
   if (rounded < bytes) return nullptr;
   data_ = std::aligned_alloc(64, rounded);
   if (data_) {
@@ -50,4 +50,4 @@ Workspace& thread_workspace() {
 std::size_t workspace_bytes_held() { return g_held.load(); }
 std::size_t workspace_allocations() { return g_allocations.load(); }
 
-}  // namespace bf16x::driver
+}  // namespace bf16x::util

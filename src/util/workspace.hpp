@@ -4,7 +4,7 @@
 #pragma once
 #include <cstddef>
 
-namespace bf16x::driver {
+namespace bf16x::util {
 
 class Workspace {
  public:
@@ -27,4 +27,4 @@ Workspace& thread_workspace();
 std::size_t workspace_bytes_held();
 std::size_t workspace_allocations();
 
-}  // namespace bf16x::driver
+}  // namespace bf16x::util
