@@ -15,22 +15,6 @@
 namespace bf16x::api {
 namespace {
 
-// BF16X_VERBOSE_OUTPUT_FILE (appended to), else stderr; a file that cannot be opened is said once and stderr used.
-std::FILE* sink() {
-  static std::FILE* f = [] {
-    const auto path = envvar::text(envvar::process_source(), "BF16X_VERBOSE_OUTPUT_FILE");
-    if (!path) return stderr;
-    std::FILE* out = std::fopen(path->c_str(), "a");
-    if (!out) {
-      envvar::warn("BF16X_VERBOSE_OUTPUT_FILE=" + *path + " cannot be opened for appending; using stderr");
-      return stderr;
-    }
-    std::setvbuf(out, nullptr, _IOLBF, 0);
-    return out;
-  }();
-  return f;
-}
-
 std::string header() {
   std::string isa;
   for (const std::string& e : engine_name_list()) {
@@ -46,15 +30,13 @@ std::string header() {
 
 }  // namespace
 
-std::FILE* verbose_sink() { return sink(); }
-
 bool verbose_wanted() { return effective_verbose() || env().summary; }
 
 void verbose_line(const VerboseCall& c) {
   if (env().summary) summary_record(c);
   if (!effective_verbose()) return;
   static std::once_flag once;
-  std::FILE* out = sink();
+  std::FILE* out = verbose_sink();
   std::call_once(once, [out] { std::fputs(header().c_str(), out); });
   char line[768], alpha_im[40] = "", beta_im[40] = "";
   if (c.is_complex) {

@@ -8,7 +8,7 @@
 // repaired: entries the componentwise guard recomputed by FP64 dot products (repaired_gflop: their 2k flops each),
 // which count as not emulated.
 #pragma once
-#include "api/verbose.hpp"
+#include "api/verbose_call.hpp"
 
 namespace bf16x::api {
 

@@ -8,11 +8,12 @@
 #include <cmath>
 
 #include "split/bf16.hpp"
+#include "util/pow2.hpp"
 
 namespace bf16x::split {
 
 inline void split_fp32(float x, int E, int ns, bf16_t* out, std::ptrdiff_t stride) {
-  float r = std::ldexp(x, -E);
+  float r = util::times_pow2(x, -E);  // ldexp's rounding without a libm call
   for (int s = 0; s < ns; ++s) {
     const bf16_t h = float_to_bf16(r);
     out[s * stride] = h;

@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "split/bf16.hpp"
+#include "util/pow2.hpp"
 
 namespace bf16x::split {
 
@@ -28,14 +29,16 @@ inline int scale_exponent(double mx) {
 // Splits x (with its row's scale exponent E) into ns BF16 slices of v = x*2^-E. With store_exp = E the stored
 // slices carry the scale (the paper's unscaled path: slices outside the BF16 normal range are lost); with
 // store_exp = 0 they stay in [2^-53, 1] and the scale is applied in FP64 after the products.
+// The scalings are ldexp's roundings without libm calls (util::times_pow2; 2^gexp is always normal), the rounding to
+// the grid nearbyint's in the default rounding mode (util::round_to_even).
 inline void split_fp64(double x, int E, int store_exp, int ns, bf16_t* out, std::ptrdiff_t stride) {
-  double r = std::ldexp(x, -E);
+  double r = util::times_pow2(x, -E);
   for (int s = 0; s < ns; ++s) {
     const int gexp = kFp64FirstGridExp - kFp64GridStep * s;
-    const double n = std::nearbyint(std::ldexp(r, -gexp));
-    const double slice = std::ldexp(n, gexp);
+    const double n = util::round_to_even(r * util::pow2(-gexp));
+    const double slice = n * util::pow2(gexp);
     r -= slice;  // exact: slice is the grid point nearest r
-    out[s * stride] = float_to_bf16(float(std::ldexp(slice, store_exp)));
+    out[s * stride] = float_to_bf16(float(util::times_pow2(slice, store_exp)));
   }
 }
 

@@ -1,0 +1,36 @@
+// One call as the verbose line and the summary report it (api/verbose.hpp, api/verbose_summary.hpp), and where
+// their output goes.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+namespace bf16x::api {
+
+struct VerboseCall {
+  bool is_double;
+  bool row_major = false;
+  char ta, tb;  // 'N', 'T', 'C'
+  std::int64_t m, n, k, lda, ldb, ldc;
+  double alpha, beta;
+  std::string mode{};    // mode that ran, or "-" for a rejected call
+  std::string engine{};  // engine or host library, or "-"
+  std::string why{};     // extra key=value pairs (",fallback=...", ",auto_fill=..."), may be empty
+  int threads = -1;      // bf16x threads of an emulated call; -1: the host BLAS ran it ("threads=host")
+  int status = 0;        // bf16x_status
+  double seconds = 0;
+  std::uint64_t repaired = 0;  // entries the guard recomputed (their flops count as native in the summary)
+  bool is_complex = false;     // cgemm/zgemm: the line also has alpha_im and beta_im
+  double alpha_im = 0, beta_im = 0;
+};
+
+// 's', 'd', 'c' or 'z': the routine's letter.
+inline char routine_letter(const VerboseCall& c) {
+  return c.is_complex ? (c.is_double ? 'z' : 'c') : (c.is_double ? 'd' : 's');
+}
+
+// Where verbose output goes: BF16X_VERBOSE_OUTPUT_FILE (appended to), else stderr; a file that cannot be opened is
+// said once and stderr used.
+std::FILE* verbose_sink();
+
+}  // namespace bf16x::api
