@@ -1,4 +1,4 @@
-// The AVX-512 packer against the element-by-element packer, bit for bit: both orientations of the source
+// The AVX-512 and AVX2 packers against the element-by-element packer, bit for bit: both orientations of the source
 // (k-contiguous, u-contiguous) into both layouts (A rows, VNNI B), float / double / bf16 operands, 1..6 slices,
 // scaled and unscaled splits, partial panels and depths, and awkward values (signed zeros, FP32 subnormals,
 // magnitudes near the overflow threshold, scale exponents at the ends of the range on the unscaled path).
@@ -46,8 +46,11 @@ T draw(std::mt19937_64& rng, int kind) {
 }
 
 template <typename T>
-void compare(bool k_contiguous, PanelLayout layout, int panels, int extent, int depth, int slices, bool scaled,
-             int kind, std::uint64_t seed) {
+using Packer = void (*)(const PanelJob<T>&);
+
+template <typename T>
+void compare(Packer<T> vector, bool k_contiguous, PanelLayout layout, int panels, int extent, int depth, int slices,
+             bool scaled, int kind, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   const int kp = int(round_up(depth, kKChunk));
   const std::int64_t ld = (k_contiguous ? depth : extent) + 3;  // ld > the contiguous extent
@@ -86,16 +89,16 @@ void compare(bool k_contiguous, PanelLayout layout, int panels, int extent, int 
                   want.data()};
   split_panel_generic(job);
   job.dst = got.data();
-  split_panel_avx512(job);
+  vector(job);
   for (std::size_t i = 0; i < want.size(); ++i)
     if (want[i] != got[i]) {
       FAIL() << "slice " << i / (std::size_t(kTileM) * kp) << " element " << i % (std::size_t(kTileM) * kp)
-             << ": generic 0x" << std::hex << want[i] << " avx512 0x" << got[i];
+             << ": generic 0x" << std::hex << want[i] << " vector 0x" << got[i];
     }
 }
 
 template <typename T>
-void sweep(int max_slices) {
+void sweep(Packer<T> vector, int max_slices) {
   std::uint64_t seed = 1;
   for (bool kc : {true, false})
     for (PanelLayout lay : {PanelLayout::a_rows, PanelLayout::b_vnni})
@@ -111,7 +114,7 @@ void sweep(int max_slices) {
                            " extent " + std::to_string(extent) + " depth " + std::to_string(depth) + " kind " +
                            std::to_string(kind) + (scaled ? " scaled" : " unscaled") + " slices " +
                            std::to_string(slices));
-              compare<T>(kc, lay, panels, extent, depth, slices, scaled, kind, seed++);
+              compare<T>(vector, kc, lay, panels, extent, depth, slices, scaled, kind, seed++);
               if (::testing::Test::HasFatalFailure()) return;
             }
 }
@@ -120,15 +123,27 @@ void sweep(int max_slices) {
 
 TEST(Avx512Bf16Pack, VectorPackerEqualsElementPackerFp64) {
   if (!split_panel_avx512_usable()) GTEST_SKIP() << "no AVX-512 here";
-  sweep<double>(kMaxSlices);
+  sweep<double>(split_panel_avx512<double>, kMaxSlices);
 }
 
 TEST(Avx512Bf16Pack, VectorPackerEqualsElementPackerFp32) {
   if (!split_panel_avx512_usable()) GTEST_SKIP() << "no AVX-512 here";
-  sweep<float>(3);
+  sweep<float>(split_panel_avx512<float>, 3);
 }
 
 TEST(Avx512Bf16Pack, VectorPackerEqualsElementPackerBf16) {
   if (!split_panel_avx512_usable()) GTEST_SKIP() << "no AVX-512 here";
-  sweep<bf16_t>(1);
+  sweep<bf16_t>(split_panel_avx512<bf16_t>, 1);
+}
+
+// The AVX2 packer (the scaled FP64 path; the others fall through to the element packer inside it).
+TEST(Avx2Pack, VectorPackerEqualsElementPackerFp64) {
+  if (!split_panel_avx2_usable()) GTEST_SKIP() << "no AVX2 here";
+  sweep<double>(split_panel_avx2<double>, kMaxSlices);
+}
+
+TEST(Avx2Pack, VectorPackerEqualsElementPackerFp32AndBf16) {
+  if (!split_panel_avx2_usable()) GTEST_SKIP() << "no AVX2 here";
+  sweep<float>(split_panel_avx2<float>, 3);
+  sweep<bf16_t>(split_panel_avx2<bf16_t>, 1);
 }

@@ -1,6 +1,6 @@
 // One packing job: split a run of consecutive 32-wide micro-panels of op(A) or op(B) over one k-block into their
-// slices, in the layout of pack/layout.hpp. pack_a / pack_b_vnni (pack_operand.cpp) cut the operands into these jobs; split_panel
-// does one. A run of several panels lets a source that is contiguous across the panels (A not transposed, B
+// slices, in the layout of pack/layout.hpp. pack_a / pack_b_vnni (pack_operand.cpp) cut the operands into these jobs;
+// split_panel does one. A run of several panels lets a source that is contiguous across the panels (A not transposed, B
 // transposed) be read a whole column segment at a time instead of one 32-element piece per page.
 #pragma once
 #include <algorithm>
@@ -48,7 +48,13 @@ bool split_panel_avx512_usable();
 template <typename T>
 void split_panel_avx512(const PanelJob<T>& job);
 
-// The vector path where the CPU has AVX-512 (F, BW, VL, DQ), else the element path.
+// AVX2 split of the scaled FP64 path, four elements at a time (the rest by the element path); only where
+// split_panel_avx2_usable().
+bool split_panel_avx2_usable();
+template <typename T>
+void split_panel_avx2(const PanelJob<T>& job);
+
+// The vector path where the CPU has AVX-512 (F, BW, VL, DQ), else the AVX2 one, else the element path.
 template <typename T>
 void split_panel(const PanelJob<T>& job);
 

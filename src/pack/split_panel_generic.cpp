@@ -27,11 +27,14 @@ template void split_panel_generic(const PanelJob<double>&);
 template void split_panel_generic(const PanelJob<bf16_t>&);
 
 bool split_panel_avx512_usable() { return cpu::vector_level() == cpu::Level::avx512; }
+bool split_panel_avx2_usable() { return cpu::vector_level() != cpu::Level::generic; }
 
 template <typename T>
 void split_panel(const PanelJob<T>& job) {
   if (split_panel_avx512_usable())
     split_panel_avx512(job);
+  else if (split_panel_avx2_usable())
+    split_panel_avx2(job);
   else
     split_panel_generic(job);
 }
