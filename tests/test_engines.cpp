@@ -589,8 +589,12 @@ TEST(EngineRecords, EveryRowIsOneUsableShapeAndNamedBothWays) {
     EXPECT_EQ(bf16x_engine_from_name(r.name), r.id);
     EXPECT_STREQ(bf16x_engine_name(r.id), r.name);
     // The cost model plans with a rate for every side the engine has.
-    if (r.bf16.kernel) EXPECT_GT(r.rates.fp64_path, 0) << r.name;
-    if (r.int8.kernel) EXPECT_GT(r.rates.int8, 0) << r.name;
+    if (r.bf16.kernel) {
+      EXPECT_GT(r.rates.fp64_path, 0) << r.name;
+    }
+    if (r.int8.kernel) {
+      EXPECT_GT(r.rates.int8, 0) << r.name;
+    }
   }
   // The oracle closes every fallback chain and the auto choice of both sides.
   EXPECT_TRUE(engine::engine_usable(BF16X_ENGINE_REFERENCE));

@@ -1,8 +1,8 @@
-// The decision of one call, made once before any operand is read: the mode the call's options and its settings
-// (api/settings.hpp: the environment under the runtime settings, read once per call) give (DEFAULT, BF16X_MIN_SIZE, auto's cost model from the shape), the engine that
-// runs it with the engine-kind checks, the split. The real GEMM, the workspace query, the complex GEMM and the BLAS
-// shim all ask it; only auto's data-dependent step (choose_auto, the fill pass) and the guard's proof come later,
-// in the call that reads the operands.
+// The decision of one call, made once before any operand is read: the mode the call's options and its settings give
+// (api/settings.hpp: the environment under the runtime settings, read once per call; DEFAULT, BF16X_MIN_SIZE, auto's
+// cost model from the shape), the engine that runs it with the engine-kind checks, the split. The real GEMM, the
+// workspace query, the complex GEMM and the BLAS shim all ask it; only auto's data-dependent step (choose_auto, the
+// fill pass) and the guard's proof come later, in the call that reads the operands.
 //
 //   C entry (bf16x_dgemm_ex, cblas_dgemm/dgemm_ through the shim) -> checks -> plan_call -> [choose_auto]
 //     -> slices: driver::gemm_emulated | CRT: crt::gemm_crt | native: host GEMM   (each under the guard, guard_step)

@@ -27,7 +27,8 @@ int auto_engine() {
   return chosen;
 }
 
-// The process's INT8 engine: BF16X_CRT_ENGINE if this CPU runs it (else said once), else the best available.
+// The process's INT8 engine beside a BF16 engine: BF16X_CRT_ENGINE if this CPU runs it (else said once), else the
+// best available.
 int process_crt_engine() {
   static const int chosen = [] {
     const Env& e = env();
@@ -37,6 +38,17 @@ int process_crt_engine() {
                    " is not available on this CPU; using the best available");
     }
     return engine::best_int8();
+  }();
+  return chosen;
+}
+
+// The process's INT8 engine for a CRT call that names none: an INT8-only BF16X_ENGINE where BF16X_CRT_ENGINE is
+// unset and this CPU runs it, else process_crt_engine().
+int process_crt_engine_named() {
+  static const int chosen = [] {
+    const Env& e = env();
+    if (e.engine_set && int8_only(e.engine) && !e.crt_engine_set && engine::int8_usable(e.engine)) return e.engine;
+    return process_crt_engine();
   }();
   return chosen;
 }
@@ -62,11 +74,7 @@ int crt_engine_for(int bf16_engine) {
 int resolve_crt_engine(int requested, const Settings& s) {
   if (requested == BF16X_ENGINE_AUTO) {
     const int rt = s.crt_engine;
-    if (rt != BF16X_ENGINE_AUTO && engine::int8_usable(rt)) return rt;
-    // BF16X_CRT_ENGINE before an INT8-only BF16X_ENGINE.
-    const Env& e = env();
-    if (e.engine_set && int8_only(e.engine) && !e.crt_engine_set && engine::int8_usable(e.engine)) return e.engine;
-    return process_crt_engine();
+    return rt != BF16X_ENGINE_AUTO && engine::int8_usable(rt) ? rt : process_crt_engine_named();
   }
   return engine::int8_usable(requested) ? requested : -1;
 }

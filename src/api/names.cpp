@@ -1,9 +1,11 @@
 // Names of modes, engines and statuses for the C API, the CLI and verbose output.
 #include "api/names.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include "bf16x/bf16x.h"
 #include "crt/crt_mode.hpp"
@@ -65,28 +67,35 @@ int id_of(const Named (&t)[N], const char* name) {
 
 namespace bf16x::api {
 
-std::vector<std::string> engine_name_list() {
+namespace {
+
+// The engine records in id order (the table itself is in auto's order), those with `side`.
+template <typename Side>
+std::vector<std::string> engine_names_by_id(Side side) {
+  std::vector<const engine::Record*> rows;
+  for (const engine::Record& r : engine::records())
+    if (side(r)) rows.push_back(&r);
+  std::sort(rows.begin(), rows.end(), [](const engine::Record* x, const engine::Record* y) { return x->id < y->id; });
   std::vector<std::string> v;
-  for (int id = BF16X_ENGINE_AUTO + 1, left = int(engine::records().size); left > 0; ++id)
-    if (const engine::Record* r = engine::record(id)) {
-      v.emplace_back(r->name);
-      --left;
-    }
+  for (const engine::Record* r : rows) v.emplace_back(r->name);
   return v;
+}
+
+}  // namespace
+
+std::vector<std::string> engine_name_list() {
+  return engine_names_by_id([](const engine::Record&) { return true; });
 }
 
 std::vector<std::string> bf16_engine_choices() {
   std::vector<std::string> v{"auto"};
-  for (const std::string& n : engine_name_list())
-    if (engine::engine_info(bf16x_engine_from_name(n.c_str()))) v.push_back(n);
+  for (std::string& n : engine_names_by_id([](const engine::Record& r) { return r.bf16.kernel != nullptr; }))
+    v.push_back(std::move(n));
   return v;
 }
 
 std::vector<std::string> int8_engine_choices() {
-  std::vector<std::string> v;
-  for (const std::string& n : engine_name_list())
-    if (engine::int8_engine(bf16x_engine_from_name(n.c_str()))) v.push_back(n);
-  return v;
+  return engine_names_by_id([](const engine::Record& r) { return r.int8.kernel != nullptr; });
 }
 
 std::vector<std::string> bf16_mode_names() {

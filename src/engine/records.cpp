@@ -97,13 +97,13 @@ const int8::Engine* int8_engine(int id) {
 }
 
 bool engine_usable(int id) {
-  const EngineInfo* e = engine_info(id);
-  return e && record(id)->bf16_tile == kBf16Packed && e->available();
+  const Record* r = record(id);
+  return r && r->bf16.kernel && r->bf16_tile == kBf16Packed && r->bf16.available();
 }
 
 bool int8_usable(int id) {
-  const int8::Engine* e = int8_engine(id);
-  return e && record(id)->int8_tile == kInt8Packed && e->available();
+  const Record* r = record(id);
+  return r && r->int8.kernel && r->int8_tile == kInt8Packed && r->int8.available();
 }
 
 int best_usable(int want) {

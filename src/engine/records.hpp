@@ -28,11 +28,11 @@ inline constexpr TileShape kBf16Packed{pack::kTileM, pack::kTileN, pack::kKChunk
 inline constexpr TileShape kInt8Packed{int8::kTile, int8::kTile, int8::kKChunk};
 
 struct Record {
-  int id;             // BF16X_ENGINE_*
-  const char* name;   // bf16x_engine_name, BF16X_ENGINE / BF16X_CRT_ENGINE values
-  EngineInfo bf16;    // kernel null: no BF16 side (an INT8-only engine such as avx2-int8)
-  int8::Engine int8;  // kernel null: no INT8 side
-  Rates rates;
+  int id = 0;                  // BF16X_ENGINE_*
+  const char* name = nullptr;  // bf16x_engine_name, BF16X_ENGINE / BF16X_CRT_ENGINE values
+  EngineInfo bf16{};           // kernel null: no BF16 side (an INT8-only engine such as avx2-int8)
+  int8::Engine int8{};         // kernel null: no INT8 side
+  Rates rates{};
   // A hardware instruction set (listed in the verbose header's isa=, chosen by auto); false for the scalar oracle
   // and the software model.
   bool isa = false;

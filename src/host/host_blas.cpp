@@ -70,22 +70,11 @@ bool fits(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda, std:
   return fits_int(m) && fits_int(n) && fits_int(k) && fits_int(lda) && fits_int(ldb) && fits_int(ldc);
 }
 
-bool complex_gemm(CblasComplexGemm f, int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, const void* alpha,
-                  const void* a, std::int64_t lda, const void* b, std::int64_t ldb, const void* beta, void* c,
-                  std::int64_t ldc) {
-  if (!f || !fits(m, n, k, lda, ldb, ldc)) return false;
-  f(kColMajor, ta, tb, int(m), int(n), int(k), alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
-  return true;
-}
-
-}  // namespace
-
-namespace {
-
-// A real CBLAS GEMM of the host, column-major, where it has one and the sizes fit its int.
-template <typename Fn, typename T>
-bool real_gemm(Fn fn, int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, T alpha, const T* a,
-               std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc) {
+// A CBLAS GEMM of the host (real: scalars by value; complex: by address), column-major, where the host has it and
+// the sizes fit its int.
+template <typename Fn, typename Scalar, typename In, typename Out>
+bool call_gemm(Fn fn, int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, Scalar alpha, In a,
+               std::int64_t lda, In b, std::int64_t ldb, Scalar beta, Out c, std::int64_t ldc) {
   if (!fn || !fits(m, n, k, lda, ldb, ldc)) return false;
   fn(kColMajor, ta, tb, int(m), int(n), int(k), alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
   return true;
@@ -95,22 +84,22 @@ bool real_gemm(Fn fn, int ta, int tb, std::int64_t m, std::int64_t n, std::int64
 
 bool sgemm(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* a,
            std::int64_t lda, const float* b, std::int64_t ldb, float beta, float* c, std::int64_t ldc) {
-  return real_gemm(host().sgemm, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  return call_gemm(host().sgemm, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 bool dgemm(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, double alpha, const double* a,
            std::int64_t lda, const double* b, std::int64_t ldb, double beta, double* c, std::int64_t ldc) {
-  return real_gemm(host().dgemm, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  return call_gemm(host().dgemm, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 bool cgemm(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, const float* alpha, const float* a,
            std::int64_t lda, const float* b, std::int64_t ldb, const float* beta, float* c, std::int64_t ldc) {
-  return complex_gemm(host().cgemm, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  return call_gemm(host().cgemm, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 bool zgemm(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, const double* alpha, const double* a,
            std::int64_t lda, const double* b, std::int64_t ldb, const double* beta, double* c, std::int64_t ldc) {
-  return complex_gemm(host().zgemm, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  return call_gemm(host().zgemm, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 bool can_take(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda, std::int64_t ldb, std::int64_t ldc) {
