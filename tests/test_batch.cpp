@@ -226,6 +226,9 @@ TEST(BatchGemm, StatsSumOverTheItems) {
   EXPECT_GT(one.micro_tiles, 0u);
   EXPECT_EQ(all.micro_tiles, one.micro_tiles * std::uint64_t(s.count));
   EXPECT_EQ(all.dot_products, one.dot_products * std::uint64_t(s.count));
+  EXPECT_EQ(all.bytes_pack, one.bytes_pack * std::uint64_t(s.count));
+  EXPECT_EQ(all.bytes_write, one.bytes_write * std::uint64_t(s.count));
+  EXPECT_GT(all.seconds_products, 0.0);
   EXPECT_EQ(all.size, sizeof(bf16x_stats));
 }
 

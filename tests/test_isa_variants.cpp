@@ -13,6 +13,7 @@
 #include "cpu/features.hpp"
 #include "crt/crt_loops.hpp"
 #include "driver/block_loops.hpp"
+#include "engine/int8_kernel.hpp"
 #include "pack/scan_loops.hpp"
 
 namespace bf16x {
@@ -167,14 +168,32 @@ TEST(IsaVariants, CrtLoopsEqualGeneric) {
         g.residues(yb.data(), int(yb.size()), plan.p[1], plan.invp[1], plan.hi[1], plan.lo[1], big, r0.data());
         v.residues(yb.data(), int(yb.size()), plan.p[1], plan.invp[1], plan.hi[1], plan.lo[1], big, r1.data());
         EXPECT_EQ(r0, r1) << "residues on " << lv.name;
-        const std::size_t panel = std::size_t(kKcp) * 32 + 32 * 4;
-        std::vector<std::int8_t> p0(panel), p1(panel), tmp(kKcp);
-        g.pack_a_panel(yb.data(), kKcp, &plan, 2, big, p0.data());
-        v.pack_a_panel(yb.data(), kKcp, &plan, 2, big, p1.data());
-        EXPECT_EQ(p0, p1) << "pack_a_panel on " << lv.name;
-        g.pack_b_panel(yb.data(), kKcp, &plan, 2, big, tmp.data(), p0.data());
-        v.pack_b_panel(yb.data(), kKcp, &plan, 2, big, tmp.data(), p1.data());
-        EXPECT_EQ(p0, p1) << "pack_b_panel on " << lv.name;
+        // All n moduli in one pass (panel t at t * stride, a gap between them), and the digits (no plan).
+        const std::size_t panel = std::size_t(kKcp) * 32 + 32 * 4, stride = panel + 64;
+        for (const crt::CrtPlan* pl : {&plan, static_cast<const crt::CrtPlan*>(nullptr)})
+          for (const int lines : {32, 13}) {  // 13: the rest are padding (zero bytes, yb not read there)
+            std::vector<double> in = yb;
+            if (!pl)
+              for (auto& y : in) y = std::fmod(std::fabs(y), 65.0);                   // digits: integers in [0, 64]
+            std::fill(in.begin() + std::ptrdiff_t(lines) * kKcp, in.end(), 12345.0);  // must not be read
+            std::vector<std::int8_t> p0(stride * std::size_t(n), 7), p1 = p0;
+            g.pack_a_panel(in.data(), kKcp, lines, pl, big, p0.data(), stride);
+            v.pack_a_panel(in.data(), kKcp, lines, pl, big, p1.data(), stride);
+            EXPECT_EQ(p0, p1) << "pack_a_panel on " << lv.name;
+            if (pl) {  // the layout of engine/int8_kernel.hpp: panel t holds the residues modulo p_t
+              std::vector<std::int8_t> want(in.size());
+              g.residues(in.data(), int(in.size()), plan.p[n - 1], plan.invp[n - 1], plan.hi[n - 1], plan.lo[n - 1],
+                         big, want.data());
+              for (int r = 0; r < 32; ++r)
+                for (int l = 0; l < kKcp; ++l)
+                  ASSERT_EQ(p0[stride * std::size_t(n - 1) + engine::int8::a_index(r, l)],
+                            r < lines ? want[std::size_t(r) * kKcp + l] : 0);
+            }
+            std::fill(p0.begin(), p0.end(), 7), std::fill(p1.begin(), p1.end(), 7);
+            g.pack_b_panel(in.data(), kKcp, lines, pl, big, p0.data(), stride);
+            v.pack_b_panel(in.data(), kKcp, lines, pl, big, p1.data(), stride);
+            EXPECT_EQ(p0, p1) << "pack_b_panel on " << lv.name;
+          }
       }
       std::uniform_int_distribution<std::int32_t> acc_d(-(1 << 30), 1 << 30);
       constexpr int kCols = 45;

@@ -34,7 +34,11 @@ class Stats(ctypes.Structure):
     _fields_ = [("size", ctypes.c_size_t), ("mode", _c_int), ("engine", _c_int), ("tile_loads", ctypes.c_uint64),
                 ("tile_stores", ctypes.c_uint64), ("dot_products", ctypes.c_uint64), ("micro_tiles", ctypes.c_uint64),
                 ("seconds_split", _c_double), ("seconds_compute", _c_double), ("workspace_bytes", ctypes.c_uint64),
-                ("entries_repaired", ctypes.c_uint64), ("seconds_guard", _c_double), ("guard", _c_int)]
+                ("entries_repaired", ctypes.c_uint64), ("seconds_guard", _c_double), ("guard", _c_int),
+                # version 3: the phases
+                ("seconds_scan", _c_double), ("seconds_pack", _c_double), ("seconds_products", _c_double),
+                ("seconds_write", _c_double), ("bytes_scan", ctypes.c_uint64), ("bytes_pack", ctypes.c_uint64),
+                ("bytes_write", ctypes.c_uint64)]
 
 
 class Options(ctypes.Structure):

@@ -4,6 +4,7 @@
 // the single call's threads.
 #include <omp.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <vector>
@@ -146,6 +147,16 @@ int batch_gemm(const Batch<T>& bt, const bf16x_options* user) {
       sum.seconds_split += s.seconds_split;
       sum.seconds_compute += s.seconds_compute;
       sum.workspace_bytes += s.workspace_bytes;
+      sum.entries_repaired += s.entries_repaired;
+      sum.seconds_guard += s.seconds_guard;
+      sum.guard = std::max(sum.guard, s.guard);
+      sum.seconds_scan += s.seconds_scan;
+      sum.seconds_pack += s.seconds_pack;
+      sum.seconds_products += s.seconds_products;
+      sum.seconds_write += s.seconds_write;
+      sum.bytes_scan += s.bytes_scan;
+      sum.bytes_pack += s.bytes_pack;
+      sum.bytes_write += s.bytes_write;
     }
     write_stats(opt.stats, sum);
   }

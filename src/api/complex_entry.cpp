@@ -40,6 +40,7 @@ void merge(Outcome& total, const Outcome& one) {
   total.guard = std::max(total.guard, one.guard);  // the strongest step any real product needed
   total.repaired += one.repaired;
   total.seconds_guard += one.seconds_guard;
+  total.phases.add(one.phases);
 }
 
 // The complex layer on the checked real GEMM of the call's options. The mode the first real GEMM ran is pinned for

@@ -151,7 +151,9 @@ int gemm_crt_mode(int mode, int engine_id, bool fast_scaling, GuardRequest* guar
   if (st != BF16X_OK) return st;
   out.seconds_split = cfg.seconds_scale;
   out.seconds_compute = cfg.seconds_products;
+  out.phases = cfg.phases;
   out.counters.micro_tiles += cfg.micro_tiles;
+  out.counters.dot_products += cfg.dot_products;
   out.workspace_bytes = cfg.workspace_bytes;
   if (done) {
     out.mode = mode;
@@ -194,6 +196,7 @@ int gemm_slice_mode(int mode, int engine_id, GuardRequest* guard, const bf16x_op
   if (st != BF16X_OK) return st;
   out.seconds_split = cfg.seconds_split;
   out.seconds_compute = cfg.seconds_compute;
+  out.phases = cfg.phases;
   out.workspace_bytes = cfg.workspace_bytes;
   return BF16X_OK;
 }
@@ -276,6 +279,13 @@ void report_call(const bf16x_options& opt, const Outcome& out, int st, double se
     s.entries_repaired = out.repaired;
     s.seconds_guard = out.seconds_guard;
     s.guard = out.guard;
+    s.seconds_scan = out.phases.scan;
+    s.seconds_pack = out.phases.pack;
+    s.seconds_products = out.phases.products;
+    s.seconds_write = out.phases.write;
+    s.bytes_scan = out.phases.bytes_scan;
+    s.bytes_pack = out.phases.bytes_pack;
+    s.bytes_write = out.phases.bytes_write;
     write_stats(opt.stats, s);
   }
   if (!verbose_wanted()) return;

@@ -7,6 +7,7 @@
 #include "api/verbose.hpp"
 #include "bf16x/bf16x.h"
 #include "engine/engine.hpp"
+#include "util/phase_times.hpp"
 
 namespace bf16x::api {
 
@@ -21,6 +22,7 @@ struct Outcome {
   int guard = 0;               // bf16x_guard_result
   std::uint64_t repaired = 0;  // entries the guard recomputed
   double seconds_guard = 0;    // the guard's proof and repair
+  util::PhaseTimes phases;     // the driver's (bf16x_stats version 3)
 };
 
 // BF16X_OK or the status for options out of range or a mode of the other precision.

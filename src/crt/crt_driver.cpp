@@ -17,6 +17,7 @@
 #include "crt/moduli.hpp"
 #include "util/align.hpp"
 #include "util/clock.hpp"
+#include "util/phase_times.hpp"
 #include "util/pow2.hpp"
 #include "util/workspace.hpp"
 
@@ -129,13 +130,14 @@ void sum_squares(const Lines<T>& x, std::int64_t count, std::int64_t len, const 
   }
 }
 
-// yb[r * kcp + l] = f(line r0 + r, element l0 + l) for r < 32, l < kcp; zero past `rows` and `len`.
+// yb[r * kcp + l] = f(line r0 + r, element l0 + l) for r < rows, l < kcp; zero past `len` (lines past `rows` are
+// left as they are: the packers do not read them).
 // digits: ceil(|x| 2^(6 - e_r)) in [0, 64]; else trunc(x 2^(s_r)) with the exact factors f1 f2 = 2^s_r.
 template <typename T>
 void load_lines(const Lines<T>& x, std::int64_t r0, int rows, std::int64_t l0, int len, int kcp, const double* f1,
                 const double* f2, bool digits, double* yb) {
-  for (int r = 0; r < kTile; ++r)
-    for (int l = 0; l < kcp; ++l) yb[r * kcp + l] = 0;
+  for (int r = 0; r < rows; ++r)
+    for (int l = len; l < kcp; ++l) yb[r * kcp + l] = 0;
   if (x.contig) {
     for (int r = 0; r < rows; ++r) {
       const T* src = x.p + (r0 + r) * x.ld + l0;
@@ -156,6 +158,11 @@ void load_lines(const Lines<T>& x, std::int64_t r0, int rows, std::int64_t l0, i
   }
 }
 
+// The kTile x kTile accumulator tile at c (row stride ldc) set to zero.
+void zero_tile(std::int32_t* c, int ldc) {
+  for (int r = 0; r < kTile; ++r) std::fill(c + std::size_t(r) * ldc, c + std::size_t(r) * ldc + kTile, 0);
+}
+
 struct ThreadSpace {
   std::int8_t* apack;  // N x (mc/32) A panels
   std::int8_t* bpack;  // N x (nc/32) B panels
@@ -163,11 +170,10 @@ struct ThreadSpace {
   double* yb;          // 32 x kc
   double* work;        // mc x nc (bound sums, then X)
   double* s12;         // 2 x nc
-  std::int8_t* tmp;    // kc
 };
 
 struct Layout {
-  std::size_t apack, bpack, acc, yb, work, s12, tmp, total;
+  std::size_t apack, bpack, acc, yb, work, s12, total;
 };
 
 Layout layout_of(int moduli, const Blocking& b) {
@@ -180,8 +186,7 @@ Layout layout_of(int moduli, const Blocking& b) {
   l.yb = al(std::size_t(kTile) * b.kc * sizeof(double));
   l.work = al(std::size_t(b.mc) * b.nc * sizeof(double));
   l.s12 = al(2 * std::size_t(b.nc) * sizeof(double));
-  l.tmp = al(std::size_t(b.kc));
-  l.total = l.apack + l.bpack + l.acc + l.yb + l.work + l.s12 + l.tmp;
+  l.total = l.apack + l.bpack + l.acc + l.yb + l.work + l.s12;
   return l;
 }
 
@@ -264,6 +269,8 @@ struct CrtCall {
   bool keep_a;  // one k-block: a thread's packed A panels stay valid along a block row
   int chunk;    // blocks handed out at a time (whole block rows where that keeps A packed once per thread)
   int max_s = 0;
+  util::PhaseTimes ph;             // thread 0's seconds, all threads' bytes
+  std::uint64_t dot_products = 0;  // TDPBSSD (16 x 16 x 64) equivalents
 
   CrtCall(const GemmArgs<T>& x_, const CrtConfig& cfg_)
       : x(x_),
@@ -311,8 +318,6 @@ struct CrtCall {
     s.work = reinterpret_cast<double*>(base);
     base += lay.work;
     s.s12 = reinterpret_cast<double*>(base);
-    base += lay.s12;
-    s.tmp = reinterpret_cast<std::int8_t*>(base);
     return s;
   }
 
@@ -331,6 +336,8 @@ DriverStatus prepare(CrtCall<T>& c, CrtConfig& cfg) {
   // Before anything runs: no engine instruction executes where its check fails (AMX: CPUID, XCR0, permission).
   if (!cfg.engine->available()) return DriverStatus::engine_unavailable;
   const std::int64_t m = c.x.m, n = c.x.n, k = c.x.k;
+  util::PhaseClock clk(true);
+  c.ph.bytes_scan = std::uint64_t(m * k + k * n) * sizeof(T) * (cfg.fast_scaling ? 2 : 1);
   if (scan_lines(c.la, m, k, c.ea.data()) || scan_lines(c.lb, n, k, c.eb.data())) return DriverStatus::nonfinite_input;
   const std::size_t total = c.lay.total * std::size_t(c.blk.threads);
   // The calling thread's workspace (util/workspace.hpp, shared with the slice driver), grown on demand: its size is
@@ -344,6 +351,7 @@ DriverStatus prepare(CrtCall<T>& c, CrtConfig& cfg) {
     sum_squares(c.la, m, k, c.fa1.data(), c.fa2.data(), c.hrow.data());
     sum_squares(c.lb, n, k, c.fb1.data(), c.fb2.data(), c.hcol.data());
   }
+  clk.lap(c.ph.scan);
   return DriverStatus::ok;
 }
 
@@ -354,11 +362,14 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
   const std::int64_t flush_digits = std::max<std::int64_t>(1, ((1ll << 31) - 1) / (std::int64_t(c.kc) << 12));
   const Int8Kernel kernel = c.cfg.engine->kernel;
   const int mc = c.mc, nc = c.nc, kc = c.kc;
-  std::uint64_t tiles = 0;
-#pragma omp parallel num_threads(c.blk.threads) reduction(+ : tiles)
+  std::uint64_t tiles = 0, dots = 0, bytes = 0;
+#pragma omp parallel num_threads(c.blk.threads) reduction(+ : tiles, dots, bytes)
   {
     const ThreadSpace ws = c.space_of(omp_get_thread_num());
     if (c.cfg.engine->thread_begin) c.cfg.engine->thread_begin();
+    // The digit loads, packing and maxima count as the scan, the digit products as products.
+    util::PhaseTimes ph;
+    util::PhaseClock clk(omp_get_thread_num() == 0);
     std::int64_t a_row = -1;  // block row whose A panels ws.apack holds (keep_a)
 #pragma omp for schedule(dynamic, c.chunk)
     for (std::int64_t blkid = 0; blkid < c.nblocks; ++blkid) {
@@ -379,22 +390,27 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
         const std::int64_t l0 = kk * kc;
         const int len = int(std::min<std::int64_t>(kc, c.x.k - l0)), kcp = int(round_up(len, kKChunk));
         for (int ip = 0; ip < rp && !(c.keep_a && a_row == i0); ++ip) {
-          load_lines(c.la, i0 + ip * kTile, std::min(kTile, rows - ip * kTile), l0, len, kcp, c.fa1.data(),
-                     c.fa2.data(), true, ws.yb);
-          pack_a_panel(ws.yb, kcp, nullptr, 0, false, ws.apack + ip * c.ap_bytes);
+          const int lines = std::min(kTile, rows - ip * kTile);
+          load_lines(c.la, i0 + ip * kTile, lines, l0, len, kcp, c.fa1.data(), c.fa2.data(), true, ws.yb);
+          pack_a_panel(ws.yb, kcp, lines, nullptr, false, ws.apack + ip * c.ap_bytes, 0);
+          bytes += std::uint64_t(lines) * len * sizeof(T) + c.ap_bytes;
         }
         a_row = i0;
         for (int jp = 0; jp < cp; ++jp) {
-          load_lines(c.lb, j0 + jp * kTile, std::min(kTile, cols - jp * kTile), l0, len, kcp, c.fb1.data(),
-                     c.fb2.data(), true, ws.yb);
-          pack_b_panel(ws.yb, kcp, nullptr, 0, false, ws.tmp, ws.bpack + jp * c.bp_bytes);
+          const int lines = std::min(kTile, cols - jp * kTile);
+          load_lines(c.lb, j0 + jp * kTile, lines, l0, len, kcp, c.fb1.data(), c.fb2.data(), true, ws.yb);
+          pack_b_panel(ws.yb, kcp, lines, nullptr, false, ws.bpack + jp * c.bp_bytes, 0);
+          bytes += std::uint64_t(lines) * len * sizeof(T) + c.bp_bytes;
         }
+        clk.lap(ph.scan);
         for (int jp = 0; jp < cp; ++jp)
           for (int ip = 0; ip < rp; ++ip)
             kernel(ws.apack + ip * c.ap_bytes, ws.bpack + jp * c.bp_bytes, kcp, ws.acc + ip * kTile * nc + jp * kTile,
                    nc);
         tiles += std::uint64_t(rp) * cp;
+        dots += std::uint64_t(rp) * cp * (kcp / 64) * 4;
         if (++pending == flush_digits) flush();
+        clk.lap(ph.products);
       }
       flush();
 #pragma omp critical(bf16x_crt_bound)
@@ -404,8 +420,12 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
           c.hrow[i0 + i] = std::max(c.hrow[i0 + i], h);
           c.hcol[j0 + j] = std::max(c.hcol[j0 + j], h);
         }
+      clk.lap(ph.scan);
     }
+    if (omp_get_thread_num() == 0) c.ph.add(ph);
   }
+  c.ph.bytes_scan += bytes;
+  c.dot_products += dots;
   return tiles;
 }
 
@@ -436,11 +456,13 @@ std::uint64_t products_pass(CrtCall<T>& c) {
   const std::int64_t flush_res = std::max<std::int64_t>(1, ((1ll << 31) - 1 - 128) / (std::int64_t(kc) << 14));
   const Int8Kernel kernel = c.cfg.engine->kernel;
   const bool big = c.max_s > 50;  // |A'| may reach 2^51 or more: two reduction steps per residue
-  std::uint64_t tiles = 0;
-#pragma omp parallel num_threads(c.blk.threads) reduction(+ : tiles)
+  std::uint64_t tiles = 0, dots = 0, bytes_pack = 0, bytes_write = 0;
+#pragma omp parallel num_threads(c.blk.threads) reduction(+ : tiles, dots, bytes_pack, bytes_write)
   {
     const ThreadSpace ws = c.space_of(omp_get_thread_num());
     if (c.cfg.engine->thread_begin) c.cfg.engine->thread_begin();
+    util::PhaseTimes ph;
+    util::PhaseClock clk(omp_get_thread_num() == 0);
     std::int64_t a_row = -1;
 #pragma omp for schedule(dynamic, c.chunk)
     for (std::int64_t blkid = 0; blkid < c.nblocks; ++blkid) {
@@ -448,46 +470,59 @@ std::uint64_t products_pass(CrtCall<T>& c) {
       int rows, cols, rp, cp;
       c.block(blkid, i0, j0, rows, cols, rp, cp);
       const std::size_t accn = std::size_t(mc) * nc;
-      std::fill(ws.acc, ws.acc + accn * N, 0);
       std::int64_t pending = 0;
       for (std::int64_t kk = 0; kk < c.kb; ++kk) {
         const std::int64_t l0 = kk * kc;
         const int len = int(std::min<std::int64_t>(kc, c.x.k - l0)), kcp = int(round_up(len, kKChunk));
+        clk.lap(ph.products);
         for (int ip = 0; ip < rp && !(c.keep_a && a_row == i0); ++ip) {
-          load_lines(c.la, i0 + ip * kTile, std::min(kTile, rows - ip * kTile), l0, len, kcp, c.fa1.data(),
-                     c.fa2.data(), false, ws.yb);
-          for (int t = 0; t < N; ++t)
-            pack_a_panel(ws.yb, kcp, &plan, t, big, ws.apack + (std::size_t(t) * (mc / kTile) + ip) * c.ap_bytes);
+          const int lines = std::min(kTile, rows - ip * kTile);
+          load_lines(c.la, i0 + ip * kTile, lines, l0, len, kcp, c.fa1.data(), c.fa2.data(), false, ws.yb);
+          pack_a_panel(ws.yb, kcp, lines, &plan, big, ws.apack + ip * c.ap_bytes, (mc / kTile) * c.ap_bytes);
+          bytes_pack += std::uint64_t(lines) * len * sizeof(T) + std::uint64_t(N) * c.ap_bytes;
         }
         a_row = i0;
         for (int jp = 0; jp < cp; ++jp) {
-          load_lines(c.lb, j0 + jp * kTile, std::min(kTile, cols - jp * kTile), l0, len, kcp, c.fb1.data(),
-                     c.fb2.data(), false, ws.yb);
-          for (int t = 0; t < N; ++t)
-            pack_b_panel(ws.yb, kcp, &plan, t, big, ws.tmp,
-                         ws.bpack + (std::size_t(t) * (nc / kTile) + jp) * c.bp_bytes);
+          const int lines = std::min(kTile, cols - jp * kTile);
+          load_lines(c.lb, j0 + jp * kTile, lines, l0, len, kcp, c.fb1.data(), c.fb2.data(), false, ws.yb);
+          pack_b_panel(ws.yb, kcp, lines, &plan, big, ws.bpack + jp * c.bp_bytes, (nc / kTile) * c.bp_bytes);
+          bytes_pack += std::uint64_t(lines) * len * sizeof(T) + std::uint64_t(N) * c.bp_bytes;
         }
+        clk.lap(ph.pack);
         for (int t = 0; t < N; ++t) {
           const std::int8_t* at = ws.apack + std::size_t(t) * (mc / kTile) * c.ap_bytes;
           const std::int8_t* bt = ws.bpack + std::size_t(t) * (nc / kTile) * c.bp_bytes;
           std::int32_t* acct = ws.acc + accn * t;
           for (int jp = 0; jp < cp; ++jp)
-            for (int ip = 0; ip < rp; ++ip)
-              kernel(at + ip * c.ap_bytes, bt + jp * c.bp_bytes, kcp, acct + ip * kTile * nc + jp * kTile, nc);
+            for (int ip = 0; ip < rp; ++ip) {
+              std::int32_t* tile = acct + ip * kTile * nc + jp * kTile;
+              if (kk == 0) zero_tile(tile, nc);  // in cache for the kernel: no fill of all N blocks first
+              kernel(at + ip * c.ap_bytes, bt + jp * c.bp_bytes, kcp, tile, nc);
+            }
         }
         tiles += std::uint64_t(rp) * cp * N;
+        dots += std::uint64_t(rp) * cp * N * (kcp / 64) * 4;
         if (++pending == flush_res) {
-          for (int t = 0; t < N; ++t) reduce_mod(ws.acc + accn * t, accn, plan, t);
+          for (int t = 0; t < N; ++t)
+            for (int i = 0; i < rp * kTile; ++i)
+              reduce_mod(ws.acc + accn * t + std::size_t(i) * nc, cp * kTile, plan, t);
           pending = 0;
         }
       }
+      clk.lap(ph.products);
       // CRT, row by row of the block, into work; then the scaled write.
       for (int i = 0; i < rows; ++i)
         reconstruct_row(ws.acc + std::size_t(i) * nc, accn, cols, plan, ws.s12, ws.s12 + nc,
                         ws.work + std::size_t(i) * nc);
       write_block(c.x, i0, rows, j0, cols, ws.work, nc, c.oa.data(), c.ob.data(), plan.L);
+      bytes_write += std::uint64_t(rows) * cols * (4 * std::uint64_t(N) + sizeof(T) * (c.x.beta != T(0) ? 2 : 1));
+      clk.lap(ph.write);
     }
+    if (omp_get_thread_num() == 0) c.ph.add(ph);
   }
+  c.ph.bytes_pack += bytes_pack;
+  c.ph.bytes_write += bytes_write;
+  c.dot_products += dots;
   return tiles;
 }
 
@@ -503,6 +538,8 @@ DriverStatus gemm_crt(const GemmArgs<T>& x, CrtConfig& cfg) {
   const double t1 = util::now();
   tiles += products_pass(c);
   cfg.micro_tiles = tiles;
+  cfg.dot_products = c.dot_products;
+  cfg.phases = c.ph;
   cfg.seconds_scale = t1 - t0;
   cfg.seconds_products = util::now() - t1;
   if (cfg.scales) *cfg.scales = CrtScales{c.ea, c.eb, c.sa, c.sb};

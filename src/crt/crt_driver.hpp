@@ -24,6 +24,7 @@
 #include "engine/int8_kernel.hpp"
 #include "pack/operand.hpp"
 #include "util/driver_status.hpp"
+#include "util/phase_times.hpp"
 
 namespace bf16x::crt {
 
@@ -59,7 +60,9 @@ struct CrtConfig {
   // Filled by the call.
   std::size_t workspace_bytes = 0;  // crt_workspace_bytes of the call's blocking: what it reserved
   std::uint64_t micro_tiles = 0;
+  std::uint64_t dot_products = 0;  // TDPBSSD (16 x 16 x 64) equivalents, the bound GEMM's included
   double seconds_scale = 0, seconds_products = 0;
+  util::PhaseTimes phases;
 };
 
 template <typename T>

@@ -3,6 +3,9 @@
 #pragma once
 #include <cmath>
 #include <cstring>
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
 
 #include "crt/crt_loops.hpp"
 
@@ -26,85 +29,169 @@ void load_across_loop(const T* x, int rows, const double* f1, const double* f2, 
 }
 
 // r - q p with q = rint(r / p) (approximately) is exact: its true value is an integer below 2^53 in magnitude.
-// One step leaves |r| < 1.5 p for |r| < 2^51 p; `big` adds a first step for |r| up to 2^100.
+// One step leaves |r| < 1.5 p for |r| < 2^51 p; `big` adds a first step for |r| up to 2^100. The range fix-ups
+// subtract 0 or p (no branch, so the loops vectorise).
+inline double residue(double y, double p, double invp, double hi, double lo, bool big) {
+  double r = y;
+  if (big) r = std::fma(-std::rint(r * invp), p, r);
+  r = std::fma(-std::rint(r * invp), p, r);
+  r -= r > hi ? p : 0.0;
+  r += r < lo ? p : 0.0;
+  return r;
+}
+
 void residues_loop(const double* y, int len, double p, double invp, double hi, double lo, bool big, std::int8_t* out) {
-  if (big) {
-    for (int l = 0; l < len; ++l) {
-      double r = y[l];
-      r = std::fma(-std::rint(r * invp), p, r);
-      r = std::fma(-std::rint(r * invp), p, r);
-      r = r > hi ? r - p : r;
-      r = r < lo ? r + p : r;
-      out[l] = std::int8_t(int(r));
-    }
-  } else {
-    for (int l = 0; l < len; ++l) {
-      double r = y[l];
-      r = std::fma(-std::rint(r * invp), p, r);
-      r = r > hi ? r - p : r;
-      r = r < lo ? r + p : r;
-      out[l] = std::int8_t(int(r));
-    }
-  }
+  for (int l = 0; l < len; ++l) out[l] = std::int8_t(int(residue(y[l], p, invp, hi, lo, big)));
 }
 
-void line_bytes(const double* y, int len, const CrtPlan* plan, int t, bool big, std::int8_t* out) {
-  if (plan)
-    residues_loop(y, len, plan->p[t], plan->invp[t], plan->hi[t], plan->lo[t], big, out);
-  else
+#ifdef __AVX2__
+// 16 residues modulo one p from four vectors of y, as 16 bytes; the same operations as residue() (rint: the
+// current rounding mode).
+inline __m128i residues16(const __m256d* y, __m256d p, __m256d invp, __m256d hi, __m256d lo, bool big) {
+  __m128i q[4];
+  for (int v = 0; v < 4; ++v) {
+    __m256d r = y[v];
+    if (big) r = _mm256_fnmadd_pd(_mm256_round_pd(_mm256_mul_pd(r, invp), _MM_FROUND_CUR_DIRECTION), p, r);
+    r = _mm256_fnmadd_pd(_mm256_round_pd(_mm256_mul_pd(r, invp), _MM_FROUND_CUR_DIRECTION), p, r);
+    r = _mm256_sub_pd(r, _mm256_and_pd(_mm256_cmp_pd(r, hi, _CMP_GT_OQ), p));
+    r = _mm256_add_pd(r, _mm256_and_pd(_mm256_cmp_pd(r, lo, _CMP_LT_OQ), p));
+    q[v] = _mm256_cvttpd_epi32(r);
+  }
+  return _mm_packs_epi16(_mm_packs_epi32(q[0], q[1]), _mm_packs_epi32(q[2], q[3]));
+}
+#endif
+
+// out[t * stride + l] = y[l] modulo p_t for every modulus of the plan (one pass over y), or the values themselves
+// (the digits, at out) when plan is null. len: a multiple of 16.
+void line_residues(const double* y, int len, const CrtPlan* plan, bool big, std::int8_t* out, std::size_t stride) {
+  if (!plan) {
     for (int l = 0; l < len; ++l) out[l] = std::int8_t(int(y[l]));
-}
-
-void pack_a_panel_loop(const double* yb, int kcp, const CrtPlan* plan, int t, bool big, std::int8_t* panel) {
-  auto* sums = reinterpret_cast<std::int32_t*>(panel + std::size_t(kcp) * 32);
-  for (int r = 0; r < 32; ++r) {
-    std::int32_t s = 0;
-    for (int ch = 0; ch < kcp / 64; ++ch) {
-      std::int8_t* out = panel + std::size_t(ch) * 2048 + r * 64;
-      line_bytes(yb + std::size_t(r) * kcp + ch * 64, 64, plan, t, big, out);
-      for (int l = 0; l < 64; ++l) s += out[l];
+    return;
+  }
+#ifdef __AVX2__
+  for (int l = 0; l < len; l += 16) {
+    const __m256d yv[4] = {_mm256_loadu_pd(y + l), _mm256_loadu_pd(y + l + 4), _mm256_loadu_pd(y + l + 8),
+                           _mm256_loadu_pd(y + l + 12)};
+    for (int t = 0; t < plan->n; ++t) {
+      const __m128i b = residues16(yv, _mm256_set1_pd(plan->p[t]), _mm256_set1_pd(plan->invp[t]),
+                                   _mm256_set1_pd(plan->hi[t]), _mm256_set1_pd(plan->lo[t]), big);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + std::size_t(t) * stride + l), b);
     }
-    sums[r] = s;
+  }
+#else
+  for (int t = 0; t < plan->n; ++t)
+    residues_loop(y, len, plan->p[t], plan->invp[t], plan->hi[t], plan->lo[t], big, out + std::size_t(t) * stride);
+#endif
+}
+
+void pack_a_panel_loop(const double* yb, int kcp, int lines, const CrtPlan* plan, bool big, std::int8_t* panel,
+                       std::size_t stride) {
+  const int moduli = plan ? plan->n : 1;
+  for (int r = 0; r < 32; ++r) {
+    if (r >= lines) {  // padding: zero residues, zero sum
+      for (int t = 0; t < moduli; ++t) {
+        std::int8_t* pt = panel + std::size_t(t) * stride;
+        for (int ch = 0; ch < kcp / 64; ++ch) std::memset(pt + std::size_t(ch) * 2048 + r * 64, 0, 64);
+        reinterpret_cast<std::int32_t*>(pt + std::size_t(kcp) * 32)[r] = 0;
+      }
+      continue;
+    }
+    for (int ch = 0; ch < kcp / 64; ++ch)
+      line_residues(yb + std::size_t(r) * kcp + ch * 64, 64, plan, big, panel + std::size_t(ch) * 2048 + r * 64,
+                    stride);
+    for (int t = 0; t < moduli; ++t) {
+      std::int8_t* pt = panel + std::size_t(t) * stride;
+      std::int32_t s = 0;
+      for (int ch = 0; ch < kcp / 64; ++ch)
+        for (int l = 0; l < 64; ++l) s += pt[std::size_t(ch) * 2048 + r * 64 + l];
+      reinterpret_cast<std::int32_t*>(pt + std::size_t(kcp) * 32)[r] = s;
+    }
   }
 }
 
-void pack_b_panel_loop(const double* yb, int kcp, const CrtPlan* plan, int t, bool big, std::int8_t* tmp,
-                       std::int8_t* panel) {
-  for (int c = 0; c < 32; ++c) {
-    line_bytes(yb + std::size_t(c) * kcp, kcp, plan, t, big, tmp);
-    for (int q = 0; q < kcp / 4; ++q) std::memcpy(panel + q * 128 + c * 4, tmp + 4 * q, 4);
-  }
+void pack_b_panel_loop(const double* yb, int kcp, int lines, const CrtPlan* plan, bool big, std::int8_t* panel,
+                       std::size_t stride) {
+  const int moduli = plan ? plan->n : 1;
+  alignas(64) std::int8_t res[kMaxModuli * 64];
+  for (int c = 0; c < 32; ++c)
+    for (int l0 = 0; l0 < kcp; l0 += 64) {
+      if (c < lines)
+        line_residues(yb + std::size_t(c) * kcp + l0, 64, plan, big, res, 64);
+      else
+        std::memset(res, 0, sizeof res);  // padding
+      for (int t = 0; t < moduli; ++t)
+        for (int q = 0; q < 16; ++q)
+          std::memcpy(panel + std::size_t(t) * stride + std::size_t(l0 / 4 + q) * 128 + c * 4, res + t * 64 + 4 * q, 4);
+    }
 }
+
+// The symmetric residue of an integer-valued r (|r| < 2^32) modulo p: |q p| < 2^32, so r - q p is exact.
+inline double reduce(double r, double p, double invp, double hi, double lo) {
+  r = r - std::rint(r * invp) * p;
+  r -= r > hi ? p : 0.0;
+  r += r < lo ? p : 0.0;
+  return r;
+}
+
+#ifdef __AVX2__
+// reduce() on four values, operation for operation.
+struct Reduce4 {
+  __m256d p, invp, hi, lo;
+  Reduce4(const CrtPlan& plan, int t)
+      : p(_mm256_set1_pd(plan.p[t])),
+        invp(_mm256_set1_pd(plan.invp[t])),
+        hi(_mm256_set1_pd(plan.hi[t])),
+        lo(_mm256_set1_pd(plan.lo[t])) {}
+  __m256d operator()(const std::int32_t* x) const {
+    __m256d r = _mm256_cvtepi32_pd(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x)));
+    r = _mm256_sub_pd(r, _mm256_mul_pd(_mm256_round_pd(_mm256_mul_pd(r, invp), _MM_FROUND_CUR_DIRECTION), p));
+    r = _mm256_sub_pd(r, _mm256_and_pd(_mm256_cmp_pd(r, hi, _CMP_GT_OQ), p));
+    return _mm256_add_pd(r, _mm256_and_pd(_mm256_cmp_pd(r, lo, _CMP_LT_OQ), p));
+  }
+};
+#endif
 
 void reduce_mod_loop(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t) {
-  const double p = plan.p[t], invp = plan.invp[t], hi = plan.hi[t], lo = plan.lo[t];
-  for (std::size_t e = 0; e < count; ++e) {
-    double r = double(acc[e]);
-    r = r - std::rint(r * invp) * p;  // |q p| < 2^32: exact
-    r = r > hi ? r - p : r;
-    r = r < lo ? r + p : r;
-    acc[e] = std::int32_t(r);
-  }
+  std::size_t e = 0;
+#ifdef __AVX2__
+  const Reduce4 red(plan, t);
+  for (; e + 4 <= count; e += 4)
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(acc + e), _mm256_cvttpd_epi32(red(acc + e)));
+#endif
+  for (; e < count; ++e) acc[e] = std::int32_t(reduce(double(acc[e]), plan.p[t], plan.invp[t], plan.hi[t], plan.lo[t]));
 }
 
 void reconstruct_row_loop(const std::int32_t* acc, std::size_t stride, int cols, const CrtPlan& plan, double* s1,
                           double* s2, double* out) {
-  for (int j = 0; j < cols; ++j) s1[j] = s2[j] = 0;
+  const double P1 = plan.P1, P2 = plan.P2, invP = plan.invP;
+  int j0 = 0;
+#ifdef __AVX2__
+  // Four columns at a time, the sums in registers; the same operations in the same order as below.
+  for (; j0 + 4 <= cols; j0 += 4) {
+    __m256d v1 = _mm256_setzero_pd(), v2 = _mm256_setzero_pd();
+    for (int t = 0; t < plan.n; ++t) {
+      const __m256d r = Reduce4(plan, t)(acc + stride * std::size_t(t) + j0);
+      v1 = _mm256_add_pd(v1, _mm256_mul_pd(r, _mm256_set1_pd(plan.q1[t])));
+      v2 = _mm256_add_pd(v2, _mm256_mul_pd(r, _mm256_set1_pd(plan.q2[t])));
+    }
+    const __m256d K =
+        _mm256_round_pd(_mm256_mul_pd(_mm256_add_pd(v1, v2), _mm256_set1_pd(invP)), _MM_FROUND_CUR_DIRECTION);
+    const __m256d hi = _mm256_sub_pd(v1, _mm256_mul_pd(K, _mm256_set1_pd(P1)));
+    const __m256d lo = _mm256_sub_pd(v2, _mm256_mul_pd(K, _mm256_set1_pd(P2)));
+    _mm256_storeu_pd(out + j0, _mm256_add_pd(hi, lo));
+  }
+#endif
+  for (int j = j0; j < cols; ++j) s1[j] = s2[j] = 0;
   for (int t = 0; t < plan.n; ++t) {
     const std::int32_t* a = acc + stride * std::size_t(t);
-    const double p = plan.p[t], invp = plan.invp[t], hi = plan.hi[t], lo = plan.lo[t];
     const double q1 = plan.q1[t], q2 = plan.q2[t];
-    for (int j = 0; j < cols; ++j) {
-      double r = double(a[j]);
-      r = r - std::rint(r * invp) * p;
-      r = r > hi ? r - p : r;
-      r = r < lo ? r + p : r;
+    for (int j = j0; j < cols; ++j) {
+      const double r = reduce(double(a[j]), plan.p[t], plan.invp[t], plan.hi[t], plan.lo[t]);
       s1[j] += r * q1;  // exact: multiples of 2^g below 2^53 2^g
       s2[j] += r * q2;
     }
   }
-  const double P1 = plan.P1, P2 = plan.P2, invP = plan.invP;
-  for (int j = 0; j < cols; ++j) {
+  for (int j = j0; j < cols; ++j) {
     const double K = std::rint((s1[j] + s2[j]) * invP);  // |X| <= P/4: the nearest integer is K exactly
     const double hi = s1[j] - K * P1;                    // exact
     const double lo = s2[j] - K * P2;

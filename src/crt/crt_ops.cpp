@@ -29,12 +29,13 @@ void residues(const double* y, int len, double p, double invp, double hi, double
   crt_loops().residues(y, len, p, invp, hi, lo, big, out);
 }
 
-void pack_a_panel(const double* yb, int kcp, const CrtPlan* plan, int t, bool big, std::int8_t* panel) {
-  crt_loops().pack_a_panel(yb, kcp, plan, t, big, panel);
+void pack_a_panel(const double* yb, int kcp, int lines, const CrtPlan* plan, bool big, std::int8_t* panel,
+                  std::size_t stride) {
+  crt_loops().pack_a_panel(yb, kcp, lines, plan, big, panel, stride);
 }
-void pack_b_panel(const double* yb, int kcp, const CrtPlan* plan, int t, bool big, std::int8_t* tmp,
-                  std::int8_t* panel) {
-  crt_loops().pack_b_panel(yb, kcp, plan, t, big, tmp, panel);
+void pack_b_panel(const double* yb, int kcp, int lines, const CrtPlan* plan, bool big, std::int8_t* panel,
+                  std::size_t stride) {
+  crt_loops().pack_b_panel(yb, kcp, lines, plan, big, panel, stride);
 }
 
 void reduce_mod(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t) {

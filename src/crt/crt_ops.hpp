@@ -18,12 +18,14 @@ void load_scaled_across(const double* x, int rows, const double* f1, const doubl
 
 // Symmetric residues in [lo, hi] of the integer-valued y[l] modulo p (|y| < 2^51 p, or < 2^100 with big).
 void residues(const double* y, int len, double p, double invp, double hi, double lo, bool big, std::int8_t* out);
-// The 32 x kcp block yb (row r at yb + r kcp) as a packed A panel (engine/int8_kernel.hpp) with its row sums, or as
-// a packed B panel (line c = column c): residues modulo p_t, or the values themselves (digits) when plan is null.
-// tmp: kcp bytes of scratch.
-void pack_a_panel(const double* yb, int kcp, const CrtPlan* plan, int t, bool big, std::int8_t* panel);
-void pack_b_panel(const double* yb, int kcp, const CrtPlan* plan, int t, bool big, std::int8_t* tmp,
-                  std::int8_t* panel);
+// The 32 x kcp block yb (row r at yb + r kcp) as packed A panels (engine/int8_kernel.hpp) with their row sums, or
+// as packed B panels (line c = column c): one panel per modulus of the plan, panel t at panel + t stride, from one
+// pass over yb; or one panel of the values themselves (the digits) when plan is null. Lines at or past `lines` are
+// padding: zero bytes, and yb is not read there.
+void pack_a_panel(const double* yb, int kcp, int lines, const CrtPlan* plan, bool big, std::int8_t* panel,
+                  std::size_t stride);
+void pack_b_panel(const double* yb, int kcp, int lines, const CrtPlan* plan, bool big, std::int8_t* panel,
+                  std::size_t stride);
 
 // acc[e] = symmetric residue of acc[e] modulo p_t.
 void reduce_mod(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t);

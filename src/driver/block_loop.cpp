@@ -7,6 +7,7 @@
 
 #include "driver/block_ops.hpp"
 #include "util/align.hpp"
+#include "util/clock.hpp"
 
 namespace bf16x::driver {
 namespace {
@@ -49,8 +50,8 @@ void run_block(const BlockOutput<T>& out, const BlockCompute& comp, const BlockP
 }  // namespace
 
 template <typename T>
-void run_block_window(const BlockOutput<T>& out, const BlockCompute& comp, const BlockPlan& plan, std::int64_t unit,
-                      const Window& win, void* acc_block, unsigned char* tscratch, engine::EngineCounters* cnt) {
+double run_block_window(const BlockOutput<T>& out, const BlockCompute& comp, const BlockPlan& plan, std::int64_t unit,
+                        const Window& win, void* acc_block, unsigned char* tscratch, engine::EngineCounters* cnt) {
   const pack::PackedPanels& pa = *comp.a;
   const pack::PackedPanels& pb = *comp.b;
   const std::int64_t mb = unit / plan.nblocks, nb = unit % plan.nblocks;
@@ -85,9 +86,9 @@ void run_block_window(const BlockOutput<T>& out, const BlockCompute& comp, const
     for (int s = 0; s < pb.slices; ++s) bp[s] = pb.panel(kb, q0 + nt, s);
   };
 
-  // Loops 2-4 over the window's k-blocks and the block's micro-tiles: step(kb, kg, tile) with the tile's operands
-  // set and its accumulator (in the block accumulator acc) prefetched; kg is the k-block's index in the whole k range,
-  // which decides whether the block accumulator starts there.
+  // Loops 2-4 over the window's k-blocks and the block's micro-tiles: step(kb, kg, tile, tr, tc) with the tile's
+  // operands set and its accumulator (in the block accumulator acc) prefetched; kg is the k-block's index in the whole
+  // k range, which decides whether the block accumulator starts there; tr x tc is the part of the tile inside C.
   auto each_tile = [&](auto* acc, const auto& step) {
     for (std::int64_t kb = 0; kb < pa.kblk.blocks(); ++kb) {  // loop 2 (the window's k-blocks)
       const std::int64_t kg = win.kb_first + kb;
@@ -95,30 +96,35 @@ void run_block_window(const BlockOutput<T>& out, const BlockCompute& comp, const
         for (int nt = 0; nt < ntiles; ++nt) {  // loop 4
           tile_operands(kb, mt, nt);
           prefetch_next(acc, kb, mt, nt);
-          step(kb, kg, acc + std::int64_t(mt) * kTileM * ld + nt * kTileN);
+          step(kb, kg, acc + std::int64_t(mt) * kTileM * ld + nt * kTileN, std::min(kTileM, rows - mt * kTileM),
+               std::min(kTileN, cols - nt * kTileN));
         }
     }
-    if (win.write) write_output(out, ci, cj, acc, ld, rows, cols);
+    if (!win.write) return 0.0;
+    const double t = util::now();
+    write_output(out, ci, cj, acc, ld, rows, cols);
+    return util::now() - t;
   };
 
   // FP32 accumulation serves sgemm (and the raw GEMM), FP64 accumulation dgemm.
   if constexpr (std::is_same_v<T, float>) {
     float* part = reinterpret_cast<float*>(tscratch);
     const bool running = comp.acc == Accumulation::running_fp32;
-    each_tile(static_cast<float*>(acc_block), [&](std::int64_t kb, std::int64_t kg, float* dst) {
+    return each_tile(static_cast<float*>(acc_block), [&](std::int64_t kb, std::int64_t kg, float* dst, int tr, int tc) {
       if (running || kg == 0) {
         // The first k-block (or the raw GEMM's running sum) goes straight into the block accumulator.
-        kernel({ap, bp, pa.kblk.padded(kb), comp.groups, 1, &dst, ld, running && kg > 0, cnt, pa.generation});
+        kernel({ap, bp, pa.kblk.padded(kb), comp.groups, 1, &dst, ld, running && kg > 0, cnt, pa.generation, tr, tc});
       } else {
-        kernel({ap, bp, pa.kblk.padded(kb), comp.groups, 1, &part, kTileN, false, cnt, pa.generation});
+        kernel({ap, bp, pa.kblk.padded(kb), comp.groups, 1, &part, kTileN, false, cnt, pa.generation, tr, tc});
         add_tile_fp32(dst, ld, part);
       }
     });
   } else {
     auto* groups = reinterpret_cast<float*>(tscratch);
     for (int g = 0; g < comp.ngroups; ++g) outs[g] = groups + std::int64_t(g) * kTileM * kTileN;
-    each_tile(static_cast<double*>(acc_block), [&](std::int64_t kb, std::int64_t kg, double* dst) {
-      kernel({ap, bp, pa.kblk.padded(kb), comp.groups, comp.ngroups, outs, kTileN, false, cnt, pa.generation});
+    return each_tile(static_cast<double*>(acc_block), [&](std::int64_t kb, std::int64_t kg, double* dst, int tr,
+                                                          int tc) {
+      kernel({ap, bp, pa.kblk.padded(kb), comp.groups, comp.ngroups, outs, kTileN, false, cnt, pa.generation, tr, tc});
       add_groups_fp64(dst, ld, outs, comp.ngroups, kg == 0);
     });
   }
@@ -154,9 +160,9 @@ template void run_blocks(const BlockOutput<float>&, const BlockCompute&, const B
 template void run_blocks_team(const BlockOutput<float>&, const BlockCompute&, const BlockPlan&, unsigned char*);
 template void run_blocks_team(const BlockOutput<double>&, const BlockCompute&, const BlockPlan&, unsigned char*);
 template void run_blocks(const BlockOutput<double>&, const BlockCompute&, const BlockPlan&, unsigned char*);
-template void run_block_window(const BlockOutput<float>&, const BlockCompute&, const BlockPlan&, std::int64_t,
-                               const Window&, void*, unsigned char*, engine::EngineCounters*);
-template void run_block_window(const BlockOutput<double>&, const BlockCompute&, const BlockPlan&, std::int64_t,
-                               const Window&, void*, unsigned char*, engine::EngineCounters*);
+template double run_block_window(const BlockOutput<float>&, const BlockCompute&, const BlockPlan&, std::int64_t,
+                                 const Window&, void*, unsigned char*, engine::EngineCounters*);
+template double run_block_window(const BlockOutput<double>&, const BlockCompute&, const BlockPlan&, std::int64_t,
+                                 const Window&, void*, unsigned char*, engine::EngineCounters*);
 
 }  // namespace bf16x::driver

@@ -54,10 +54,11 @@ struct Window {
 
 // Block `unit` of `plan` (over comp.a->extent x comp.b->extent) on the windows comp.a / comp.b: accumulates into
 // acc_block (bm x plan.acc_ld(), FP32 for T = float, FP64 for T = double; the caller keeps it across windows) and
-// uses tscratch (tile_scratch_bytes) for the engine's outputs.
+// uses tscratch (tile_scratch_bytes) for the engine's outputs. Returns the seconds its write of C took (0 when
+// win.write is false), for the call's phase times.
 template <typename T>
-void run_block_window(const BlockOutput<T>& out, const BlockCompute& comp, const BlockPlan& plan, std::int64_t unit,
-                      const Window& win, void* acc_block, unsigned char* tscratch, engine::EngineCounters* cnt);
+double run_block_window(const BlockOutput<T>& out, const BlockCompute& comp, const BlockPlan& plan, std::int64_t unit,
+                        const Window& win, void* acc_block, unsigned char* tscratch, engine::EngineCounters* cnt);
 
 template <typename T>
 void run_blocks(const BlockOutput<T>& out, const BlockCompute& comp, const BlockPlan& plan, unsigned char* scratch);

@@ -37,6 +37,7 @@
 #include "pack/panels.hpp"
 #include "util/align.hpp"
 #include "util/clock.hpp"
+#include "util/phase_times.hpp"
 #include "util/workspace.hpp"
 
 namespace bf16x::driver {
@@ -194,6 +195,7 @@ struct DriverCall {
   bool nonfinite = false;
   unsigned char* base = nullptr;
   double t_split = 0, t_compute = 0;
+  util::PhaseTimes ph{};  // the master's (bf16x_stats version 3)
 
   // The windows of step t (identical in every thread), packed into buffer set t % 2.
   void windows(std::int64_t t, pack::PackedPanels& wa, pack::PackedPanels& wb, Step& st) const {
@@ -229,6 +231,7 @@ void run_steps(DriverCall<T>& c, bool master, engine::EngineCounters* cnt, doubl
   c.windows(0, wa[0], wb[0], st[0]);
   c.pack_step(st[0], wa[0], wb[0]);
   if (master) c.t_split += now() - t;
+  if (master) c.ph.pack += now() - t;
 #pragma omp barrier
   for (std::int64_t s = 0; s < c.lay.steps; ++s) {
     const int cur = int(s % 2), nxt = 1 - cur;
@@ -236,16 +239,20 @@ void run_steps(DriverCall<T>& c, bool master, engine::EngineCounters* cnt, doubl
       const double tp = master ? now() : 0;
       c.windows(s + 1, wa[nxt], wb[nxt], st[nxt]);
       c.pack_step(st[nxt], wa[nxt], wb[nxt]);
-      if (master) c.t_split += now() - tp;
+      if (master) c.t_split += now() - tp, c.ph.pack += now() - tp;
     }
     const Step& w = st[cur];
     const BlockPlan bp = panel_plan(w.rows, w.cols, c.max_threads, c.lay.blk);
     const std::size_t acc_stride = block_acc_bytes(bp, c.acc);
     const BlockCompute comp{&wa[cur], &wb[cur], c.plan.groups.data(), c.ngroups, c.acc, c.cfg.engine, cnt};
     const Window win{w.ic, w.jc, w.pc / c.bk, w.pc + w.depth == k};
+    const double tb = master ? now() : 0;
+    double written = 0;
 #pragma omp for schedule(dynamic) nowait
     for (std::int64_t u = 0; u < bp.units(); ++u)  // loop 2
-      run_block_window(c.out, comp, bp, u, win, c.base + c.lay.acc_off + acc_stride * std::size_t(u), mine, cnt);
+      written +=
+          run_block_window(c.out, comp, bp, u, win, c.base + c.lay.acc_off + acc_stride * std::size_t(u), mine, cnt);
+    if (master) c.ph.products += now() - tb - written, c.ph.write += written;
 #pragma omp barrier
   }
 }
@@ -267,7 +274,7 @@ void run_team(DriverCall<T>& c, util::Workspace& ws) {
   if (c.nonfinite || !c.base) return;
   const bool master = omp_get_thread_num() == 0;
   const double t = now();
-  if (master) c.t_split = t - c.t0;
+  if (master) c.t_split = c.ph.scan = t - c.t0;
   const engine::EngineInfo& eng = *c.cfg.engine;
   if (eng.thread_begin) eng.thread_begin();
   engine::EngineCounters local;
@@ -278,6 +285,25 @@ void run_team(DriverCall<T>& c, util::Workspace& ws) {
 #pragma omp critical(bf16x_counters)
     c.cfg.counters->add(local);
   }
+}
+
+// The bytes of each O(n^2) phase: the scan reads A and B once; each step's pack reads its windows of A and B and
+// writes their packed slices; the write reads (beta != 0) and writes C.
+template <typename T>
+void phase_bytes(const DriverCall<T>& c, util::PhaseTimes& ph) {
+  const std::int64_t m = c.args.m, n = c.args.n, k = c.args.k;
+  const auto packed = [](std::int64_t extent, std::int64_t depth, int slices, int tile) {
+    return std::uint64_t(pack::round_up(extent, tile)) * std::uint64_t(pack::round_up(depth, pack::kKChunk)) *
+           std::uint64_t(slices) * sizeof(bf16_t);
+  };
+  ph.bytes_scan = std::uint64_t(m * k + k * n) * sizeof(T);
+  ph.bytes_pack = 0;
+  for (std::int64_t t = 0; t < c.lay.steps; ++t) {
+    const Step s = step_at(c.lay, m, n, k, t);
+    ph.bytes_pack += std::uint64_t(s.rows * s.depth + s.depth * s.cols) * sizeof(T) +
+                     packed(s.rows, s.depth, c.used.a, kTileM) + packed(s.cols, s.depth, c.used.b, kTileN);
+  }
+  ph.bytes_write = std::uint64_t(m * n) * sizeof(T) * (c.args.beta != T(0) ? 2 : 1);
 }
 
 }  // namespace
@@ -337,6 +363,8 @@ DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg) {
 
   cfg.seconds_split = c.t_split;
   cfg.seconds_compute = c.t_compute;
+  cfg.phases = c.ph;
+  phase_bytes(c, cfg.phases);
   cfg.workspace_bytes = c.lay.total;
   ws.release_if_large();
   return DriverStatus::ok;

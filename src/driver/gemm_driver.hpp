@@ -7,6 +7,7 @@
 #include "pack/operand.hpp"
 #include "split/scheme.hpp"
 #include "util/driver_status.hpp"
+#include "util/phase_times.hpp"
 
 namespace bf16x::driver {
 
@@ -20,6 +21,7 @@ struct DriverConfig {
   int block_k = 0;              // 0: pack::kBlockK (FP64) / pack::kBlockKFp32 (FP32)
   engine::EngineCounters* counters = nullptr;
   double seconds_split = 0, seconds_compute = 0;  // filled by the call
+  util::PhaseTimes phases;                        // filled by the call
   std::size_t workspace_bytes = 0;                // filled by the call: the workspace it reserved
 };
 

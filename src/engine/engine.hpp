@@ -51,6 +51,11 @@ struct MicroTileArgs {
   // buffers in place (the same addresses hold the next window's panels), so a pointer alone names nothing: an
   // engine may reuse work done on an A panel (avx2: its FP32 copy) only under the key (pointer, a_generation).
   std::uint64_t a_generation = 0;
+  // The tile's operand extent: A rows at or past `rows` and B columns at or past `cols` are zero padding (the
+  // packers write zeros there). Without `accumulate` an engine may skip their products and write +0 instead, which
+  // is what the whole tile gives there (a sum of +-0 products starting at +0); edge tiles of skinny shapes then cost
+  // what they hold.
+  int rows = pack::kTileM, cols = pack::kTileN;
 };
 
 using MicroKernel = void (*)(const MicroTileArgs&);

@@ -152,12 +152,11 @@ constexpr int kBlock = 256, kPanels = kBlock / kTile;  // output blocks of the d
 
 // A thread's digit product of one kBlock x kBlock block of C: the panels of one k-block, the block's FP64 sums.
 struct BlockSpace {
-  std::vector<std::int8_t> apack, bpack, tmp;
+  std::vector<std::int8_t> apack, bpack;
   std::vector<double> yb, h;
   BlockSpace(int kc)
       : apack(kPanels * int8::a_panel_bytes(kc)),
         bpack(kPanels * int8::b_panel_bytes(kc)),
-        tmp(std::size_t(kc)),
         yb(std::size_t(kTile) * kc),
         h(std::size_t(kBlock) * kBlock) {}
 };
@@ -182,12 +181,14 @@ struct DigitProduct {
     for (std::int64_t l0 = 0; l0 < k; l0 += kc) {
       const int len = int(std::min<std::int64_t>(kc, k - l0));
       for (int p = 0; p < rp; ++p) {
-        load_digits(la, i0 + p * kTile, std::min(kTile, rows - p * kTile), l0, len, kc, ea, sp.yb.data());
-        crt::pack_a_panel(sp.yb.data(), kc, nullptr, 0, false, sp.apack.data() + std::size_t(p) * ab);
+        const int lines = std::min(kTile, rows - p * kTile);
+        load_digits(la, i0 + p * kTile, lines, l0, len, kc, ea, sp.yb.data());
+        crt::pack_a_panel(sp.yb.data(), kc, lines, nullptr, false, sp.apack.data() + std::size_t(p) * ab, 0);
       }
       for (int p = 0; p < cp; ++p) {
-        load_digits(lb, j0 + p * kTile, std::min(kTile, cols - p * kTile), l0, len, kc, eb, sp.yb.data());
-        crt::pack_b_panel(sp.yb.data(), kc, nullptr, 0, false, sp.tmp.data(), sp.bpack.data() + std::size_t(p) * bb);
+        const int lines = std::min(kTile, cols - p * kTile);
+        load_digits(lb, j0 + p * kTile, lines, l0, len, kc, eb, sp.yb.data());
+        crt::pack_b_panel(sp.yb.data(), kc, lines, nullptr, false, sp.bpack.data() + std::size_t(p) * bb, 0);
       }
       for (int jp = 0; jp < cp; ++jp)
         for (int ip = 0; ip < rp; ++ip) {

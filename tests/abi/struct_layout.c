@@ -40,6 +40,13 @@ int main(void) {
   FIELD(bf16x_stats, entries_repaired);
   FIELD(bf16x_stats, seconds_guard);
   FIELD(bf16x_stats, guard);
+  FIELD(bf16x_stats, seconds_scan);
+  FIELD(bf16x_stats, seconds_pack);
+  FIELD(bf16x_stats, seconds_products);
+  FIELD(bf16x_stats, seconds_write);
+  FIELD(bf16x_stats, bytes_scan);
+  FIELD(bf16x_stats, bytes_pack);
+  FIELD(bf16x_stats, bytes_write);
   END();
 
   BEGIN(bf16x_options, 0);

@@ -1,5 +1,6 @@
 // bf16x bench: speed of every mode against the host BLAS, oneDNN's BF16 matmul and our own raw BF16 GEMM, with the
-// overhead ratio T(mode) / (products x T(raw)) and the split/compute breakdown (paper Figs. 6/7, 9, 10).
+// overhead ratio T(mode) / (products x T(raw)) and the split/compute breakdown (paper Figs. 6/7, 9, 10), then each
+// mode's phases against the stream-copy bandwidth and the AMX projection (cmd_bench_phases.hpp).
 //
 //   bf16x bench --sizes 256,512,1024 --threads 1,2 --modes fp32x6,fp64x6,fp64x10,fp64x15,fp64x21,native
 //               --engine auto --reps 5 [--csv F] [--json F] [--plots DIR] [--peak]
@@ -30,6 +31,7 @@
 #include "cmd_bench_baselines.hpp"
 #include "cmd_bench_complex.hpp"
 #include "cmd_bench_header.hpp"
+#include "cmd_bench_phases.hpp"
 #include "cmd_bench_report.hpp"
 #include "command.hpp"
 #include "cpu/features.hpp"
@@ -268,7 +270,8 @@ struct Group {
   Timing hs{}, hd{}, dn{}, raw{}, rawp{};  // host SGEMM/DGEMM, oneDNN, raw BF16 (plain, pre-packed)
   std::vector<double> cref{};              // the host DGEMM's C: the accuracy reference of every row
   std::vector<float> craw{};
-  std::unique_ptr<bench::PeakProbe> probe{};  // --peak: a short VDPBF16PS probe before every BF16 run
+  std::unique_ptr<bench::PeakProbe> probe{};   // --peak: a short VDPBF16PS probe before every BF16 run
+  double bandwidth = kNone, clock_hz = kNone;  // of the phase table and the AMX projection
 
   double raw_once() {
     const std::int64_t n = x.n;
@@ -370,6 +373,7 @@ Row measure_mode(Group& g, const std::string& m) {
   bf16x_stats st;
   o.stats = &st;
   int status = BF16X_OK, ran = mode;  // of the call that failed, if one did
+  std::vector<double> ph[4];          // scan, pack, products, write of each timed run (and the warm-up's)
   const Timing tm = time_it(
       a,
       [&](double* sp, double* co) {
@@ -384,6 +388,9 @@ Row measure_mode(Group& g, const std::string& m) {
         if (s != BF16X_OK || st.mode != mode) return -1.0;
         *sp = st.seconds_split;
         *co = st.seconds_compute;
+        for (auto [v, x] : {std::pair{&ph[0], st.seconds_scan}, std::pair{&ph[1], st.seconds_pack},
+                            std::pair{&ph[2], st.seconds_products}, std::pair{&ph[3], st.seconds_write}})
+          v->push_back(x);
         return el;
       },
       [&] { return g.raw_once(); });
@@ -407,6 +414,11 @@ Row measure_mode(Group& g, const std::string& m) {
   r.overhead_packed = tm.seconds / (r.products * g.rawp.seconds);
   if (crt::is_crt_mode(mode)) r.speedup_raw = r.overhead = r.overhead_packed = 0;  // BF16 raw: not its engine
   r.rel_err = fp32 ? rel_err(g.cref, x.cf.data()) : rel_err(g.cref, x.cd.data());
+  for (auto& v : ph) v.erase(v.begin(), v.begin() + std::min<std::ptrdiff_t>(a.warmup, std::ptrdiff_t(v.size())));
+  r.scan = median(ph[0]), r.pack = median(ph[1]), r.prod = median(ph[2]), r.write = median(ph[3]);
+  r.bytes_scan = double(st.bytes_scan), r.bytes_pack = double(st.bytes_pack), r.bytes_write = double(st.bytes_write);
+  r.dot_products = double(st.dot_products);
+  bench::project_amx(r, g.bandwidth, g.clock_hz, !fp32);
   return r;
 }
 
@@ -500,6 +512,9 @@ int run_bench(const BenchArgs& a) {
     bench::print_peaks(rep);
     bench::print_table_head();
     for (const Row& r : rep.rows) bench::print_row(r);
+    bench::print_phase_head();
+    for (const Row& r : rep.rows)
+      if (r.products > 0) bench::print_phase_row(r);
     return finish_outputs(a, rep);
   }
   // The peak probe times VDPBF16PS: without AVX512-BF16 there is nothing to measure (and no peak% column).
@@ -510,6 +525,15 @@ int run_bench(const BenchArgs& a) {
     for (int t : a.threads) rep.peaks.push_back(bench::measure_peak(t, 0.3));
     bench::print_peaks(rep);
   }
+
+  // The phase table's bound and the AMX projection's clock: measured once per thread count, before the sizes.
+  std::vector<double> bandwidth;
+  for (int t : a.threads) bandwidth.push_back(bench::stream_bandwidth(t));
+  const double clock_hz = bench::core_clock_hz();
+  for (std::size_t i = 0; i < a.threads.size(); ++i)
+    fmt::print("  stream copy, {} thread(s): {:.1f} GB/s (read + written)\n", a.threads[i], bandwidth[i] * 1e-9);
+  fmt::print("  core clock (dependent adds): {:.2f} GHz\n\n", clock_hz * 1e-9);
+  rep.header["core_clock_ghz"] = clock_hz * 1e-9;
 
   Progress prog;
   // Per (size, threads): host SGEMM, host DGEMM, oneDNN, raw BF16, then each emulation mode.
@@ -536,13 +560,16 @@ int run_bench(const BenchArgs& a) {
     // An allocation the check did not foresee ends this size only: its rows so far are printed, the next size runs.
     try {
       Operands x(n);
-      for (int t : a.threads) {
+      for (std::size_t ti = 0; ti < a.threads.size(); ++ti) {
+        const int t = a.threads[ti];
         if (a.wait_idle > 0) wait_for_idle(a.wait_idle);
         omp_set_num_threads(t);
         bench::set_host_threads(t);
         Group g{a, eng, engine_id, t, x, 2.0 * double(n) * double(n) * double(n)};
         g.craw.resize(std::size_t(n * n));
         if (peak) g.probe = std::make_unique<bench::PeakProbe>(t, 0.03);
+        g.bandwidth = bandwidth[ti];
+        g.clock_hz = clock_hz;
         measure_group(g, want_s, want_d, prog, emit);
       }
     } catch (const std::bad_alloc&) {
@@ -554,6 +581,9 @@ int run_bench(const BenchArgs& a) {
     }
   }
   prog.finish();
+  bench::print_phase_head();
+  for (const Row& r : rep.rows)
+    if (r.products > 0) bench::print_phase_row(r);
   rep.header["load_average_end"] = bench::load_average();
   fmt::print("\n  load average at the end: {}\n", loadavg());
   const int rc = finish_outputs(a, rep);
@@ -575,7 +605,11 @@ int finish_outputs(const BenchArgs& a, const bench::Report& rep) {
 }
 
 const RegisterCommand reg(
-    "bench", "speed of every mode vs host BLAS, oneDNN BF16 and the raw BF16 GEMM; overhead ratio", [](CLI::App& app) {
+    "bench",
+    "speed of every mode vs host BLAS, oneDNN BF16 and the raw BF16 GEMM; overhead ratio; phases vs memory bandwidth "
+    "and "
+    "the AMX projection (a model)",
+    [](CLI::App& app) {
       auto args = std::make_shared<BenchArgs>();
       app.add_option("--sizes", args->sizes, "square sizes n (m = n = k), 1..65536")
           ->delimiter(',')

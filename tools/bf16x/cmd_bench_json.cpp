@@ -57,7 +57,19 @@ bool write_json(const Report& r, const std::string& path) {
                          {"overhead", jnum(x.overhead)},
                          {"overhead_packed", jnum(x.overhead_packed)},
                          {"peak_fraction", jnum(x.peak_fraction)},
-                         {"rel_err", jnum(x.rel_err)}});
+                         {"rel_err", jnum(x.rel_err)},
+                         {"scan_ms", jms(x.scan)},
+                         {"pack_ms", jms(x.pack)},
+                         {"products_ms", jms(x.prod)},
+                         {"write_ms", jms(x.write)},
+                         {"bytes_scan", jnum(x.bytes_scan)},
+                         {"bytes_pack", jnum(x.bytes_pack)},
+                         {"bytes_write", jnum(x.bytes_write)},
+                         {"dot_products", jnum(x.dot_products)},
+                         {"bandwidth_gbs", jnum(x.bandwidth * 1e-9)},
+                         {"clock_ghz", jnum(x.clock_hz * 1e-9)},
+                         {"amx_projected_ms", jms(x.amx_seconds)},
+                         {"amx_native_model_ms", jms(x.amx_native)}});
   std::ofstream f(path);
   if (!f) return false;
   f << j.dump(2) << '\n';
@@ -108,6 +120,17 @@ bool read_json(Report& r, const std::string& path) {
       row.overhead_packed = num_of(x.at("overhead_packed"));
       row.peak_fraction = num_of(x.at("peak_fraction"));
       row.rel_err = num_of(x.at("rel_err"));
+      // The phases and the AMX projection (schema 2 files written since; absent before).
+      const auto opt = [&](const char* key, double scale) {
+        return x.contains(key) ? num_of(x.at(key)) * scale : kNone;
+      };
+      row.scan = opt("scan_ms", 1e-3), row.pack = opt("pack_ms", 1e-3), row.prod = opt("products_ms", 1e-3);
+      row.write = opt("write_ms", 1e-3);
+      row.bytes_scan = opt("bytes_scan", 1), row.bytes_pack = opt("bytes_pack", 1),
+      row.bytes_write = opt("bytes_write", 1);
+      row.dot_products = opt("dot_products", 1), row.bandwidth = opt("bandwidth_gbs", 1e9);
+      row.clock_hz = opt("clock_ghz", 1e9);
+      row.amx_seconds = opt("amx_projected_ms", 1e-3), row.amx_native = opt("amx_native_model_ms", 1e-3);
       r.rows.push_back(row);
     }
   } catch (const nlohmann::json::exception& e) {

@@ -169,17 +169,17 @@ bool write_plots(const Report& r, const std::string& dir) {
   std::vector<Series> all_modes = fp32;
   all_modes.insert(all_modes.end(), fp64.begin(), fp64.end());
 
-  // Data: one file per series: n speedup_host overhead split_fraction compute_fraction time_ms. gnuplot runs in
-  // `dir` and the script names its files relative to it.
+  // Data: one file per series: n speedup_host overhead split_fraction compute_fraction time_ms
+  // amx_projected_speedup. gnuplot runs in `dir` and the script names its files relative to it.
   auto write_data = [&](const Series& s) {
     std::ofstream f(dir + "/" + s.file);
-    f << "# n speedup_host overhead split_fraction compute_fraction time_ms\n";
+    f << "# n speedup_host overhead split_fraction compute_fraction time_ms amx_projected_speedup\n";
     for (const Row* x : s.rows) {
       const double tot = x->split + x->compute;
       // Overhead 0 marks a row without a BF16 raw GEMM to compare with (CRT modes): missing, not zero.
       f << x->n << ' ' << num(x->speedup_host) << ' ' << num(x->overhead > 0 ? x->overhead : kNone) << ' '
         << num(tot > 0 ? x->split / tot : kNone) << ' ' << num(tot > 0 ? x->compute / tot : kNone) << ' '
-        << num(x->seconds * 1e3) << '\n';
+        << num(x->seconds * 1e3) << ' ' << num(x->amx_native / x->amx_seconds) << '\n';
     }
   };
   for (const auto& s : all_modes) write_data(s);
@@ -221,6 +221,7 @@ bool write_plots(const Report& r, const std::string& dir) {
   auto speedup = [](const Row& x) { return x.speedup_host; };
   auto overhead = [](const Row& x) { return x.overhead; };
   auto time_ms = [](const Row& x) { return x.seconds * 1e3; };
+  auto amx_speedup = [](const Row& x) { return x.amx_native / x.amx_seconds; };
   const std::string break_even = "1 with lines lc 'black' dt 2 lw 2 title 'host BLAS = 1 (break-even)'";
 
   const auto [cap1, cap2] = caption(r, threads);
@@ -250,6 +251,10 @@ bool write_plots(const Report& r, const std::string& dir) {
           title("Overhead ratio T(mode) / (products x T(raw BF16 GEMM)) (Fig. 9)") + axes(all_modes, overhead, {1.0}) +
           "set ylabel 'overhead ratio'\nplot " + lines(all_modes, 3) +
           ", \\\n     1 with lines lc 'black' dt 3 lw 2 title 'ideal = 1'\n";
+    gp += "set output 'amx_projection.png'\n" +
+          title("AMX projection (a MODEL, not a measurement): native GEMM at the AVX-512 FMA rate / T_proj") +
+          axes(all_modes, amx_speedup, {1.0}) + "set ylabel 'projected speedup over native (model)'\nplot " +
+          lines(all_modes, 7) + ", \\\n     1 with lines lc 'black' dt 2 lw 2 title 'native GEMM, AVX-512 model = 1'\n";
     gp += "set output 'fig10_breakdown.png'\nset terminal pngcairo size 1200,650 font 'Sans,10'\n" +
           title("Split+pack vs compute share of bf16x time (Fig. 10)") +
           "unset logscale x\nunset logscale y\nset offsets 0, 0, 0, 0\nset ylabel 'fraction of time'\n"

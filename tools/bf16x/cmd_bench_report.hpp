@@ -32,7 +32,15 @@ struct Row {
   double overhead_packed = kNone;  // seconds / (products x raw on packed operands)
   double peak_fraction = kNone;    // raw rows: GFLOPS / VDPBF16PS peak of this many threads
   double rel_err = kNone;          // ||C - C_dgemm||_F / ||C_dgemm||_F
-  std::string error;               // why a mode has no measurement: printed in the table, not kept as a row
+  // The phases (bf16x_stats version 3, medians; emulation modes) and what they are measured against.
+  double scan = kNone, pack = kNone, prod = kNone, write = kNone;  // seconds (the first thread's)
+  double bytes_scan = kNone, bytes_pack = kNone, bytes_write = kNone;
+  double dot_products = kNone;  // TDPBF16PS / TDPBSSD equivalents of one call
+  double bandwidth = kNone;     // stream copy on this many threads, bytes/s (cmd_bench_phases.hpp)
+  double clock_hz = kNone;      // the core clock of the AMX projection
+  double amx_seconds = kNone;   // AMX projection of this mode (cmd_bench_phases.hpp)
+  double amx_native = kNone;    // native GEMM at the AVX-512 FMA rate on the same clock (model)
+  std::string error;            // why a mode has no measurement: printed in the table, not kept as a row
 };
 
 // The header of a file merged with --load, as it was read (schema 1: strings; schema 2: typed, cmd_bench_header.hpp).

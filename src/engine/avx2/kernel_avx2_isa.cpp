@@ -202,6 +202,12 @@ inline void block(const Panels& pn, const MicroTileArgs& args, const ProductGrou
     for (int v = 0; v < V; ++v) _mm256_storeu_ps(out + std::int64_t(r0 + r) * ldo + c0 + 8 * v, acc[r][v]);
 }
 
+// Rows r0..r0+nr-1, columns c0..c0+nc-1 of out set to +0.
+inline void zero_block(float* out, int ldo, int r0, int nr, int c0, int nc) {
+  for (int r = r0; r < r0 + nr; ++r)
+    for (int c = c0; c < c0 + nc; c += 8) _mm256_storeu_ps(out + std::int64_t(r) * ldo + c, _mm256_setzero_ps());
+}
+
 struct GroupCheck {
   bool normal_grid;      // no value of the accumulation can fall below the normal range (header comment)
   bool start_subnormal;  // a start value is an FP32 subnormal (read as zero: needs MXCSR.DAZ)
@@ -293,13 +299,24 @@ void kernel_avx2_32x32(const MicroTileArgs& args) {
     float* out = args.out[g];
     const GroupCheck chk = check_group(args, grp, sa, sb, out);
     if (chk.start_subnormal) set_csr();
+    // Blocks wholly in the zero padding (rows >= args.rows or columns >= args.cols) are +0 without their FMAs
+    // (engine/engine.hpp); with `accumulate` every block runs.
+    const int rows = args.accumulate ? kTileM : args.rows, cols = args.accumulate ? kTileN : args.cols;
+    const auto run = [&](auto blk, int r0, int nr, int c0, int nc) {
+      if (r0 < rows && c0 < cols)
+        blk(r0, c0);
+      else
+        zero_block(out, args.ldo, r0, nr, c0, nc);
+    };
     if (chk.normal_grid) {
       for (int c0 = 0; c0 < kTileN; c0 += 16)
-        for (int r0 = 0; r0 < 30; r0 += 6) block<6, 2, false>(pn, args, grp, r0, c0, out);
-      block<2, 4, false>(pn, args, grp, 30, 0, out);
+        for (int r0 = 0; r0 < 30; r0 += 6)
+          run([&](int r, int c) { block<6, 2, false>(pn, args, grp, r, c, out); }, r0, 6, c0, 16);
+      run([&](int r, int c) { block<2, 4, false>(pn, args, grp, r, c, out); }, 30, 2, 0, 32);
     } else {
       for (int c0 = 0; c0 < kTileN; c0 += 16)
-        for (int r0 = 0; r0 < kTileM; r0 += 4) block<4, 2, true>(pn, args, grp, r0, c0, out);
+        for (int r0 = 0; r0 < kTileM; r0 += 4)
+          run([&](int r, int c) { block<4, 2, true>(pn, args, grp, r, c, out); }, r0, 4, c0, 16);
     }
     if (args.counters) {
       // AMX-equivalent units, as the reference engine counts them.

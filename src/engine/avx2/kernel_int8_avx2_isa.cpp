@@ -1,42 +1,72 @@
-// The AVX2 INT8 engine: bytes sign-extended to int16 (VPMOVSXBW) and multiplied pairwise by VPMADDWD, which sums
-// two exact products into each int32 lane: lanes hold (column, k pair) partial sums, added pairwise at the end.
+// The AVX2 INT8 engine: VPMADDWD multiplies int16 pairs and sums two exact products into each int32 lane, so the
+// int8 operands are widened to int16 first. Each call widens its A and B panels once per segment of k (kSeg), into
+// stack buffers that stay in L1/L2, instead of once per use: the loop then reads int16 B rows and broadcasts int16
+// A quads from memory (no shuffles in it). Lanes hold (column, k pair) partial sums, added pairwise at the end. The
+// sums are exact int32 sums, so any order gives the reference's values.
 // Compiled with -mavx2 -mfma (cmake/isa.cmake); called only after cpu::has_avx2_fma().
 #include <immintrin.h>
+
+#include <algorithm>
+#include <cstring>
 
 #include "engine/int8_kernel.hpp"
 
 namespace bf16x::engine::int8 {
+namespace {
+
+constexpr int kSeg = 256;  // k per widened segment: 2 x 32 x 256 int16 = 32 KiB of stack
+
+// A rows 0..31, k l0..l0+len-1 (len a multiple of 64) -> a16[r * kSeg + l]; B quads of the same k -> b16[q * 128 +
+// c * 4 + l % 4] (the packed layout, widened).
+void widen(const std::int8_t* a, const std::int8_t* b, int l0, int len, std::int16_t* a16, std::int16_t* b16) {
+  for (int r = 0; r < kTile; ++r)
+    for (int l = 0; l < len; l += 16) {
+      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + a_index(r, l0 + l)));
+      _mm256_store_si256(reinterpret_cast<__m256i*>(a16 + r * kSeg + l), _mm256_cvtepi8_epi16(x));
+    }
+  const std::int8_t* bs = b + std::size_t(l0) * kTile;
+  for (int i = 0; i < len * kTile; i += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bs + i));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(b16 + i), _mm256_cvtepi8_epi16(x));
+  }
+}
+
+}  // namespace
 
 void kernel_avx2(const std::int8_t* a, const std::int8_t* b, int kc, std::int32_t* c, std::int64_t ldc) {
-  const int quads = kc / 4;
-  // Passes of 4 rows x 8 columns: 8 accumulators (4 columns x 2 k pairs each), 2 B vectors, 1 broadcast.
-  for (int rp = 0; rp < 8; ++rp)
-    for (int cg = 0; cg < 4; ++cg) {
-      __m256i acc[4][2];
-      for (int r = 0; r < 4; ++r) acc[r][0] = acc[r][1] = _mm256_setzero_si256();
-      const std::int8_t* ab = a + rp * 4 * 64;
-      for (int q = 0; q < quads; ++q) {
-        const std::int8_t* bq = b + q * 128 + cg * 32;
-        const __m256i b0 = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(bq)));
-        const __m256i b1 = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(bq + 16)));
-        const std::int8_t* ap = ab + (q / 16) * 2048 + (q % 16) * 4;
+  alignas(32) std::int16_t a16[kTile * kSeg];
+  alignas(32) std::int16_t b16[kSeg * kTile];
+  for (int l0 = 0; l0 < kc; l0 += kSeg) {
+    const int len = std::min(kSeg, kc - l0), quads = len / 4;
+    widen(a, b, l0, len, a16, b16);
+    // Passes of 4 rows x 8 columns: 8 accumulators (4 columns x 2 k pairs each), 2 B vectors, 1 broadcast.
+    for (int rp = 0; rp < 8; ++rp)
+      for (int cg = 0; cg < 4; ++cg) {
+        __m256i acc[4][2];
+        for (int r = 0; r < 4; ++r) acc[r][0] = acc[r][1] = _mm256_setzero_si256();
+        const std::int16_t* ar = a16 + rp * 4 * kSeg;
+        for (int q = 0; q < quads; ++q) {
+          const std::int16_t* bq = b16 + q * 128 + cg * 32;
+          const __m256i b0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(bq));
+          const __m256i b1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(bq + 16));
 #pragma GCC unroll 4
+          for (int r = 0; r < 4; ++r) {
+            long long w;
+            std::memcpy(&w, ar + r * kSeg + 4 * q, sizeof w);
+            const __m256i av = _mm256_set1_epi64x(w);
+            acc[r][0] = _mm256_add_epi32(acc[r][0], _mm256_madd_epi16(av, b0));
+            acc[r][1] = _mm256_add_epi32(acc[r][1], _mm256_madd_epi16(av, b1));
+          }
+        }
         for (int r = 0; r < 4; ++r) {
-          std::int32_t w;
-          __builtin_memcpy(&w, ap + r * 64, 4);
-          const __m256i av = _mm256_broadcastq_epi64(_mm_cvtepi8_epi16(_mm_cvtsi32_si128(w)));
-          acc[r][0] = _mm256_add_epi32(acc[r][0], _mm256_madd_epi16(av, b0));
-          acc[r][1] = _mm256_add_epi32(acc[r][1], _mm256_madd_epi16(av, b1));
+          // hadd: [c0 c1 c4 c5 | c2 c3 c6 c7] -> permute the 64-bit halves into column order.
+          const __m256i s = _mm256_permute4x64_epi64(_mm256_hadd_epi32(acc[r][0], acc[r][1]), 0xD8);
+          std::int32_t* cr = c + (rp * 4 + r) * ldc + cg * 8;
+          _mm256_storeu_si256(reinterpret_cast<__m256i*>(cr),
+                              _mm256_add_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(cr)), s));
         }
       }
-      for (int r = 0; r < 4; ++r) {
-        // hadd: [c0 c1 c4 c5 | c2 c3 c6 c7] -> permute the 64-bit halves into column order.
-        const __m256i s = _mm256_permute4x64_epi64(_mm256_hadd_epi32(acc[r][0], acc[r][1]), 0xD8);
-        std::int32_t* cr = c + (rp * 4 + r) * ldc + cg * 8;
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(cr),
-                            _mm256_add_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(cr)), s));
-      }
-    }
+  }
 }
 
 }  // namespace bf16x::engine::int8

@@ -1,0 +1,100 @@
+#include "cmd_bench_phases.hpp"
+
+#include <fmt/core.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "util/clock.hpp"
+
+namespace bf16x::cli::bench {
+namespace {
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? kNone : v[v.size() / 2];
+}
+
+std::string num(double x, int prec) { return std::isfinite(x) ? fmt::format("{:.{}f}", x, prec) : "-"; }
+
+// Phase time over its bandwidth bound.
+double over_bound(double seconds, double bytes, double bandwidth) {
+  return seconds > 0 && bytes > 0 && bandwidth > 0 ? seconds / (bytes / bandwidth) : kNone;
+}
+
+}  // namespace
+
+double stream_bandwidth(int threads) {
+  constexpr std::size_t kBytes = std::size_t(256) << 20;  // each buffer: far past any last-level cache here
+  std::unique_ptr<char[]> src(new char[kBytes]), dst(new char[kBytes]);
+  const std::size_t chunk = kBytes / std::size_t(threads);
+  std::vector<double> rate;
+  for (int pass = 0; pass < 6; ++pass) {
+    const double t0 = util::now();
+#pragma omp parallel num_threads(threads)
+    {
+      const std::size_t off = chunk * std::size_t(omp_get_thread_num());
+      if (pass == 0)
+        std::memset(src.get() + off, 1, chunk);  // first touch by the thread that copies it
+      else
+        std::memcpy(dst.get() + off, src.get() + off, chunk);
+    }
+    if (pass > 0) rate.push_back(2.0 * double(chunk * std::size_t(threads)) / (util::now() - t0));
+  }
+  return median_of(rate);
+}
+
+double core_clock_hz() {
+  constexpr std::uint64_t kIters = 50'000'000;  // x 8 dependent additions
+  double best = 0;
+  for (int rep = 0; rep < 3; ++rep) {
+    std::uint64_t x = 0;
+    const double t0 = util::now();
+    for (std::uint64_t i = 0; i < kIters; ++i)
+      asm volatile(
+          "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+          "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0"
+          : "+r"(x));
+    best = std::max(best, 8.0 * double(kIters) / (util::now() - t0));
+  }
+  return best;
+}
+
+void project_amx(Row& r, double bandwidth, double clock_hz, bool fp64) {
+  r.bandwidth = bandwidth;
+  r.clock_hz = clock_hz;
+  if (!(r.prod >= 0) || !(r.dot_products >= 0) || !(clock_hz > 0)) return;
+  const double t = double(r.threads), n = double(r.n);
+  r.amx_seconds = (r.seconds - r.prod) + r.dot_products * 16.0 / (clock_hz * t);
+  r.amx_native = 2.0 * n * n * n / ((fp64 ? 32.0 : 64.0) * 0.9 * clock_hz * t);
+}
+
+void print_phase_head() {
+  fmt::print(
+      "\n  Phases (bf16x_stats, medians, the first thread's seconds) against the stream-copy bound bytes / B_t, and "
+      "the "
+      "AMX projection (a MODEL, not a measurement: docs/performance.md \"AMX projection\"):\n"
+      "  xbw = phase time / (bytes / B_t); nonprod = 1 - products / time; amx_ms = (time - products) + tile ops x 16 "
+      "cycles / (f t); nat512_ms = 2n^3 / (32 or 64 x 0.9 x f t); xnat = nat512_ms / amx_ms\n");
+  fmt::print("{:>5} {:>2} {:<11} {:>8} {:>6} {:>8} {:>6} {:>9} {:>8} {:>6} {:>7} {:>7} {:>9} {:>9} {:>6}\n", "n", "t",
+             "mode", "scan_ms", "xbw", "pack_ms", "xbw", "prod_ms", "write_ms", "xbw", "nonprod", "B_GB/s", "amx_ms",
+             "nat512_ms", "xnat");
+}
+
+void print_phase_row(const Row& r) {
+  const double ms = 1e3;
+  fmt::print("{:>5} {:>2} {:<11} {:>8} {:>6} {:>8} {:>6} {:>9} {:>8} {:>6} {:>7} {:>7} {:>9} {:>9} {:>6}\n", r.n,
+             r.threads, r.what, num(r.scan * ms, 2), num(over_bound(r.scan, r.bytes_scan, r.bandwidth), 1),
+             num(r.pack * ms, 2), num(over_bound(r.pack, r.bytes_pack, r.bandwidth), 1), num(r.prod * ms, 2),
+             num(r.write * ms, 2), num(over_bound(r.write, r.bytes_write, r.bandwidth), 1),
+             num(1.0 - r.prod / r.seconds, 3), num(r.bandwidth * 1e-9, 1), num(r.amx_seconds * ms, 2),
+             num(r.amx_native * ms, 2), num(r.amx_native / r.amx_seconds, 2));
+  std::fflush(stdout);
+}
+
+}  // namespace bf16x::cli::bench

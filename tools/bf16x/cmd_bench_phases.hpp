@@ -1,0 +1,30 @@
+// The phases of each mode in `bf16x bench`: their times against a memory-bandwidth bound measured in the same run,
+// and the AMX projection (docs/performance.md, "Phases" and "AMX projection"):
+//
+//   bound(phase)  = bytes(phase) / B_t, B_t the stream-copy bandwidth of t threads (bytes read + written per s)
+//   T_proj        = (T(mode) - T(products)) + tile operations x 16 cycles / (f t)
+//   T_native,AVX-512 = 2 n^3 / (r x 0.9 x f t), r = 32 (FP64) or 64 (FP32) flop per cycle per core
+//
+// with f the core clock measured by a chain of dependent integer adds. The projection is a model, labelled as such
+// wherever it is printed, until AMX hardware runs the same bench.
+#pragma once
+#include <cstdint>
+
+#include "cmd_bench_report.hpp"
+
+namespace bf16x::cli::bench {
+
+// Bytes per second that `threads` threads move copying between two buffers far larger than the caches (read +
+// written), median of five passes.
+double stream_bandwidth(int threads);
+
+// The core clock in Hz: a chain of dependent integer additions (one per cycle), best of three.
+double core_clock_hz();
+
+// Fills r.bandwidth, r.clock_hz, r.amx_seconds and r.amx_native from the row's phases and tile operations.
+void project_amx(Row& r, double bandwidth, double clock_hz, bool fp64);
+
+void print_phase_head();
+void print_phase_row(const Row& r);
+
+}  // namespace bf16x::cli::bench
