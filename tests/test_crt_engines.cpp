@@ -126,7 +126,7 @@ TEST(CrtKernel, EveryEngineEqualsReference) {
     if (r.id == BF16X_ENGINE_REFERENCE || !engine::int8_usable(r.id)) continue;
     ++tested;
     const engine::int8::Engine* e = &r.int8;
-    for (int kc : {64, 128, 512, 1024})
+    for (int kc : {64, 128, 320, 512, 1024, 2048})
       for (int kind : {0, 1, 2}) {
         Panels p(kc, std::uint64_t(kc * 7 + kind), kind);
         std::vector<std::int32_t> want = p.c, got = p.c;

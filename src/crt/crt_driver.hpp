@@ -9,7 +9,7 @@
 //                B'_lj = trunc(B^_lj 2^sb_j): since |A^||B^|_ij <= min(2^rho_i, 2^gamma_j) <= 2^((rho_i+gamma_j)/2),
 //                sum_l |A'_il| |B'_lj| <= 2^L <= P/4
 //   4. products  for each modulus p_t: residues of A' and B' as int8, exact INT32 products per k-block, reduced
-//                modulo p_t only when the int32 sums could overflow (after 127 k-blocks of 1024)
+//                modulo p_t only when the int32 sums could overflow (after 63 k-blocks of 2048)
 //   5. CRT       X = A'B' exactly from the residues (moduli.hpp), C = alpha 2^(ea_i - sa_i + eb_j - sb_j) X (+ beta C):
 //                alpha's exponent joins the scales and beta C is added in FP64, so only the result is rounded to T
 //
