@@ -24,21 +24,24 @@ extern "C" {
 #define BF16X_ENUM enum
 #endif
 
-typedef BF16X_ENUM{BF16X_ROW_MAJOR = 101, BF16X_COL_MAJOR = 102} bf16x_layout;
-typedef BF16X_ENUM{BF16X_NO_TRANS = 111, BF16X_TRANS = 112, BF16X_CONJ_TRANS = 113} bf16x_transpose;
+typedef BF16X_ENUM { BF16X_ROW_MAJOR = 101, BF16X_COL_MAJOR = 102 } bf16x_layout;
+typedef BF16X_ENUM { BF16X_NO_TRANS = 111, BF16X_TRANS = 112, BF16X_CONJ_TRANS = 113 } bf16x_transpose;
 
 /* Computation modes. DEFAULT resolves to the process default (BF16X_SGEMM_MODE / BF16X_DGEMM_MODE, else auto). */
-typedef BF16X_ENUM{
-    BF16X_MODE_DEFAULT = 0, BF16X_MODE_NATIVE = 1, /* host BLAS */
-    BF16X_MODE_FP32X6 = 2,                         /* sgemm: 3 slices, 6 products, FP32 accumulation */
-    BF16X_MODE_FP64X6 = 3,                         /* dgemm: 6 slices, products i+j<3 */
-    BF16X_MODE_FP64X10 = 4,                        /* products i+j<4 */
-    BF16X_MODE_FP64X15 = 5,                        /* products i+j<5 */
-    BF16X_MODE_FP64X21 = 6,                        /* products i+j<6 */
-    BF16X_MODE_AUTO = 7,                           /* fewest products meeting the accuracy target, native when faster */
-    /* Ozaki scheme II (CRT) on INT8 products: fp64c<N> = BF16X_MODE_FP64C_BASE + N (dgemm, N = 8..20 moduli),
-     * fp32c<N> = BF16X_MODE_FP32C_BASE + N (sgemm, N = 5..10). BF16X_MODE_FP64C(n) / BF16X_MODE_FP32C(n) build them. */
-    BF16X_MODE_FP64C_BASE = 100, BF16X_MODE_FP32C_BASE = 200} bf16x_mode;
+typedef BF16X_ENUM {
+  BF16X_MODE_DEFAULT = 0,
+  BF16X_MODE_NATIVE = 1,  /* host BLAS */
+  BF16X_MODE_FP32X6 = 2,  /* sgemm: 3 slices, 6 products, FP32 accumulation */
+  BF16X_MODE_FP64X6 = 3,  /* dgemm: 6 slices, products i+j<3 */
+  BF16X_MODE_FP64X10 = 4, /* products i+j<4 */
+  BF16X_MODE_FP64X15 = 5, /* products i+j<5 */
+  BF16X_MODE_FP64X21 = 6, /* products i+j<6 */
+  BF16X_MODE_AUTO = 7,    /* fewest products meeting the accuracy target, native when faster */
+  /* Ozaki scheme II (CRT) on INT8 products: fp64c<N> = BF16X_MODE_FP64C_BASE + N (dgemm, N = 8..20 moduli),
+   * fp32c<N> = BF16X_MODE_FP32C_BASE + N (sgemm, N = 5..10). BF16X_MODE_FP64C(n) / BF16X_MODE_FP32C(n) build them. */
+  BF16X_MODE_FP64C_BASE = 100,
+  BF16X_MODE_FP32C_BASE = 200
+} bf16x_mode;
 #define BF16X_MODE_FP64C(n) ((bf16x_mode)(BF16X_MODE_FP64C_BASE + (n)))
 #define BF16X_MODE_FP32C(n) ((bf16x_mode)(BF16X_MODE_FP32C_BASE + (n)))
 #define BF16X_FP64C_MIN 8
@@ -46,69 +49,70 @@ typedef BF16X_ENUM{
 #define BF16X_FP32C_MIN 5
 #define BF16X_FP32C_MAX 10
 
-typedef BF16X_ENUM{
-    BF16X_ENGINE_AUTO = 0,      /* best available: amx -> avx512bf16 -> avx2 -> reference (BF16X_ENGINE overrides) */
-    BF16X_ENGINE_REFERENCE = 1, /* scalar oracle */
-    BF16X_ENGINE_AVX512BF16 = 2, BF16X_ENGINE_AMX = 3, /* hardware tiles */
-    BF16X_ENGINE_AMX_MODEL = 4,                        /* the AMX kernel on the software tile model */
-    BF16X_ENGINE_AVX2 = 5, /* AVX2 + FMA: the reference engine's bits on any x86-64 of the last decade */
-    /* INT8 engines of the CRT modes (values from 16 up). For fp64c/fp32c modes REFERENCE, AMX and AMX_MODEL name
-     * the INT8 scalar, AMX-INT8 (TDPBSSD) and AMX-INT8-on-the-tile-model engines; AUTO the best INT8 engine
-     * (BF16X_CRT_ENGINE overrides). */
-    BF16X_ENGINE_AVX512VNNI = 16, /* VPDPBUSD with the unsigned-offset correction */
-    BF16X_ENGINE_AVX2_INT8 = 17   /* VPMADDWD on sign-extended bytes */
+typedef BF16X_ENUM {
+  BF16X_ENGINE_AUTO = 0,      /* best available: amx -> avx512bf16 -> avx2 -> reference (BF16X_ENGINE overrides) */
+  BF16X_ENGINE_REFERENCE = 1, /* scalar oracle */
+  BF16X_ENGINE_AVX512BF16 = 2,
+  BF16X_ENGINE_AMX = 3,       /* hardware tiles */
+  BF16X_ENGINE_AMX_MODEL = 4, /* the AMX kernel on the software tile model */
+  BF16X_ENGINE_AVX2 = 5,      /* AVX2 + FMA: the reference engine's bits on any x86-64 of the last decade */
+  /* INT8 engines of the CRT modes (values from 16 up). For fp64c/fp32c modes REFERENCE, AMX and AMX_MODEL name
+   * the INT8 scalar, AMX-INT8 (TDPBSSD) and AMX-INT8-on-the-tile-model engines; AUTO the best INT8 engine
+   * (BF16X_CRT_ENGINE overrides). */
+  BF16X_ENGINE_AVX512VNNI = 16, /* VPDPBUSD with the unsigned-offset correction */
+  BF16X_ENGINE_AVX2_INT8 = 17   /* VPMADDWD on sign-extended bytes */
 } bf16x_engine;
 
 /* Complex products (bf16x_cgemm / bf16x_zgemm) from real ones. */
-typedef BF16X_ENUM{
-    BF16X_COMPLEX_DEFAULT = 0, /* BF16X_COMPLEX_METHOD (4m or 3m), else 4M */
-    BF16X_COMPLEX_4M = 1,      /* Re = ArBr - AiBi, Im = ArBi + AiBr: the real mode's bound, per part */
-    BF16X_COMPLEX_3M = 2       /* Karatsuba, 3 products: 25% less work, error relative to |Ar+Ai||Br+Bi| */
+typedef BF16X_ENUM {
+  BF16X_COMPLEX_DEFAULT = 0, /* BF16X_COMPLEX_METHOD (4m or 3m), else 4M */
+  BF16X_COMPLEX_4M = 1,      /* Re = ArBr - AiBi, Im = ArBi + AiBr: the real mode's bound, per part */
+  BF16X_COMPLEX_3M = 2       /* Karatsuba, 3 products: 25% less work, error relative to |Ar+Ai||Br+Bi| */
 } bf16x_complex_method;
 
 /* The componentwise guard (docs/numerics.md, "Componentwise guard"): every entry of alpha op(A) op(B) within
  * 4 k u |alpha| (|A||B|)_ij of the exact value, as native GEMM's gamma_k bound, proved per entry and repaired by a
  * dot product where the mode's own bound cannot prove it. */
-typedef BF16X_ENUM{
-    BF16X_GUARD_DEFAULT = 0, /* BF16X_GUARD (on|off), else on for fp64x21, fp64c15..20, fp32c8..10 and auto */
-    BF16X_GUARD_ON = 1,      /* every fixed-point mode (fp64x6..21, fp64c, fp32c) */
-    BF16X_GUARD_OFF = 2      /* the raw mode: its normwise bound only (the paper's behaviour, Table 4) */
+typedef BF16X_ENUM {
+  BF16X_GUARD_DEFAULT = 0, /* BF16X_GUARD (on|off), else on for fp64x21, fp64c15..20, fp32c8..10 and auto */
+  BF16X_GUARD_ON = 1,      /* every fixed-point mode (fp64x6..21, fp64c, fp32c) */
+  BF16X_GUARD_OFF = 2      /* the raw mode: its normwise bound only (the paper's behaviour, Table 4) */
 } bf16x_guard;
 
 /* What the guard did in a call (bf16x_stats.guard). */
-typedef BF16X_ENUM{
-    BF16X_GUARD_NONE = 0,     /* not guarded (off, native, fp32x6, a quick return) */
-    BF16X_GUARD_ENVELOPE = 1, /* every entry proved from one pass over A and B */
-    BF16X_GUARD_ENTRIES = 2,  /* proved entry by entry (one INT8 digit product); entries_repaired recomputed */
-    BF16X_GUARD_NATIVE = 3    /* too many entries unproved: the host GEMM ran the call */
+typedef BF16X_ENUM {
+  BF16X_GUARD_NONE = 0,      /* not guarded (off, native, fp32x6, a quick return) */
+  BF16X_GUARD_ENVELOPE = 1,  /* every entry proved from one pass over A and B */
+  BF16X_GUARD_ENTRIES = 2,   /* proved entry by entry (one INT8 digit product); entries_repaired recomputed */
+  BF16X_GUARD_NATIVE = 3     /* too many entries unproved: the host GEMM ran the call */
 } bf16x_guard_result;
 
-typedef BF16X_ENUM{
-    BF16X_SPLIT_SCALED = 0, /* power-of-two scale per row of A / column of B: any finite input */
-    BF16X_SPLIT_PAPER = 1   /* unscaled slices, as in the paper: inputs must stay in the BF16 exponent range */
+typedef BF16X_ENUM {
+  BF16X_SPLIT_SCALED = 0, /* power-of-two scale per row of A / column of B: any finite input */
+  BF16X_SPLIT_PAPER = 1   /* unscaled slices, as in the paper: inputs must stay in the BF16 exponent range */
 } bf16x_split;
 
-typedef BF16X_ENUM{
-    BF16X_OK = 0,
-    BF16X_ERR_LAYOUT = 1,
-    BF16X_ERR_TRANS_A = 2,
-    BF16X_ERR_TRANS_B = 3,
-    BF16X_ERR_M = 4,
-    BF16X_ERR_N = 5,
-    BF16X_ERR_K = 6,
-    BF16X_ERR_LDA = 7,
-    BF16X_ERR_LDB = 8,
-    BF16X_ERR_LDC = 9,
-    BF16X_ERR_NULL = 10,        /* a needed matrix pointer is NULL */
-    BF16X_ERR_MODE = 11,        /* mode not valid for this routine (e.g. fp64x10 for sgemm) */
-    BF16X_ERR_ENGINE = 12,      /* the requested engine is not available on this CPU */
-    BF16X_ERR_SIZE = 13,        /* a size product overflows 64-bit indexing */
-    BF16X_ERR_NOMEM = 14,       /* workspace allocation failed */
-    BF16X_ERR_OPTIONS = 15,     /* an option field is out of range */
-    BF16X_ERR_ENGINE_KIND = 16, /* the engine runs the other method's products: a BF16 engine (avx2, avx512bf16) for
-                                   a CRT mode, or an INT8 engine (avx2-int8, avx512vnni) for a slice mode */
-    BF16X_ERR_NO_HOST = 17      /* the call needs the host BLAS (native mode, NaN/Inf inputs) and none was found:
-                                   name one with BF16X_HOST_BLAS=libcblas.so.3 (any CBLAS library) */
+typedef BF16X_ENUM {
+  BF16X_OK = 0,
+  BF16X_ERR_LAYOUT = 1,
+  BF16X_ERR_TRANS_A = 2,
+  BF16X_ERR_TRANS_B = 3,
+  BF16X_ERR_M = 4,
+  BF16X_ERR_N = 5,
+  BF16X_ERR_K = 6,
+  BF16X_ERR_LDA = 7,
+  BF16X_ERR_LDB = 8,
+  BF16X_ERR_LDC = 9,
+  BF16X_ERR_NULL = 10,        /* a needed matrix pointer is NULL */
+  BF16X_ERR_MODE = 11,        /* mode not valid for this routine (e.g. fp64x10 for sgemm) */
+  BF16X_ERR_ENGINE = 12,      /* the requested engine is not available on this CPU */
+  BF16X_ERR_SIZE = 13,        /* a size product overflows 64-bit indexing */
+  BF16X_ERR_NOMEM = 14,       /* workspace allocation failed */
+  BF16X_ERR_OPTIONS = 15,     /* an option field is out of range */
+  BF16X_ERR_ENGINE_KIND = 16, /* the engine runs the other method's products: a BF16 engine (avx2, avx512bf16) for
+                                 a CRT mode, or an INT8 engine (avx2-int8, avx512vnni) for a slice mode */
+  BF16X_ERR_NO_HOST = 17      /* the call needs the host BLAS (native mode, NaN/Inf inputs) and none was found:
+                                 name one with BF16X_HOST_BLAS=libcblas.so.3 (any CBLAS library) */
 } bf16x_status;
 
 /* Versioned structs. bf16x_options and bf16x_stats start with `size`: the sizeof of the struct as the caller was
@@ -131,14 +135,14 @@ typedef BF16X_ENUM{
 /* Counters filled by a call when bf16x_options.stats is set (zeroed by the call first, `size` kept). */
 typedef struct bf16x_stats {
   size_t size BF16X_SIZEOF_SELF(bf16x_stats); /* sizeof the caller's struct (bf16x_stats_init) */
-  int mode;                                   /* the mode that ran (after DEFAULT/AUTO resolution) */
-  int engine;                                 /* the engine that ran (BF16X_ENGINE_*), -1 for native */
-  uint64_t tile_loads;                        /* engine operand loads: AMX tile loads of A/B, or their equivalents */
-  uint64_t tile_stores;                       /* accumulator stores */
-  uint64_t dot_products;    /* TDPBF16PS (16x16x32) equivalents; in the CRT modes TDPBSSD (16x16x64) equivalents */
-  uint64_t micro_tiles;     /* micro-kernel calls (one 32x32 tile and one BK panel) */
-  double seconds_split;     /* scan + split + pack, as the first thread of the team spent them */
-  double seconds_compute;   /* the rest of the call: engine, reconstruction, waits */
+  int mode;               /* the mode that ran (after DEFAULT/AUTO resolution) */
+  int engine;             /* the engine that ran (BF16X_ENGINE_*), -1 for native */
+  uint64_t tile_loads;    /* engine operand loads: AMX tile loads of A/B, or their equivalents */
+  uint64_t tile_stores;   /* accumulator stores */
+  uint64_t dot_products;  /* TDPBF16PS (16x16x32) equivalents; in the CRT modes TDPBSSD (16x16x64) equivalents */
+  uint64_t micro_tiles;   /* micro-kernel calls (one 32x32 tile and one BK panel) */
+  double seconds_split;   /* scan + split + pack, as the first thread of the team spent them */
+  double seconds_compute; /* the rest of the call: engine, reconstruction, waits */
   uint64_t workspace_bytes; /* workspace the call reserved (0 for native), besides the (m + n) int scale vectors;
                                cgemm/zgemm: plus one block's real parts and FP64 P block (bounded) */
   /* Version 2. */
@@ -163,16 +167,16 @@ typedef struct bf16x_stats {
 
 typedef struct bf16x_options {
   size_t size BF16X_SIZEOF_SELF(bf16x_options); /* sizeof the caller's struct (bf16x_options_init) */
-  int mode;                                     /* bf16x_mode */
-  int engine;                                   /* bf16x_engine */
-  int split;                                    /* bf16x_split */
-  int fuse_diagonals; /* fp64: one FP32 accumulator per anti-diagonal where exact (0 = one per product) */
-  int block_k;        /* 0 = default 256; multiple of 32, at most 256 */
-  double auto_target; /* auto mode: target e_scaled (0 = native-DGEMM level) */
-  bf16x_stats* stats; /* optional */
-  int complex_method; /* bf16x_complex_method (cgemm/zgemm only) */
+  int mode;             /* bf16x_mode */
+  int engine;           /* bf16x_engine */
+  int split;            /* bf16x_split */
+  int fuse_diagonals;   /* fp64: one FP32 accumulator per anti-diagonal where exact (0 = one per product) */
+  int block_k;          /* 0 = default 256; multiple of 32, at most 256 */
+  double auto_target;   /* auto mode: target e_scaled (0 = native-DGEMM level) */
+  bf16x_stats* stats;   /* optional */
+  int complex_method;   /* bf16x_complex_method (cgemm/zgemm only) */
   /* Version 2. */
-  int guard; /* bf16x_guard */
+  int guard;            /* bf16x_guard */
   /* New fields go here, at the end. */
 } bf16x_options;
 #define BF16X_OPTIONS_SIZE_1 (offsetof(bf16x_options, complex_method) + sizeof(int))
@@ -197,18 +201,18 @@ BF16X_API int bf16x_stats_init_sized(bf16x_stats* stats, size_t size);
 #define bf16x_stats_init(stats) bf16x_stats_init_sized((stats), sizeof(*(stats)))
 
 BF16X_API int bf16x_sgemm(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n,
-                          int64_t k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
-                          float* c, int64_t ldc, bf16x_mode mode);
+                int64_t k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
+                int64_t ldc, bf16x_mode mode);
 BF16X_API int bf16x_dgemm(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n,
-                          int64_t k, double alpha, const double* a, int64_t lda, const double* b, int64_t ldb,
-                          double beta, double* c, int64_t ldc, bf16x_mode mode);
+                int64_t k, double alpha, const double* a, int64_t lda, const double* b, int64_t ldb, double beta,
+                double* c, int64_t ldc, bf16x_mode mode);
 
 BF16X_API int bf16x_sgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n,
-                             int64_t k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb,
-                             float beta, float* c, int64_t ldc, const bf16x_options* opt);
+                   int64_t k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
+                   float* c, int64_t ldc, const bf16x_options* opt);
 BF16X_API int bf16x_dgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n,
-                             int64_t k, double alpha, const double* a, int64_t lda, const double* b, int64_t ldb,
-                             double beta, double* c, int64_t ldc, const bf16x_options* opt);
+                   int64_t k, double alpha, const double* a, int64_t lda, const double* b, int64_t ldb, double beta,
+                   double* c, int64_t ldc, const bf16x_options* opt);
 
 /* Complex GEMM, BLAS semantics (CBLAS_CONJ_TRANS conjugates). The real mode of the same precision (fp32x6 /
  * fp32c<N> for cgemm, fp64x<N> / fp64c<N> for zgemm), native (the host cgemm/zgemm) or auto, as for sgemm/dgemm;
@@ -221,13 +225,13 @@ BF16X_API int bf16x_zgemm(bf16x_layout layout, bf16x_transpose transa, bf16x_tra
                           int64_t k, bf16x_complex_double alpha, const bf16x_complex_double* a, int64_t lda,
                           const bf16x_complex_double* b, int64_t ldb, bf16x_complex_double beta,
                           bf16x_complex_double* c, int64_t ldc, bf16x_mode mode);
-BF16X_API int bf16x_cgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n,
-                             int64_t k, bf16x_complex_float alpha, const bf16x_complex_float* a, int64_t lda,
-                             const bf16x_complex_float* b, int64_t ldb, bf16x_complex_float beta,
+BF16X_API int bf16x_cgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m,
+                             int64_t n, int64_t k, bf16x_complex_float alpha, const bf16x_complex_float* a,
+                             int64_t lda, const bf16x_complex_float* b, int64_t ldb, bf16x_complex_float beta,
                              bf16x_complex_float* c, int64_t ldc, const bf16x_options* opt);
-BF16X_API int bf16x_zgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m, int64_t n,
-                             int64_t k, bf16x_complex_double alpha, const bf16x_complex_double* a, int64_t lda,
-                             const bf16x_complex_double* b, int64_t ldb, bf16x_complex_double beta,
+BF16X_API int bf16x_zgemm_ex(bf16x_layout layout, bf16x_transpose transa, bf16x_transpose transb, int64_t m,
+                             int64_t n, int64_t k, bf16x_complex_double alpha, const bf16x_complex_double* a,
+                             int64_t lda, const bf16x_complex_double* b, int64_t ldb, bf16x_complex_double beta,
                              bf16x_complex_double* c, int64_t ldc, const bf16x_options* opt);
 
 /* Strided batched GEMM: batch_count products C_i = alpha op(A_i) op(B_i) + beta C_i of one shape, layout, alpha,
@@ -277,8 +281,8 @@ BF16X_API const char* bf16x_mode_name(int mode);      /* "native", "fp32x6", "fp
 BF16X_API int bf16x_mode_from_name(const char* name); /* -1 if unknown */
 BF16X_API const char* bf16x_engine_name(int engine);  /* "reference", "avx512bf16", "amx", "amx-model", "avx2" */
 BF16X_API int bf16x_engine_from_name(const char* name);
-BF16X_API int bf16x_engine_available(int engine); /* 1 if it can run here */
-BF16X_API int bf16x_engine_selected(void);        /* what ENGINE_AUTO resolves to in this process */
+BF16X_API int bf16x_engine_available(int engine);     /* 1 if it can run here */
+BF16X_API int bf16x_engine_selected(void);            /* what ENGINE_AUTO resolves to in this process */
 
 #ifdef __cplusplus
 }
