@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <vector>
 
 #include "util/clock.hpp"
@@ -30,9 +31,17 @@ double over_bound(double seconds, double bytes, double bandwidth) {
 }  // namespace
 
 double stream_bandwidth(int threads) {
-  constexpr std::size_t kBytes = std::size_t(256) << 20;  // each buffer: far past any last-level cache here
-  std::unique_ptr<char[]> src(new char[kBytes]), dst(new char[kBytes]);
-  const std::size_t chunk = kBytes / std::size_t(threads);
+  // Each buffer 256 MiB, far past any last-level cache here; smaller where memory is short (a bound from a buffer
+  // that fits in cache would flatter the phases), none below 32 MiB: then no bound (the xbw columns show "-").
+  std::unique_ptr<char[]> src, dst;
+  std::size_t bytes = std::size_t(256) << 20;
+  for (; bytes >= (std::size_t(32) << 20); bytes /= 2) {
+    src.reset(new (std::nothrow) char[bytes]);
+    dst.reset(new (std::nothrow) char[bytes]);
+    if (src && dst) break;
+  }
+  if (!src || !dst) return kNone;
+  const std::size_t chunk = bytes / std::size_t(threads);
   std::vector<double> rate;
   for (int pass = 0; pass < 6; ++pass) {
     const double t0 = util::now();

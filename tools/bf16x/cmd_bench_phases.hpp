@@ -15,7 +15,7 @@
 namespace bf16x::cli::bench {
 
 // Bytes per second that `threads` threads move copying between two buffers far larger than the caches (read +
-// written), median of five passes.
+// written), median of five passes; NaN where two 32 MiB buffers cannot be had.
 double stream_bandwidth(int threads);
 
 // The core clock in Hz: a chain of dependent integer additions (one per cycle), best of three.
