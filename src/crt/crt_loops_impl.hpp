@@ -28,16 +28,21 @@ void load_across_loop(const T* x, int rows, const double* f1, const double* f2, 
     for (int r = 0; r < rows; ++r) out[r] = std::trunc(double(x[r]) * f1[r] * f2[r]);
 }
 
+// r, congruent to its residue and within p of [lo, hi], moved into [lo, hi]: 0 or p subtracted or added (no
+// branch, so the loops vectorise).
+inline double into_range(double r, double p, double hi, double lo) {
+  r -= r > hi ? p : 0.0;
+  r += r < lo ? p : 0.0;
+  return r;
+}
+
 // r - q p with q = rint(r / p) (approximately) is exact: its true value is an integer below 2^53 in magnitude.
-// One step leaves |r| < 1.5 p for |r| < 2^51 p; `big` adds a first step for |r| up to 2^100. The range fix-ups
-// subtract 0 or p (no branch, so the loops vectorise).
+// One step leaves |r| < 1.5 p for |r| < 2^51 p; `big` adds a first step for |r| up to 2^100.
 inline double residue(double y, double p, double invp, double hi, double lo, bool big) {
   double r = y;
   if (big) r = std::fma(-std::rint(r * invp), p, r);
   r = std::fma(-std::rint(r * invp), p, r);
-  r -= r > hi ? p : 0.0;
-  r += r < lo ? p : 0.0;
-  return r;
+  return into_range(r, p, hi, lo);
 }
 
 void residues_loop(const double* y, int len, double p, double invp, double hi, double lo, bool big, std::int8_t* out) {
@@ -45,6 +50,12 @@ void residues_loop(const double* y, int len, double p, double invp, double hi, d
 }
 
 #ifdef __AVX2__
+// into_range() on four values, operation for operation.
+inline __m256d into_range4(__m256d r, __m256d p, __m256d hi, __m256d lo) {
+  r = _mm256_sub_pd(r, _mm256_and_pd(_mm256_cmp_pd(r, hi, _CMP_GT_OQ), p));
+  return _mm256_add_pd(r, _mm256_and_pd(_mm256_cmp_pd(r, lo, _CMP_LT_OQ), p));
+}
+
 // 16 residues modulo one p from four vectors of y, as 16 bytes; the same operations as residue() (rint: the
 // current rounding mode).
 inline __m128i residues16(const __m256d* y, __m256d p, __m256d invp, __m256d hi, __m256d lo, bool big) {
@@ -53,9 +64,7 @@ inline __m128i residues16(const __m256d* y, __m256d p, __m256d invp, __m256d hi,
     __m256d r = y[v];
     if (big) r = _mm256_fnmadd_pd(_mm256_round_pd(_mm256_mul_pd(r, invp), _MM_FROUND_CUR_DIRECTION), p, r);
     r = _mm256_fnmadd_pd(_mm256_round_pd(_mm256_mul_pd(r, invp), _MM_FROUND_CUR_DIRECTION), p, r);
-    r = _mm256_sub_pd(r, _mm256_and_pd(_mm256_cmp_pd(r, hi, _CMP_GT_OQ), p));
-    r = _mm256_add_pd(r, _mm256_and_pd(_mm256_cmp_pd(r, lo, _CMP_LT_OQ), p));
-    q[v] = _mm256_cvttpd_epi32(r);
+    q[v] = _mm256_cvttpd_epi32(into_range4(r, p, hi, lo));
   }
   return _mm_packs_epi16(_mm_packs_epi32(q[0], q[1]), _mm_packs_epi32(q[2], q[3]));
 }
@@ -127,10 +136,7 @@ void pack_b_panel_loop(const double* yb, int kcp, int lines, const CrtPlan* plan
 
 // The symmetric residue of an integer-valued r (|r| < 2^32) modulo p: |q p| < 2^32, so r - q p is exact.
 inline double reduce(double r, double p, double invp, double hi, double lo) {
-  r = r - std::rint(r * invp) * p;
-  r -= r > hi ? p : 0.0;
-  r += r < lo ? p : 0.0;
-  return r;
+  return into_range(r - std::rint(r * invp) * p, p, hi, lo);
 }
 
 #ifdef __AVX2__
@@ -145,8 +151,7 @@ struct Reduce4 {
   __m256d operator()(const std::int32_t* x) const {
     __m256d r = _mm256_cvtepi32_pd(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x)));
     r = _mm256_sub_pd(r, _mm256_mul_pd(_mm256_round_pd(_mm256_mul_pd(r, invp), _MM_FROUND_CUR_DIRECTION), p));
-    r = _mm256_sub_pd(r, _mm256_and_pd(_mm256_cmp_pd(r, hi, _CMP_GT_OQ), p));
-    return _mm256_add_pd(r, _mm256_and_pd(_mm256_cmp_pd(r, lo, _CMP_LT_OQ), p));
+    return into_range4(r, p, hi, lo);
   }
 };
 #endif

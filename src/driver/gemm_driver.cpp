@@ -194,8 +194,8 @@ struct DriverCall {
   double t0;
   bool nonfinite = false;
   unsigned char* base = nullptr;
-  double t_split = 0, t_compute = 0;
-  util::PhaseTimes ph{};  // the master's (bf16x_stats version 3)
+  double t_compute = 0;
+  util::PhaseTimes ph{};  // the master's (bf16x_stats version 3); seconds_split is its scan + pack
 
   // The windows of step t (identical in every thread), packed into buffer set t % 2.
   void windows(std::int64_t t, pack::PackedPanels& wa, pack::PackedPanels& wb, Step& st) const {
@@ -230,7 +230,6 @@ void run_steps(DriverCall<T>& c, bool master, engine::EngineCounters* cnt, doubl
   Step st[2];
   c.windows(0, wa[0], wb[0], st[0]);
   c.pack_step(st[0], wa[0], wb[0]);
-  if (master) c.t_split += now() - t;
   if (master) c.ph.pack += now() - t;
 #pragma omp barrier
   for (std::int64_t s = 0; s < c.lay.steps; ++s) {
@@ -239,7 +238,7 @@ void run_steps(DriverCall<T>& c, bool master, engine::EngineCounters* cnt, doubl
       const double tp = master ? now() : 0;
       c.windows(s + 1, wa[nxt], wb[nxt], st[nxt]);
       c.pack_step(st[nxt], wa[nxt], wb[nxt]);
-      if (master) c.t_split += now() - tp, c.ph.pack += now() - tp;
+      if (master) c.ph.pack += now() - tp;
     }
     const Step& w = st[cur];
     const BlockPlan bp = panel_plan(w.rows, w.cols, c.max_threads, c.lay.blk);
@@ -274,12 +273,12 @@ void run_team(DriverCall<T>& c, util::Workspace& ws) {
   if (c.nonfinite || !c.base) return;
   const bool master = omp_get_thread_num() == 0;
   const double t = now();
-  if (master) c.t_split = c.ph.scan = t - c.t0;
+  if (master) c.ph.scan = t - c.t0;
   const engine::EngineInfo& eng = *c.cfg.engine;
   if (eng.thread_begin) eng.thread_begin();
   engine::EngineCounters local;
   run_steps(c, master, c.cfg.counters ? &local : nullptr, t);
-  if (master) c.t_compute = now() - t - (c.t_split - (t - c.t0));
+  if (master) c.t_compute = now() - t - c.ph.pack;
   if (eng.thread_end) eng.thread_end();
   if (c.cfg.counters) {
 #pragma omp critical(bf16x_counters)
@@ -361,7 +360,7 @@ DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg) {
   if (c.nonfinite) return DriverStatus::nonfinite_input;
   if (!c.base) return DriverStatus::no_memory;
 
-  cfg.seconds_split = c.t_split;
+  cfg.seconds_split = c.ph.scan + c.ph.pack;
   cfg.seconds_compute = c.t_compute;
   cfg.phases = c.ph;
   phase_bytes(c, cfg.phases);

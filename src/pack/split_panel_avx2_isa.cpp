@@ -136,7 +136,7 @@ void split_lanes(const PanelJob<typename V::T>& job) {
   if (job.sl == 1) {  // k-contiguous: L values of k of one u per load
     for (int u = 0; u < job.extent; ++u) {
       int l = 0;
-      if (u < job.extent && V::in_range(job.scale_exp[u]))
+      if (V::in_range(job.scale_exp[u]))
         for (; l + L <= job.depth; l += L) {
           V::split(job.src + u * job.su + l, V::broadcast(job.scale_exp[u]), job.slices, out);
           store(u, l, along_l, out);

@@ -78,31 +78,41 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
 }
 
-// Times f (which returns its own seconds, or a negative value on failure) --warmup + --reps times. With `pair`,
-// each timed run is preceded by pair() (a reference measurement) and the samples of both are kept, so that ratios
-// can be formed run by run.
+// What a timed run reports of its own time, in seconds: bf16x_stats' split and compute and its phases, or the raw
+// GEMM's packing and compute; kNone where the run has no such part.
+struct Parts {
+  double split = kNone, compute = kNone, scan = kNone, pack = kNone, products = kNone, write = kNone;
+};
+
+// Times f (which fills its parts and returns its own seconds, or a negative value on failure) --warmup + --reps
+// times. With `pair`, each timed run is preceded by pair() (a reference measurement) and the samples of both are
+// kept, so that ratios can be formed run by run.
 struct Timing {
-  double seconds = kNone, split = kNone, compute = kNone;
+  double seconds = kNone;
+  Parts parts;  // each part's median over the timed runs
   std::vector<double> samples, paired;
 };
-Timing time_it(const BenchArgs& a, const std::function<double(double*, double*)>& f,
-               const std::function<double()>& pair = {}) {
+Timing time_it(const BenchArgs& a, const std::function<double(Parts&)>& f, const std::function<double()>& pair = {}) {
   Timing r;
-  std::vector<double> s, c;
-  double sp = kNone, co = kNone;
+  std::vector<Parts> runs;
+  Parts p;
   for (int i = 0; i < a.warmup; ++i)
-    if (f(&sp, &co) < 0) return {};
+    if (f(p) < 0) return {};
   for (int i = 0; i < a.reps; ++i) {
     if (pair) r.paired.push_back(pair());
-    const double x = f(&sp, &co);
+    const double x = f(p);
     if (x < 0) return {};
     r.samples.push_back(x);
-    s.push_back(sp);
-    c.push_back(co);
+    runs.push_back(p);
   }
   r.seconds = median(r.samples);
-  r.split = median(s);
-  r.compute = median(c);
+  const auto part = [&](double Parts::*m) {
+    std::vector<double> v;
+    for (const Parts& q : runs) v.push_back(q.*m);
+    return median(v);
+  };
+  r.parts = {part(&Parts::split), part(&Parts::compute),  part(&Parts::scan),
+             part(&Parts::pack),  part(&Parts::products), part(&Parts::write)};
   return r;
 }
 
@@ -289,8 +299,8 @@ struct Group {
     r.what = what;
     r.routine = routine;
     r.seconds = tm.seconds;
-    r.split = tm.split;
-    r.compute = tm.compute;
+    r.split = tm.parts.split;
+    r.compute = tm.parts.compute;
     r.gflops = flops / tm.seconds * 1e-9;
     r.speedup_onednn = dn.seconds / tm.seconds;
     r.speedup_raw = raw.seconds / tm.seconds;
@@ -306,7 +316,7 @@ void measure_baselines(Group& g, bool want_s, Progress& prog, const std::functio
   Operands& x = g.x;
   const std::int64_t n = x.n;
   if (want_s) {
-    g.hs = time_it(a, [&](double*, double*) {
+    g.hs = time_it(a, [&](Parts&) {
       const double t0 = now();
       if (!host::sgemm(BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.f, x.af.data(), n, x.bf.data(), n, 0.f, x.cf.data(),
                        n))
@@ -315,7 +325,7 @@ void measure_baselines(Group& g, bool want_s, Progress& prog, const std::functio
     });
   }
   prog.step(label("host sgemm"));
-  g.hd = time_it(a, [&](double*, double*) {
+  g.hd = time_it(a, [&](Parts&) {
     const double t0 = now();
     if (!host::dgemm(BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.0, x.ad.data(), n, x.bd.data(), n, 0.0, x.cd.data(), n))
       return -1.0;
@@ -328,19 +338,19 @@ void measure_baselines(Group& g, bool want_s, Progress& prog, const std::functio
     bench::OnednnMatmul mm(n, n, n);
     if (mm.ok())
       g.dn = time_it(
-          a, [&](double*, double*) { return mm.run(x.ah.data(), x.bh.data(), x.cf.data()); }, pair);
+          a, [&](Parts&) { return mm.run(x.ah.data(), x.bh.data(), x.cf.data()); }, pair);
   }
   prog.step(label("onednn bf16"));
   const pack::MatrixView<bf16_t> av{x.ah.data(), n, false}, bv{x.bh.data(), n, false};
   g.raw = time_it(
       a,
-      [&](double* sp, double* co) {
+      [&](Parts& p) {
         driver::RawTimes rt;
         const double t0 = now();
         if (!driver::raw_gemm(g.eng, n, n, n, av, bv, x.cf.data(), n, &rt)) return -1.0;
         const double el = now() - t0;
-        *sp = rt.pack;
-        *co = rt.compute;
+        p.split = rt.pack;
+        p.compute = rt.compute;
         return el;
       },
       pair);
@@ -348,7 +358,7 @@ void measure_baselines(Group& g, bool want_s, Progress& prog, const std::functio
   driver::raw_pack(av, bv, n, n, n, packed);
   g.rawp = time_it(
       a,
-      [&](double*, double*) {
+      [&](Parts&) {
         const double t0 = now();
         if (!driver::raw_gemm_packed(g.eng, packed, x.cf.data(), n)) return -1.0;
         return now() - t0;
@@ -373,10 +383,9 @@ Row measure_mode(Group& g, const std::string& m) {
   bf16x_stats st;
   o.stats = &st;
   int status = BF16X_OK, ran = mode;  // of the call that failed, if one did
-  std::vector<double> ph[4];          // scan, pack, products, write of each timed run (and the warm-up's)
   const Timing tm = time_it(
       a,
-      [&](double* sp, double* co) {
+      [&](Parts& p) {
         const double t0 = now();
         const int s = fp32 ? bf16x_sgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, 1.f, x.af.data(),
                                             n, x.bf.data(), n, 0.f, x.cf.data(), n, &o)
@@ -386,11 +395,8 @@ Row measure_mode(Group& g, const std::string& m) {
         status = s;
         ran = st.mode;
         if (s != BF16X_OK || st.mode != mode) return -1.0;
-        *sp = st.seconds_split;
-        *co = st.seconds_compute;
-        for (auto [v, x] : {std::pair{&ph[0], st.seconds_scan}, std::pair{&ph[1], st.seconds_pack},
-                            std::pair{&ph[2], st.seconds_products}, std::pair{&ph[3], st.seconds_write}})
-          v->push_back(x);
+        p = {st.seconds_split, st.seconds_compute,  st.seconds_scan,
+             st.seconds_pack,  st.seconds_products, st.seconds_write};
         return el;
       },
       [&] { return g.raw_once(); });
@@ -414,8 +420,7 @@ Row measure_mode(Group& g, const std::string& m) {
   r.overhead_packed = tm.seconds / (r.products * g.rawp.seconds);
   if (crt::is_crt_mode(mode)) r.speedup_raw = r.overhead = r.overhead_packed = 0;  // BF16 raw: not its engine
   r.rel_err = fp32 ? rel_err(g.cref, x.cf.data()) : rel_err(g.cref, x.cd.data());
-  for (auto& v : ph) v.erase(v.begin(), v.begin() + std::min<std::ptrdiff_t>(a.warmup, std::ptrdiff_t(v.size())));
-  r.scan = median(ph[0]), r.pack = median(ph[1]), r.prod = median(ph[2]), r.write = median(ph[3]);
+  r.scan = tm.parts.scan, r.pack = tm.parts.pack, r.prod = tm.parts.products, r.write = tm.parts.write;
   r.bytes_scan = double(st.bytes_scan), r.bytes_pack = double(st.bytes_pack), r.bytes_write = double(st.bytes_write);
   r.dot_products = double(st.dot_products);
   bench::project_amx(r, g.bandwidth, g.clock_hz, !fp32);
