@@ -137,7 +137,8 @@ def dgemm(a, b, mode=None, alpha=1.0, beta=0.0, out=None, trans_a=False, trans_b
     """C = alpha op(a) op(b) + beta C in FP64, op(x) = x or x.T; returns C (out, if given).
 
     mode: None (the process default: bf16x.mode / BF16X_DGEMM_MODE / auto), a dgemm mode name ("native", "auto",
-    "fp64x6", "fp64x10", "fp64x15", "fp64x21", "fp64c8".."fp64c20") or its bf16x_mode value. engine: None or an
+    "fp64x6", "fp64x10", "fp64x15", "fp64x21", "fp64c8".."fp64c20", "fp64cr": every entry correctly rounded) or its
+    bf16x_mode value. engine: None or an
     engine name ("avx512bf16", "avx2", "reference", ...). guard: None (the default: BF16X_GUARD, else the
     componentwise guard on for fp64x21, fp64c15..20 and auto), "on" / True or "off" / False (the raw mode; see
     docs/numerics.md, "Componentwise guard"). Arrays of any order and strides; other real dtypes are
@@ -147,7 +148,7 @@ def dgemm(a, b, mode=None, alpha=1.0, beta=0.0, out=None, trans_a=False, trans_b
 
 
 def sgemm(a, b, mode=None, alpha=1.0, beta=0.0, out=None, trans_a=False, trans_b=False, engine=None, guard=None):
-    """As dgemm in FP32: modes "native", "auto", "fp32x6", "fp32c5".."fp32c10"."""
+    """As dgemm in FP32: modes "native", "auto", "fp32x6", "fp32c5".."fp32c10", "fp32cr"."""
     return _gemm("s", a, b, mode, alpha, beta, out, trans_a, trans_b, engine, guard)
 
 

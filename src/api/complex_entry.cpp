@@ -17,6 +17,8 @@
 #include "api/verbose.hpp"
 #include "bf16x/bf16x.h"
 #include "complex/complex_gemm.hpp"
+#include "cr/cr_driver.hpp"
+#include "cr/cr_mode.hpp"
 #include "host/host_blas.hpp"
 #include "util/clock.hpp"
 
@@ -124,7 +126,32 @@ int run_complex(const ComplexOperand<T>& oa, const ComplexOperand<T>& ob, const 
   }
   const CallPlan plan = plan_call(opt, is_double, m, n, k);  // the real GEMMs' plan, refusals included
   if (plan.status != BF16X_OK) return plan.status;
-  if (plan.mode != BF16X_MODE_NATIVE) {
+  if (is_cr_mode(plan.mode)) {  // each part correctly rounded: the two real dot products of length 2k together
+    cr::CrConfig cfg;
+    cfg.reference = plan.engine == BF16X_ENGINE_REFERENCE;
+    const cr::ComplexArgs<T> args{m,
+                                  n,
+                                  k,
+                                  oa.x,
+                                  oa.ld,
+                                  oa.trans,
+                                  oa.conj,
+                                  ob.x,
+                                  ob.ld,
+                                  ob.trans,
+                                  ob.conj,
+                                  {double(alpha.re), double(alpha.im)},
+                                  {double(beta.re), double(beta.im)},
+                                  &c->re,
+                                  ldc,
+                                  c_rows};
+    const ThreadScope threads;  // bf16x_set_num_threads, for this call's parallel region only
+    if (cr::gemm_cr_complex(args, cfg) == util::DriverStatus::ok) {
+      cr_outcome(plan.mode, plan.engine, cfg, out);
+      return BF16X_OK;
+    }
+    out.why = ",fallback=nonfinite";
+  } else if (plan.mode != BF16X_MODE_NATIVE) {
     const int method = opt.complex_method != BF16X_COMPLEX_DEFAULT ? opt.complex_method : plan.settings.complex_method;
     bool done = false;
     if (const int st = emulate<T>(method, oa, ob, alpha, beta, c, ldc, c_rows, opt, out, done); st != BF16X_OK || done)

@@ -24,6 +24,9 @@
 #include "api/runtime.hpp"
 #include "api/verbose.hpp"
 #include "bf16x/bf16x.h"
+#include "cr/cr_driver.hpp"
+#include "cr/cr_mode.hpp"
+#include "cr/tile_sums.hpp"
 #include "crt/crt_driver.hpp"
 #include "crt/crt_mode.hpp"
 #include "crt/crt_model.hpp"
@@ -201,6 +204,22 @@ int gemm_slice_mode(int mode, int engine_id, GuardRequest* guard, const bf16x_op
   return BF16X_OK;
 }
 
+// A correctly rounded mode (fp64cr, fp32cr): the tile sums on the engine's ISA (the scalar ones on the reference
+// engine), the exact sum for the entries they cannot decide; the host GEMM where alpha or beta is NaN or Inf.
+template <typename T>
+int gemm_cr_mode(int mode, int engine_id, const Call<T>& x, Outcome& out) {
+  cr::CrConfig cfg;
+  cfg.reference = engine_id == BF16X_ENGINE_REFERENCE;
+  const pack::GemmArgs<T> args{x.m, x.n, x.k, x.alpha, x.opa(), x.opb(), x.beta, x.c, x.ldc, x.c_rows};
+  const ThreadScope threads;  // bf16x_set_num_threads, for this call's parallel region only
+  if (cr::gemm_cr(args, cfg) != util::DriverStatus::ok) {
+    out.why = ",fallback=nonfinite";
+    return x.host();
+  }
+  cr_outcome(mode, engine_id, cfg, out);
+  return BF16X_OK;
+}
+
 // The workspace gemm_crt_mode reserves for this shape: the CRT driver's blocking on the call's thread count.
 std::size_t crt_workspace(int mode, std::int64_t m, std::int64_t n, std::int64_t k) {
   const ThreadScope threads;  // bf16x_set_num_threads, as in the call
@@ -210,6 +229,21 @@ std::size_t crt_workspace(int mode, std::int64_t m, std::int64_t n, std::int64_t
 }
 
 }  // namespace
+
+void cr_outcome(int mode, int engine_id, const cr::CrConfig& cfg, Outcome& out) {
+  out.mode = mode;
+  out.engine = engine_id;
+  out.repaired = cfg.exact_entries;
+  out.phases = cfg.phases;
+  out.seconds_split = cfg.phases.scan + cfg.phases.pack;
+  out.seconds_compute = cfg.phases.products + cfg.phases.write;
+  out.counters.micro_tiles += cfg.micro_tiles;
+  out.workspace_bytes = cfg.workspace_bytes;
+  char why[64];
+  std::snprintf(why, sizeof why, ",kernels=%s,exact=%llu", cr::tile_kernels_isa(cfg.reference),
+                static_cast<unsigned long long>(cfg.exact_entries));
+  out.why = why;
+}
 
 int check_options(const bf16x_options& o, bool is_double) {
   if (!bf16x_mode_name(o.mode)) return BF16X_ERR_MODE;
@@ -328,6 +362,7 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
     g.host = host::can_take(m, n, k, lda, ldb, ldc);  // else the guard repairs every unproved entry itself
     return guard_applies(plan.guard, mode, by_auto, scaled) ? std::optional<GuardRequest>(g) : std::nullopt;
   };
+  if (is_cr_mode(plan.mode)) return gemm_cr_mode<T>(plan.mode, plan.engine, x, out);
   if (crt::is_crt_mode(plan.mode)) {
     auto g = guard_for(plan.mode, false, -1);
     return gemm_crt_mode<T>(plan.mode, plan.engine, fast_scaling, g ? &*g : nullptr, x, out);
@@ -451,6 +486,11 @@ int workspace_bytes(int is_double, int layout, std::int64_t m, std::int64_t n, s
   if (mode == BF16X_MODE_NATIVE) return BF16X_OK;
   if (crt::is_crt_mode(mode)) {
     *bytes = crt_workspace(mode, m, n, k);
+    return BF16X_OK;
+  }
+  if (is_cr_mode(mode)) {
+    const ThreadScope threads;  // bf16x_set_num_threads, as in the call
+    *bytes = cr::cr_workspace_bytes(m, n, k, omp_get_max_threads());
     return BF16X_OK;
   }
   const bool data_decides = mode == BF16X_MODE_AUTO;

@@ -6,6 +6,7 @@
 #include "api/engine_choice.hpp"
 #include "api/runtime.hpp"
 #include "bf16x/bf16x.h"
+#include "cr/cr_mode.hpp"
 #include "crt/crt_mode.hpp"
 #include "crt/crt_model.hpp"
 #include "policy/cost_model.hpp"
@@ -35,7 +36,9 @@ bool may_emulate(const ModeRequest& r, const Settings& s) {
 int resolve_mode(const ModeRequest& r, const Settings& s) {
   int mode = r.mode;
   if (mode == BF16X_MODE_DEFAULT) mode = s.mode(r.is_double);
-  if (mode != BF16X_MODE_NATIVE && std::min({r.m, r.n, r.k}) < s.min_size) return BF16X_MODE_NATIVE;
+  // BF16X_MIN_SIZE trades accuracy for speed: never where every entry is promised correctly rounded.
+  if (mode != BF16X_MODE_NATIVE && !is_cr_mode(mode) && std::min({r.m, r.n, r.k}) < s.min_size)
+    return BF16X_MODE_NATIVE;
   if (mode != BF16X_MODE_AUTO) return mode;
   return may_emulate(r, s) ? BF16X_MODE_AUTO : BF16X_MODE_NATIVE;
 }

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "bf16x/bf16x.h"
+#include "cr/cr_mode.hpp"
 #include "crt/crt_mode.hpp"
 #include "engine/records.hpp"
 #include "split/scheme.hpp"
@@ -22,7 +23,8 @@ struct Named {
 constexpr Named kModes[] = {{BF16X_MODE_DEFAULT, "default"}, {BF16X_MODE_NATIVE, "native"},
                             {BF16X_MODE_FP32X6, "fp32x6"},   {BF16X_MODE_FP64X6, "fp64x6"},
                             {BF16X_MODE_FP64X10, "fp64x10"}, {BF16X_MODE_FP64X15, "fp64x15"},
-                            {BF16X_MODE_FP64X21, "fp64x21"}, {BF16X_MODE_AUTO, "auto"}};
+                            {BF16X_MODE_FP64X21, "fp64x21"}, {BF16X_MODE_AUTO, "auto"},
+                            {BF16X_MODE_FP64CR, "fp64cr"},   {BF16X_MODE_FP32CR, "fp32cr"}};
 
 // "fp64c8" .. "fp64c20", "fp32c5" .. "fp32c10".
 struct CrtNames {
@@ -108,6 +110,7 @@ std::vector<std::string> bf16_mode_names() {
 bool mode_fits(int mode, bool is_double) {
   if (mode == BF16X_MODE_DEFAULT || mode == BF16X_MODE_NATIVE || mode == BF16X_MODE_AUTO) return true;
   if (crt::is_crt_mode(mode)) return crt::is_fp64c(mode) == is_double;
+  if (is_cr_mode(mode)) return (mode == BF16X_MODE_FP64CR) == is_double;
   return is_double ? (mode >= BF16X_MODE_FP64X6 && mode <= BF16X_MODE_FP64X21) : mode == BF16X_MODE_FP32X6;
 }
 

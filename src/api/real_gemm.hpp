@@ -6,6 +6,7 @@
 
 #include "api/verbose.hpp"
 #include "bf16x/bf16x.h"
+#include "cr/cr_driver.hpp"
 #include "engine/engine.hpp"
 #include "util/phase_times.hpp"
 
@@ -24,6 +25,9 @@ struct Outcome {
   double seconds_guard = 0;    // the guard's proof and repair
   util::PhaseTimes phases;     // the driver's (bf16x_stats version 3)
 };
+
+// The outcome of a correctly rounded call (fp64cr, fp32cr: cr/cr_driver.hpp), real or complex.
+void cr_outcome(int mode, int engine_id, const cr::CrConfig& cfg, Outcome& out);
 
 // BF16X_OK or the status for options out of range or a mode of the other precision.
 int check_options(const bf16x_options& o, bool is_double);

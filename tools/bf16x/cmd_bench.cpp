@@ -35,6 +35,8 @@
 #include "cmd_bench_report.hpp"
 #include "command.hpp"
 #include "cpu/features.hpp"
+#include "cr/cr_driver.hpp"
+#include "cr/cr_mode.hpp"
 #include "crt/crt_mode.hpp"
 #include "driver/raw_gemm.hpp"
 #include "engine/records.hpp"
@@ -198,6 +200,7 @@ std::string loadavg() {
 int products_of(const std::string& mode) {
   const int id = bf16x_mode_from_name(mode.c_str());
   if (crt::is_crt_mode(id)) return crt::crt_moduli(id);  // INT8 products, one per modulus
+  if (is_cr_mode(id)) return 1;                          // one FP64 double-double (or FMA) product on the FMA units
   const split::Scheme* s = split::scheme_for_mode(id);
   return s ? int(s->products.size()) : 0;
 }
@@ -241,7 +244,7 @@ int check_bench_args(const BenchArgs& a, int& engine_id) {
 
 bool single_precision(const std::string& m) {
   const int id = bf16x_mode_from_name(m.c_str());
-  return id == BF16X_MODE_FP32X6 || crt::is_fp32c(id);
+  return id == BF16X_MODE_FP32X6 || crt::is_fp32c(id) || id == BF16X_MODE_FP32CR;
 }
 
 // The inputs of one size: FP32 values, the same values in FP64 (exact), and their BF16 roundings for the raw
@@ -278,6 +281,7 @@ struct Group {
   Operands& x;
   double flops;
   Timing hs{}, hd{}, dn{}, raw{}, rawp{};  // host SGEMM/DGEMM, oneDNN, raw BF16 (plain, pre-packed)
+  Timing dd{};                             // the textbook double-double GEMM (with fp64cr only)
   std::vector<double> cref{};              // the host DGEMM's C: the accuracy reference of every row
   std::vector<float> craw{};
   std::unique_ptr<bench::PeakProbe> probe{};   // --peak: a short VDPBF16PS probe before every BF16 run
@@ -365,6 +369,19 @@ void measure_baselines(Group& g, bool want_s, Progress& prog, const std::functio
       },
       pair);
   prog.step(label("raw bf16"));
+  // Beside fp64cr: the textbook vectorised double-double GEMM (Dot2) in the same blocking, what correct rounding
+  // is measured against.
+  if (std::count(a.modes.begin(), a.modes.end(), "fp64cr")) {
+    std::vector<double> c(x.cd.size());
+    const pack::GemmArgs<double> args{n, n, n, 1.0, {x.ad.data(), n, false}, {x.bd.data(), n, false}, 0.0, c.data(), n};
+    g.dd = time_it(a, [&](Parts&) {
+      cr::CrConfig cfg;
+      cfg.reference = g.engine_id == BF16X_ENGINE_REFERENCE;
+      const double t0 = now();
+      cr::dd_gemm(args, cfg);
+      return now() - t0;
+    });
+  }
 }
 
 // The row of one emulation mode: time (each run preceded by a raw BF16 run), overheads, error against the host
@@ -418,12 +435,14 @@ Row measure_mode(Group& g, const std::string& m) {
   r.speedup_raw = 1.0 / paired_ratio(tm, 1.0);
   r.overhead = paired_ratio(tm, r.products);
   r.overhead_packed = tm.seconds / (r.products * g.rawp.seconds);
-  if (crt::is_crt_mode(mode)) r.speedup_raw = r.overhead = r.overhead_packed = 0;  // BF16 raw: not its engine
+  if (crt::is_crt_mode(mode) || is_cr_mode(mode))  // BF16 raw: not its engine
+    r.speedup_raw = r.overhead = r.overhead_packed = 0;
   r.rel_err = fp32 ? rel_err(g.cref, x.cf.data()) : rel_err(g.cref, x.cd.data());
   r.scan = tm.parts.scan, r.pack = tm.parts.pack, r.prod = tm.parts.products, r.write = tm.parts.write;
   r.bytes_scan = double(st.bytes_scan), r.bytes_pack = double(st.bytes_pack), r.bytes_write = double(st.bytes_write);
   r.dot_products = double(st.dot_products);
-  bench::project_amx(r, g.bandwidth, g.clock_hz, !fp32);
+  // The correctly rounded modes run on the FMA units: no tile operations to project onto AMX.
+  if (!is_cr_mode(mode)) bench::project_amx(r, g.bandwidth, g.clock_hz, !fp32);
   return r;
 }
 
@@ -438,6 +457,7 @@ void measure_group(Group& g, bool want_s, bool want_d, Progress& prog, const std
   if (!std::isnan(g.dn.seconds)) rows.push_back(g.row("onednn-bf16", "bf16", g.dn));
   rows.push_back(g.row("raw", "bf16", g.raw));
   rows.push_back(g.row("raw-packed", "bf16", g.rawp));
+  if (g.dd.seconds > 0) rows.push_back(g.row("dd-gemm", "dgemm", g.dd));
   for (Row& r : rows) {
     if (r.what == "native") r.speedup_host = 1.0;
     // BF16 rows against the peak probe run just before each of their runs.

@@ -1,0 +1,334 @@
+#include "cr/cr_driver.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "cr/entry_rounding.hpp"
+#include "cr/tile_sums.hpp"
+
+namespace bf16x::cr {
+namespace {
+
+constexpr std::int64_t kChunk = kNR * 16;                    // column blocks are multiples of this
+constexpr std::int64_t kBlockBytes = std::int64_t(8) << 20;  // packed op(B) per column block
+constexpr std::int64_t kRows = 8 * kMR;                      // the rows of op(A) one work item packs and runs
+
+std::int64_t block_cols(std::int64_t n, std::int64_t k) {
+  const std::int64_t fit = std::max<std::int64_t>(1, kBlockBytes / (8 * std::max<std::int64_t>(k, 1)) / kChunk);
+  return std::min(fit * kChunk, (n + kChunk - 1) / kChunk * kChunk);
+}
+
+std::uint64_t bits_of(double x) {
+  std::uint64_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
+
+// The scaling exponent of a line from its largest magnitude (as bits), -1 for NaN/Inf: 2^-e brings the line's
+// largest magnitude into [1, 2) (subnormal lines as near as the normal range allows).
+constexpr int kNonfinite = 1 << 20;
+int line_exponent(std::uint64_t max_bits) {
+  if (max_bits >= 0x7ff0000000000000ull) return kNonfinite;
+  if (max_bits == 0) return 0;
+  double x;
+  std::memcpy(&x, &max_bits, sizeof x);
+  return std::clamp(std::ilogb(x), -1022, 1022);
+}
+
+// Per line of a view (rows of op(A) where `rows`, else columns of op(B)): the exponent line_exponent gives.
+template <typename T>
+void line_exponents(const pack::MatrixView<T>& v, bool rows, std::int64_t lines, std::int64_t len,
+                    std::vector<int>& out) {
+  std::vector<std::uint64_t> mx(std::size_t(lines), 0);
+  const auto at = [&](std::int64_t line, std::int64_t l) { return rows ? v(line, l) : v(l, line); };
+  // the view's memory runs along a line: row of op(A) when transposed, column of op(B) when not
+  const bool along = rows == v.trans;
+  if (along) {
+#pragma omp parallel for schedule(static) if (lines * len > 65536)
+    for (std::int64_t x = 0; x < lines; ++x) {
+      std::uint64_t m = 0;
+      for (std::int64_t l = 0; l < len; ++l) m = std::max(m, bits_of(std::fabs(double(at(x, l)))));
+      mx[std::size_t(x)] = m;
+    }
+  } else {
+    for (std::int64_t l = 0; l < len; ++l)
+      for (std::int64_t x = 0; x < lines; ++x)
+        mx[std::size_t(x)] = std::max(mx[std::size_t(x)], bits_of(std::fabs(double(at(x, l)))));
+  }
+  out.resize(std::size_t(lines));
+  for (std::int64_t x = 0; x < lines; ++x) out[std::size_t(x)] = line_exponent(mx[std::size_t(x)]);
+}
+
+double pow2(int e) {  // -1022 <= e <= 1023
+  const std::uint64_t bits = std::uint64_t(e + 1023) << 52;
+  double x;
+  std::memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
+// One panel of W lines (nullptr: a zero line) of length k, line w's element l at src[w][l * step], scaled by f[w]:
+// per l the W values, then (with_abs) their magnitudes. Lines that run across memory (step != 1) are read in
+// blocks of l, so that the W lines of one l share their cache line and the block's pages stay in the TLB.
+template <int W, typename T>
+void pack_panel(const T* const (&src)[W], const double (&f)[W], std::int64_t step, std::int64_t k, double* dst,
+                bool with_abs) {
+  const int stride = with_abs ? 2 * W : W;
+  constexpr std::int64_t kBlock = 64;
+  for (std::int64_t l0 = 0; l0 < k; l0 += kBlock) {
+    const std::int64_t l1 = std::min(k, l0 + kBlock);
+    for (int w = 0; w < W; ++w) {
+      for (std::int64_t l = l0; l < l1; ++l) {
+        const double v = src[w] ? double(src[w][l * step]) * f[w] : 0.0;
+        dst[l * stride + w] = v;
+        if (with_abs) dst[l * stride + W + w] = std::fabs(v);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::size_t cr_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k, int threads) {
+  const std::int64_t nc = block_cols(n, k);
+  return std::size_t(8 * (k * nc + std::int64_t(threads) * 2 * kRows * k) + 4 * (m + n));
+}
+
+namespace {
+
+// The tile sums of op(A) (m x k) times op(B) (k x ncols), both views finite where their line exponents say so
+// (ea, eb: line_exponents), handed tile by tile to finish(i0, j0, s, c, t), which rounds and writes the tile's
+// entries and returns how many took the exact sum. Every entry is finished once, by one thread.
+template <typename T, typename Finish>
+void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::MatrixView<T>& a,
+               const pack::MatrixView<T>& b, const std::vector<int>& ea, const std::vector<int>& eb, CrConfig& cfg,
+               std::vector<double>& bpack, std::vector<double>& apack, Finish&& finish, TileSums sums = nullptr) {
+  const int threads = omp_get_max_threads();
+  const std::int64_t nc = block_cols(ncols, k);
+  const TileKernels& kern = tile_kernels(cfg.reference);
+  if (!sums) sums = std::is_same_v<T, double> ? kern.dd : kern.plain;
+  const std::int64_t row_panels = (m + kMR - 1) / kMR, items = (m + kRows - 1) / kRows;
+  std::uint64_t exact = 0, tiles = 0;
+  util::PhaseTimes first;  // thread 0's
+  for (std::int64_t j0 = 0; j0 < ncols; j0 += nc) {
+    const std::int64_t cols = std::min(nc, ncols - j0), col_panels = (cols + kNR - 1) / kNR;
+    // Work items: a block of rows times a group of column panels; a skinny op(A) splits the columns too, so that
+    // every thread has work (each group packs its rows again).
+    const std::int64_t groups = std::clamp<std::int64_t>((4 * threads + items - 1) / items, 1, col_panels);
+#pragma omp parallel reduction(+ : exact, tiles)
+    {
+      util::PhaseClock lap(omp_get_thread_num() == 0);
+      util::PhaseTimes mine;
+      // op(B)'s columns j0 .. j0 + cols, scaled, in panels of NR (zeros past ncols and in lines holding NaN/Inf)
+#pragma omp for schedule(static)
+      for (std::int64_t p = 0; p < col_panels; ++p) {
+        const T* src[kNR];
+        double f[kNR];
+        for (int jj = 0; jj < kNR; ++jj) {
+          const std::int64_t j = j0 + p * kNR + jj;
+          const bool live = j < ncols && eb[std::size_t(j)] != kNonfinite;
+          f[jj] = live ? pow2(-eb[std::size_t(j)]) : 0;
+          // op(B)(l, j) at data[j + l * ld] (transposed) or data[l + j * ld]
+          src[jj] = live ? (b.trans ? b.data + j : b.data + j * b.ld) : nullptr;
+        }
+        pack_panel<kNR>(src, f, b.trans ? b.ld : 1, k, bpack.data() + p * kNR * k, false);
+      }
+      lap.lap(mine.pack);
+      double* ap = apack.data() + std::size_t(omp_get_thread_num()) * std::size_t(2 * kRows * k);
+      double s[kMR * kNR], c[kMR * kNR], t[kMR * kNR];
+#pragma omp for schedule(dynamic) nowait
+      for (std::int64_t item = 0; item < items * groups; ++item) {
+        // rows r0 .. r0 + kRows of op(A), scaled, in panels of MR: per l the MR values, then their magnitudes
+        const std::int64_t r0 = item / groups * kRows, group = item % groups;
+        const std::int64_t p0 = col_panels * group / groups, p1 = col_panels * (group + 1) / groups;
+        for (std::int64_t panel = 0; panel < kRows / kMR; ++panel) {
+          const T* src[kMR];
+          double f[kMR];
+          for (int ii = 0; ii < kMR; ++ii) {
+            const std::int64_t i = r0 + panel * kMR + ii;
+            const bool live = i < m && ea[std::size_t(i)] != kNonfinite;
+            f[ii] = live ? pow2(-ea[std::size_t(i)]) : 0;
+            src[ii] = live ? (a.trans ? a.data + i * a.ld : a.data + i) : nullptr;
+          }
+          pack_panel<kMR>(src, f, a.trans ? 1 : a.ld, k, ap + panel * 2 * kMR * k, true);
+        }
+        lap.lap(mine.pack);
+        for (std::int64_t panel = 0; panel < kRows / kMR && r0 + panel * kMR < m; ++panel)
+          for (std::int64_t p = p0; p < p1; ++p) {
+            sums(k, ap + panel * 2 * kMR * k, bpack.data() + p * kNR * k, s, c, t);
+            ++tiles;
+            lap.lap(mine.products);
+            exact += finish(r0 + panel * kMR, j0 + p * kNR, s, c, t);
+            lap.lap(mine.write);
+          }
+      }
+      if (omp_get_thread_num() == 0) first.add(mine);
+    }
+    cfg.phases.bytes_pack +=
+        std::uint64_t(8) * std::uint64_t(k) * std::uint64_t(col_panels * kNR + 2 * groups * row_panels * kMR);
+  }
+  util::PhaseTimes& ph = cfg.phases;
+  ph.scan += first.scan, ph.pack += first.pack, ph.products += first.products, ph.write += first.write;
+  cfg.exact_entries += exact;
+  cfg.micro_tiles += tiles;
+}
+
+template <typename T>
+auto decide_for(const TileKernels& kern, bool complex) {
+  if constexpr (std::is_same_v<T, double>)
+    return complex ? kern.decide2_d : kern.decide_d;
+  else
+    return complex ? kern.decide2_f : kern.decide_f;
+}
+
+}  // namespace
+
+template <typename T>
+util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
+  if (!std::isfinite(double(g.alpha)) || (g.beta != T(0) && !std::isfinite(double(g.beta))))
+    return util::DriverStatus::nonfinite_input;
+  const std::int64_t m = g.m, n = g.n, k = g.k;
+  const int threads = omp_get_max_threads();
+  util::PhaseClock clock(true);
+  // Everything reserved before the first write of C.
+  std::vector<int> ea, eb;
+  std::vector<double> bpack(std::size_t(k * block_cols(n, k)));
+  std::vector<double> apack(std::size_t(threads) * std::size_t(2 * kRows * k));
+  cfg.workspace_bytes = cr_workspace_bytes(m, n, k, threads);
+  line_exponents(g.a, true, m, k, ea);
+  line_exponents(g.b, false, n, k, eb);
+  clock.lap(cfg.phases.scan);
+  cfg.phases.bytes_scan += std::uint64_t(sizeof(T)) * std::uint64_t(k) * std::uint64_t(m + n);
+
+  const auto decide = decide_for<T>(tile_kernels(cfg.reference), false);
+  const Terms terms{{double(g.alpha), 0}, {double(g.beta), 0}, k, std::is_same_v<T, double>};
+  const auto finish = [&](std::int64_t i0, std::int64_t j0, const double* s, const double* c, const double* t) {
+    std::uint64_t exact = 0;
+    for (int ii = 0; ii < kMR && i0 + ii < m; ++ii)
+      for (int jj = 0; jj < kNR && j0 + jj < n; ++jj) {
+        const std::int64_t i = i0 + ii, j = j0 + jj, x = ii * kNR + jj;
+        T& cij = g.c_row_major ? g.c[i * g.ldc + j] : g.c[i + j * g.ldc];
+        const double c0[2] = {g.beta != T(0) ? double(cij) : 0.0, 0};
+        const std::int64_t cols[2] = {j, j};
+        const int sa = ea[std::size_t(i)], sb = eb[std::size_t(j)];
+        const EntrySums e[2] = {{s[x], c[x], t[x], sa + sb}, {0, 0, 0, 0}};
+        if (sa == kNonfinite || sb == kNonfinite || !std::isfinite(c0[0])) {
+          cij = round_nonfinite(g.a, g.b, i, cols, terms, c0);
+        } else if (!decide(e, terms, c0, cij)) {
+          cij = round_exactly(g.a, g.b, i, cols, terms, c0);
+          ++exact;
+        }
+      }
+    return exact;
+  };
+  run_tiles<T>(m, n, k, g.a, g.b, ea, eb, cfg, bpack, apack, finish);
+  cfg.phases.bytes_write += std::uint64_t(sizeof(T)) * std::uint64_t(m) * std::uint64_t(n) * (g.beta != T(0) ? 2 : 1);
+  return util::DriverStatus::ok;
+}
+
+template <typename T>
+util::DriverStatus gemm_cr_complex(const ComplexArgs<T>& g, CrConfig& cfg) {
+  for (double v : {g.alpha[0], g.alpha[1], g.beta[0], g.beta[1]})
+    if (!std::isfinite(v)) return util::DriverStatus::nonfinite_input;
+  const std::int64_t m = g.m, n = g.n, k = g.k, k2 = 2 * k, n2 = 2 * n;
+  const int threads = omp_get_max_threads();
+  util::PhaseClock clock(true);
+  // The real operands whose dot products are the parts: A2 = [Re op(A) | Im op(A)] (m x 2k); B2's column 2j is
+  // [Re op(B)_j; -Im op(B)_j] (Re of the product), column 2j + 1 is [Im op(B)_j; Re op(B)_j] (its Im).
+  std::vector<T> a2(std::size_t(m * k2)), b2(std::size_t(k2 * n2));
+  std::vector<int> ea, eb;
+  std::vector<double> bpack(std::size_t(k2 * block_cols(n2, k2)));
+  std::vector<double> apack(std::size_t(threads) * std::size_t(2 * kRows * k2));
+  cfg.workspace_bytes = cr_workspace_bytes(m, n2, k2, threads) + sizeof(T) * (a2.size() + b2.size());
+  const auto part = [](const T* x, std::int64_t ld, bool trans, bool conj, std::int64_t r, std::int64_t c, int im) {
+    const std::int64_t at = trans ? c + r * ld : r + c * ld;
+    const T v = x[2 * at + im];
+    return im && conj ? T(-v) : v;
+  };
+#pragma omp parallel for schedule(static)
+  for (std::int64_t l = 0; l < k; ++l) {
+    for (std::int64_t i = 0; i < m; ++i) {
+      a2[std::size_t(i + l * m)] = part(g.a, g.lda, g.a_trans, g.a_conj, i, l, 0);
+      a2[std::size_t(i + (k + l) * m)] = part(g.a, g.lda, g.a_trans, g.a_conj, i, l, 1);
+    }
+    for (std::int64_t j = 0; j < n; ++j) {
+      const T re = part(g.b, g.ldb, g.b_trans, g.b_conj, l, j, 0), im = part(g.b, g.ldb, g.b_trans, g.b_conj, l, j, 1);
+      b2[std::size_t(l + 2 * j * k2)] = re, b2[std::size_t(k + l + 2 * j * k2)] = T(-im);
+      b2[std::size_t(l + (2 * j + 1) * k2)] = im, b2[std::size_t(k + l + (2 * j + 1) * k2)] = re;
+    }
+  }
+  const pack::MatrixView<T> va{a2.data(), m, false}, vb{b2.data(), k2, false};
+  line_exponents(va, true, m, k2, ea);
+  line_exponents(vb, false, n2, k2, eb);
+  clock.lap(cfg.phases.scan);
+  cfg.phases.bytes_scan += std::uint64_t(sizeof(T)) * std::uint64_t(k2) * std::uint64_t(m + n2) * 2;
+
+  const auto decide = decide_for<T>(tile_kernels(cfg.reference), true);
+  const bool reads_c = g.beta[0] != 0 || g.beta[1] != 0;
+  // Re = ar P0 - ai P1 + br cr - bi ci; Im = ar P1 + ai P0 + br ci + bi cr
+  const Terms re_terms{{g.alpha[0], -g.alpha[1]}, {g.beta[0], -g.beta[1]}, k2, std::is_same_v<T, double>};
+  // (the Im part's sums in the order P1, P0 and its C terms in the order ci, cr)
+  const Terms im_terms{{g.alpha[0], g.alpha[1]}, {g.beta[0], g.beta[1]}, k2, std::is_same_v<T, double>};
+  const auto finish = [&](std::int64_t i0, std::int64_t j0, const double* s, const double* c, const double* t) {
+    std::uint64_t exact = 0;
+    for (int ii = 0; ii < kMR && i0 + ii < m; ++ii)
+      for (int jj = 0; jj < kNR && j0 + jj < n2; jj += 2) {  // the tile's columns pair up: j0 is even
+        const std::int64_t i = i0 + ii, j = (j0 + jj) / 2, x = ii * kNR + jj;
+        T* cij = g.c + 2 * (g.c_rows ? i * g.ldc + j : i + j * g.ldc);
+        const double cr = reads_c ? double(cij[0]) : 0.0, ci = reads_c ? double(cij[1]) : 0.0;
+        const std::int64_t cols[2] = {2 * j, 2 * j + 1};
+        const int sa = ea[std::size_t(i)], s0 = eb[std::size_t(2 * j)], s1 = eb[std::size_t(2 * j + 1)];
+        const EntrySums e[2] = {{s[x], c[x], t[x], sa + s0}, {s[x + 1], c[x + 1], t[x + 1], sa + s1}};
+        const EntrySums swapped[2] = {e[1], e[0]};
+        const bool special =
+            sa == kNonfinite || s0 == kNonfinite || s1 == kNonfinite || !std::isfinite(cr) || !std::isfinite(ci);
+        const double c_re[2] = {cr, ci}, c_im[2] = {ci, cr};
+        const std::int64_t cols_im[2] = {cols[1], cols[0]};
+        T re, im;
+        if (special) {
+          re = round_nonfinite(va, vb, i, cols, re_terms, c_re);
+          im = round_nonfinite(va, vb, i, cols_im, im_terms, c_im);
+        } else {
+          if (!decide(e, re_terms, c_re, re)) re = round_exactly(va, vb, i, cols, re_terms, c_re), ++exact;
+          if (!decide(swapped, im_terms, c_im, im)) im = round_exactly(va, vb, i, cols_im, im_terms, c_im), ++exact;
+        }
+        cij[0] = re, cij[1] = im;
+      }
+    return exact;
+  };
+  run_tiles<T>(m, n2, k2, va, vb, ea, eb, cfg, bpack, apack, finish);
+  cfg.phases.bytes_write += std::uint64_t(sizeof(T)) * std::uint64_t(2 * m * n) * (reads_c ? 2 : 1);
+  return util::DriverStatus::ok;
+}
+
+void dd_gemm(const pack::GemmArgs<double>& g, CrConfig& cfg) {
+  const std::int64_t m = g.m, n = g.n, k = g.k;
+  const int threads = omp_get_max_threads();
+  std::vector<int> ea, eb;
+  std::vector<double> bpack(std::size_t(k * block_cols(n, k)));
+  std::vector<double> apack(std::size_t(threads) * std::size_t(2 * kRows * k));
+  line_exponents(g.a, true, m, k, ea);
+  line_exponents(g.b, false, n, k, eb);
+  const auto finish = [&](std::int64_t i0, std::int64_t j0, const double* s, const double* c, const double*) {
+    for (int ii = 0; ii < kMR && i0 + ii < m; ++ii)
+      for (int jj = 0; jj < kNR && j0 + jj < n; ++jj) {
+        const std::int64_t i = i0 + ii, j = j0 + jj, x = ii * kNR + jj;
+        double& cij = g.c_row_major ? g.c[i * g.ldc + j] : g.c[i + j * g.ldc];
+        const double v = std::ldexp(s[x] + c[x], ea[std::size_t(i)] + eb[std::size_t(j)]);
+        cij = g.beta == 0 ? g.alpha * v : g.alpha * v + g.beta * cij;
+      }
+    return std::uint64_t(0);
+  };
+  run_tiles<double>(m, n, k, g.a, g.b, ea, eb, cfg, bpack, apack, finish, tile_kernels(cfg.reference).dot2);
+}
+
+template util::DriverStatus gemm_cr(const pack::GemmArgs<float>&, CrConfig&);
+template util::DriverStatus gemm_cr(const pack::GemmArgs<double>&, CrConfig&);
+template util::DriverStatus gemm_cr_complex(const ComplexArgs<float>&, CrConfig&);
+template util::DriverStatus gemm_cr_complex(const ComplexArgs<double>&, CrConfig&);
+
+}  // namespace bf16x::cr

@@ -1,0 +1,44 @@
+// One entry of a correctly rounded mode: RN(alpha * sum_l a_l b_l + beta * c0), the exact value rounded once to T
+// (docs/numerics.md "Correctly rounded modes"). First from the tile sums with a rigorous bound on their error: the
+// rounding is decided where the whole interval [value - bound, value + bound] rounds to one number of T. Else (near
+// a tie, heavy cancellation, the ends of the exponent range) from the exact value (cr/exact_sum.hpp).
+#pragma once
+#include <cstdint>
+
+#include "pack/operand.hpp"
+
+namespace bf16x::cr {
+
+// The tile sums of one entry, in the units of its scaled operands: op(A)'s row and op(B)'s column were multiplied
+// by 2^-scale_a and 2^-scale_b (exactly, but where that underflows) before the products.
+struct EntrySums {
+  double s, c, t;  // s + c approximates sum a b; t = sum |a||b| (cr/tile_sums.hpp)
+  int scale;       // scale_a + scale_b
+};
+
+// The entry's value: w_0 S_0 + w_1 S_1 + beta_0 c_0 + beta_1 c_1, S_r the dot product of op(A)'s row i and op(B)'s
+// column j_r (a real GEMM: w = (alpha, 0), beta = (beta, 0); the real or imaginary part of a complex one: S_0, S_1
+// its two real dot products of length 2k, w and beta from alpha and beta).
+struct Terms {
+  double w[2], beta[2];  // beta_q == 0: c_q not read
+  std::int64_t k;
+  bool dd;  // the sums are double-double (FP64 inputs); else plain FMA sums of exact products (FP32 inputs)
+};
+
+// The rounded entry when the sums decide it (true, `out` set); false when only the exact value can. Compiled per
+// ISA (cr/entry_rounding_impl.hpp): TileKernels::decide_d / decide_f.
+using DecideD = bool (*)(const EntrySums (&e)[2], const Terms& x, const double (&c0)[2], double& out);
+using DecideF = bool (*)(const EntrySums (&e)[2], const Terms& x, const double (&c0)[2], float& out);
+
+// The rounded entry from the exact value: op(A) row i, op(B) columns j[0], j[1], all finite.
+template <typename T>
+T round_exactly(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std::int64_t i, const std::int64_t (&j)[2],
+                const Terms& x, const double (&c0)[2]);
+
+// An entry whose row or column holds NaN or Inf, or whose c_q does: the same expression in FP64 arithmetic, as the
+// host GEMM computes it (IEEE's NaN and Inf).
+template <typename T>
+T round_nonfinite(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std::int64_t i,
+                  const std::int64_t (&j)[2], const Terms& x, const double (&c0)[2]);
+
+}  // namespace bf16x::cr

@@ -1,0 +1,121 @@
+// The decision of round_from_sums (cr/entry_rounding.hpp) as inline code, compiled once per ISA by
+// cr/tile_sums_*.cpp (with FMA where the CPU has it: the TwoProducts are single instructions there).
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <type_traits>
+
+#include "cr/entry_rounding.hpp"
+
+// Internal linkage: each ISA file's copy stays its own (an inline function would be one weak symbol for all).
+namespace bf16x::cr {
+namespace {
+namespace decide {
+
+inline constexpr double kU = 0x1p-53;      // unit roundoff of FP64
+inline constexpr double kEta = 0x1p-1074;  // the smallest subnormal
+
+// 2^e for -1022 <= e <= 1023.
+inline double pow2(int e) {
+  const std::uint64_t bits = std::uint64_t(e + 1023) << 52;
+  double x;
+  std::memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
+// v 2^e in two steps of one sign (|e| <= 1900), so that an intermediate underflow only makes the result smaller.
+inline double scale2(double v, int e) {
+  const int e1 = e / 2;
+  return v * pow2(e1) * pow2(e - e1);
+}
+
+struct TwoSum {
+  double hi, lo;
+};
+inline TwoSum two_sum(double a, double b) {
+  const double s = a + b, bb = s - a;
+  return {s, (a - (s - bb)) + (b - bb)};
+}
+
+// Half the smaller of the two gaps around x in the format with `digits` significand bits (x normal there, != 0):
+// the gap above is 2^(e + 1 - digits) for |x| in [2^e, 2^(e+1)); below, half that at a power of two.
+inline double half_gap(double x, int digits) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  const int e = int((bits >> 52) & 0x7ff) - 1023;
+  const std::uint64_t mantissa = bits & ((std::uint64_t(1) << 52) - 1);
+  // a power of two: no significand bit set within the format's precision
+  const bool power = (mantissa >> (53 - digits)) == 0;
+  return pow2(e - digits - (power ? 1 : 0));
+}
+
+// R: the number of sums and C terms in use (1: a real GEMM, 2: a part of a complex one).
+template <typename T, int R>
+std::optional<T> round_from_sums(const EntrySums (&e)[2], const Terms& x, const double (&c0)[2]) {
+  constexpr bool is_double = std::is_same_v<T, double>;
+  const double k = double(x.k);
+  // The error of s + c against the exact sum of the scaled products (cr/tile_sums.hpp: the biased FastTwoSum sum
+  // with its error sum, (25.5 k^2 + 2.2 k) u^2 t), or of the plain FMA sum (k roundings of partial sums within
+  // (1 + k u) t); plus the scaling's, the products' and t's underflow, each at most eta per product.
+  const double rel = x.dd ? (25.5 * k * k + 2.2 * k) * kU * kU : 1.02 * (k + 1) * kU;
+  // w_r (s_r + c_r) and beta_q c_q as exact pairs hi + lo (TwoProd) but for w_r c_r, rounded once; the his summed
+  // exactly (TwoSum), the los in floating point (kLo - 1 additions: gamma_kLo). Each sum's own error times |w_r|;
+  // scale2 below the normal range costs eta for each of s, c and the bound, times |w_r|. his: w_r s_r (r < R), then
+  // beta_q c_q; los: their TwoProd errors, the w_r c_r, then the TwoSums' errors
+  constexpr int kHi = 2 * R, kLo = 3 * R + kHi - 1;
+  double hi[kHi] = {}, lo[kLo] = {}, err = 16 * kEta, rounded = 0;
+  for (int r = 0; r < R; ++r) {
+    const double w = x.w[r];
+    if (w == 0) continue;
+    const EntrySums& q = e[r];
+    if (!std::isfinite(q.s) || !std::isfinite(q.c) || !std::isfinite(q.t) || q.scale < -1900 || q.scale > 1900)
+      return std::nullopt;
+    const double sr = scale2(q.s, q.scale), cr = scale2(q.c, q.scale);
+    const double er = scale2(rel * q.t + 16 * k * kEta, q.scale);
+    hi[r] = w * sr;
+    lo[2 * r] = std::fma(w, sr, -hi[r]);
+    lo[2 * r + 1] = w * cr;
+    rounded += std::fabs(lo[2 * r + 1]);
+    err += std::fabs(w) * (er * (1 + 4 * kU) + 4 * kEta);
+  }
+  for (int q = 0; q < R; ++q)
+    if (x.beta[q] != 0) {
+      hi[R + q] = x.beta[q] * c0[q];
+      lo[2 * R + q] = std::fma(x.beta[q], c0[q], -hi[R + q]);
+    }
+  TwoSum h{hi[0], 0};
+  for (int z = 1; z < kHi; ++z) {
+    h = two_sum(h.hi, hi[z]);
+    lo[3 * R + z - 1] = h.lo;
+  }
+  double l = 0, labs = 0;
+  for (double v : lo) l += v, labs += std::fabs(v);
+  const TwoSum v = two_sum(h.hi, l);
+  const double w = (err + kU * rounded + (kLo + 0.1) * kU * labs) * (1 + 8 * kU);
+  if (!std::isfinite(v.hi) || !std::isfinite(w)) return std::nullopt;
+  const double mag = std::fabs(v.hi);
+  if constexpr (is_double) {
+    if (mag < 0x1p-960 || mag >= 0x1p1022) return std::nullopt;
+    // v.hi = RN(h + l): the candidate, when the value lies strictly inside its rounding interval
+    if ((std::fabs(v.lo) + w) * (1 + 4 * kU) < half_gap(v.hi, 53)) return v.hi;
+  } else {
+    if (mag < 0x1p-120 || mag >= 0x1p126) return std::nullopt;
+    const float r = float(v.hi);
+    const double d = (v.hi - double(r)) + v.lo;  // v.hi - r exact: within half a float gap of each other
+    if ((std::fabs(d) * (1 + 2 * kU) + w) * (1 + 4 * kU) < half_gap(double(r), 24)) return r;
+  }
+  return std::nullopt;
+}
+
+template <typename T, int R>
+bool decide(const EntrySums (&e)[2], const Terms& x, const double (&c0)[2], T& out) {
+  const std::optional<T> r = round_from_sums<T, R>(e, x, c0);
+  if (r) out = *r;
+  return bool(r);
+}
+
+}  // namespace decide
+}  // namespace
+}  // namespace bf16x::cr

@@ -1,0 +1,143 @@
+#include "cr/exact_sum.hpp"
+
+#include <cassert>
+#include <cmath>
+#include <cstring>
+
+namespace bf16x::cr {
+namespace {
+
+using u128 = unsigned __int128;
+constexpr std::int64_t kDigit = 0xffffffff;
+
+// x = m 2^e with m an integer below 2^53 (subnormals included); x finite.
+void decompose(double x, std::uint64_t& m, int& e) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  const int field = int((bits >> 52) & 0x7ff);
+  m = bits & ((std::uint64_t(1) << 52) - 1);
+  if (field == 0) {
+    e = -1074;
+  } else {
+    m |= std::uint64_t(1) << 52;
+    e = field - 1075;
+  }
+}
+
+// Every limb of v to [0, 2^32) but the last, which keeps the sign.
+template <int N>
+void carry_limbs(std::int64_t (&v)[N]) {
+  for (int i = 0; i + 1 < N; ++i) {
+    v[i + 1] += v[i] >> 32;  // arithmetic shift: the floor of v[i] / 2^32
+    v[i] &= kDigit;
+  }
+}
+
+}  // namespace
+
+void ExactSum::clear() {
+  std::memset(limb_, 0, sizeof limb_);
+  adds_ = 0;
+}
+
+void ExactSum::add_bits(std::uint64_t mag, int exp, bool negative) {
+  if (mag == 0) return;
+  assert(exp >= kLow);
+  const int s = exp - kLow, idx = s >> 5;
+  assert(idx + 2 < kLimbs);
+  const u128 v = u128(mag) << (s & 31);  // below 2^95: three digits
+  const std::int64_t d0 = std::int64_t(std::uint64_t(v) & kDigit), d1 = std::int64_t(std::uint64_t(v >> 32) & kDigit),
+                     d2 = std::int64_t(std::uint64_t(v >> 64));
+  if (negative) {
+    limb_[idx] -= d0, limb_[idx + 1] -= d1, limb_[idx + 2] -= d2;
+  } else {
+    limb_[idx] += d0, limb_[idx + 1] += d1, limb_[idx + 2] += d2;
+  }
+  if (++adds_ == (1 << 30)) carry();
+}
+
+void ExactSum::add_product(double a, double b) {
+  if (a == 0 || b == 0) return;
+  std::uint64_t ma, mb;
+  int ea, eb;
+  decompose(a, ma, ea);
+  decompose(b, mb, eb);
+  const u128 m = u128(ma) * mb;  // below 2^106
+  const bool negative = std::signbit(a) != std::signbit(b);
+  add_bits(std::uint64_t(m), ea + eb, negative);
+  add_bits(std::uint64_t(m >> 64), ea + eb + 64, negative);
+}
+
+void ExactSum::carry() {
+  carry_limbs(limb_);
+  adds_ = 0;
+}
+
+bool ExactSum::magnitude(std::uint32_t* digits, bool& negative) const {
+  std::int64_t v[kLimbs];
+  std::memcpy(v, limb_, sizeof v);
+  carry_limbs(v);
+  negative = v[kLimbs - 1] < 0;
+  if (negative) {
+    for (std::int64_t& x : v) x = -x;
+    carry_limbs(v);
+  }
+  bool nonzero = false;
+  for (int i = 0; i < kLimbs; ++i) {
+    digits[i] = std::uint32_t(v[i]);
+    nonzero |= v[i] != 0;
+  }
+  return nonzero;
+}
+
+void ExactSum::add_scaled(const ExactSum& x, double w) {
+  std::uint32_t d[kLimbs];
+  bool negative;
+  if (!x.magnitude(d, negative) || w == 0) return;
+  std::uint64_t mw;
+  int ew;
+  decompose(w, mw, ew);
+  negative = negative != std::signbit(w);
+  for (int i = 0; i < kLimbs; ++i) {
+    if (!d[i]) continue;
+    const u128 v = u128(d[i]) * mw;  // below 2^85
+    add_bits(std::uint64_t(v), kLow + 32 * i + ew, negative);
+    add_bits(std::uint64_t(v >> 64), kLow + 32 * i + ew + 64, negative);
+  }
+}
+
+double ExactSum::round_to(int precision, int min_exp, int max_exp) const {
+  std::uint32_t d[kLimbs];
+  bool negative;
+  if (!magnitude(d, negative)) return 0.0;
+  int top = kLimbs - 1;
+  while (!d[top]) --top;
+  const int msb = 32 * top + 31 - __builtin_clz(d[top]);  // bit index of the leading one
+  const int e = kLow + msb;                               // value in [2^e, 2^(e+1))
+  if (e >= max_exp) return negative ? -HUGE_VAL : HUGE_VAL;
+  const int q = e - precision + 1 > min_exp ? e - precision + 1 : min_exp;  // the weight of the result's last bit
+  const int pos = q - kLow;
+  // bits [pos, pos + 64) as an integer, the rounding bit below them and the sticky bits below that
+  auto bits_at = [&](int p) -> std::uint64_t {
+    const int w = p >> 5, off = p & 31;
+    u128 x = 0;
+    for (int j = 2; j >= 0; --j) x = (x << 32) | (w + j < kLimbs ? d[w + j] : 0u);
+    return std::uint64_t(x >> off);
+  };
+  std::uint64_t m = bits_at(pos);
+  const int r = pos - 1;
+  const bool round_bit = (d[r >> 5] >> (r & 31)) & 1u;
+  bool sticky = (d[r >> 5] & ((std::uint32_t(1) << (r & 31)) - 1)) != 0;
+  for (int i = (r >> 5) - 1; i >= 0 && !sticky; --i) sticky = d[i] != 0;
+  if (round_bit && (sticky || (m & 1))) ++m;
+  const int length = 64 - __builtin_clzll(m);
+  if (q + length > max_exp) return negative ? -HUGE_VAL : HUGE_VAL;
+  const double x = std::ldexp(double(m), q);  // m < 2^(precision+1): exact
+  return negative ? -x : x;
+}
+
+double ExactSum::to_double() const { return round_to(53, -1074, 1024); }
+
+float ExactSum::to_float() const { return float(round_to(24, -149, 128)); }
+
+}  // namespace bf16x::cr

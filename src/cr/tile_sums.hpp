@@ -1,0 +1,36 @@
+// The products of the correctly rounded modes: for one MR x NR tile of C, each entry's sum of a_l b_l and
+// t = sum |a_l||b_l|. FP64 inputs: a double-double s + c, from a first pass for t and a second in which each
+// product's TwoProd error goes to c and the product itself is added to s = sigma + sum p by FastTwoSum, exact
+// because the bias sigma = 2^ceil(log2(4.1 t)) keeps s above every product and within sigma / 2 .. 3 sigma / 2
+// (Sterbenz), whatever the signs; its error sum c adds 2k terms of at most 1.5 u sigma and u |p|, so
+// |s + c - sum a b| <= (3.03 k^2 sigma + 2.05 k t) u^2 <= (25.5 k^2 + 2.2 k) u^2 t (cr/entry_rounding_impl.hpp):
+// a componentwise bound, like Dot2's (Ogita, Rump, Oishi 2005), at five floating-point operations a product
+// instead of eleven. FP32 inputs: a plain FMA sum s of the products, exact in FP64 (c = 0).
+// Packed operands: per l, the MR values of a then their magnitudes; the NR of b.
+#pragma once
+#include <cstdint>
+
+#include "cr/entry_rounding.hpp"
+
+namespace bf16x::cr {
+
+constexpr int kMR = 3, kNR = 4;
+
+// s, c, t: MR x NR, entry (i, j) at i * NR + j.
+using TileSums = void (*)(std::int64_t k, const double* a, const double* b, double* s, double* c, double* t);
+
+struct TileKernels {
+  TileSums dd;                  // FP64 inputs: s + c
+  TileSums plain;               // FP32 inputs: s (c = 0)
+  DecideD decide_d, decide2_d;  // a real GEMM's entries; the parts of a complex one's (two sums)
+  DecideF decide_f, decide2_f;
+  TileSums dot2;  // the textbook double-double sum (Dot2, s + c, no t): the bench's baseline (cr::dd_gemm)
+};
+
+const TileKernels& tile_kernels_generic();
+const TileKernels& tile_kernels_avx2();  // AVX2 + FMA
+// The kernels the engine runs: the scalar ones on the reference engine, else the widest this CPU runs.
+const TileKernels& tile_kernels(bool reference);
+const char* tile_kernels_isa(bool reference);  // "generic" or "avx2"
+
+}  // namespace bf16x::cr

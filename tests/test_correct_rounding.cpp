@@ -1,0 +1,347 @@
+// The correctly rounded modes (fp64cr, fp32cr): every entry of C must equal RN(alpha op(A) op(B) + beta C0), the
+// exact value rounded once, as MPFR computes it (check/exact_rounded.hpp) - bit for bit, with no tolerance: that is
+// the mode's whole promise. Input classes that defeat fixed-point and double-double alike: graded rows, 2^+-1000,
+// subnormal products, heavy cancellation, and ties built on purpose under a cancelling pair of large terms. Since
+// the rounded value is unique, every engine, thread count, layout and transpose must give the same bits.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+
+#include "bf16x/bf16x.h"
+#include "bf16x/bf16x_runtime.h"
+#include "check/exact_rounded.hpp"
+#include "check/inputs.hpp"
+#include "gemm_fixture.hpp"
+
+namespace bf16x::test {
+namespace {
+
+enum class Cls { uniform, loguniform, phi05, phi4, cancel, graded, huge, subnormal, ties };
+const char* cls_name(Cls c) {
+  static const char* const names[] = {"uniform", "loguniform", "phi0.5",    "phi4", "cancel",
+                                      "graded",  "2^+-1000",   "subnormal", "ties"};
+  return names[int(c)];
+}
+constexpr Cls kClasses[] = {Cls::uniform, Cls::loguniform, Cls::phi05,     Cls::phi4, Cls::cancel,
+                            Cls::graded,  Cls::huge,       Cls::subnormal, Cls::ties};
+
+template <typename T>
+int mode_of() {
+  return sizeof(T) == 8 ? BF16X_MODE_FP64CR : BF16X_MODE_FP32CR;
+}
+
+// op(A)(i, l) and op(B)(l, j) of p set from f and g, in p's storage and in its column-major copies.
+template <typename T, typename F, typename G>
+void set_ops(Problem<T>& p, F f, G g) {
+  const bool tra = p.ta != BF16X_NO_TRANS, trb = p.tb != BF16X_NO_TRANS;
+  for (std::int64_t i = 0; i < p.m; ++i)
+    for (std::int64_t l = 0; l < p.k; ++l) {
+      const T v = f(i, l);
+      p.opa(i, l) = v;
+      p.a[tra ? Problem<T>::at(p.layout, l, i, p.lda) : Problem<T>::at(p.layout, i, l, p.lda)] = v;
+    }
+  for (std::int64_t l = 0; l < p.k; ++l)
+    for (std::int64_t j = 0; j < p.n; ++j) {
+      const T v = g(l, j);
+      p.opb(l, j) = v;
+      p.b[trb ? Problem<T>::at(p.layout, j, l, p.ldb) : Problem<T>::at(p.layout, l, j, p.ldb)] = v;
+    }
+}
+
+template <typename T>
+void set_c(Problem<T>& p, std::int64_t i, std::int64_t j, T v) {
+  p.c0(i, j) = v;
+  p.c[Problem<T>::at(p.layout, i, j, p.ldc)] = v;
+}
+
+// The operands of class `c`. Ties: op(A) = [X | H | Y | -Y], op(B) = [I; I; I; I] (k = 4n, columns past n zero),
+// so that (A B)_ij = X_ij + H_ij exactly, H_ij half a gap of X_ij in T: every entry a tie between two numbers of
+// T, reached through a cancelling pair 2^30 times larger.
+template <typename T>
+void fill_class(Problem<T>& p, Cls c, std::uint64_t seed) {
+  constexpr bool dbl = sizeof(T) == 8;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1), u01(0, 1);
+  std::normal_distribution<double> nd(0, 1);
+  auto draw = [&](int emax) {
+    return (u(rng) < 0 ? -1.0 : 1.0) * std::exp2(std::floor(u(rng) * emax)) * (1 + u01(rng));
+  };
+  auto fill = [&](auto gen) {
+    set_ops(
+        p, [&](std::int64_t i, std::int64_t l) { return T(gen(i, l, true)); },
+        [&](std::int64_t l, std::int64_t j) { return T(gen(l, j, false)); });
+  };
+  switch (c) {
+    case Cls::uniform:
+      fill([&](std::int64_t, std::int64_t, bool) { return u(rng); });
+      break;
+    case Cls::loguniform:
+      fill([&](std::int64_t, std::int64_t, bool) { return draw(dbl ? 60 : 30); });
+      break;
+    case Cls::phi05:
+    case Cls::phi4: {
+      const double phi = c == Cls::phi05 ? 0.5 : 4;
+      fill([&](std::int64_t, std::int64_t, bool) { return (u01(rng) - 0.5) * std::exp(phi * nd(rng)); });
+      break;
+    }
+    case Cls::cancel: {
+      const check::Mat<T> a = check::make_input<T>(check::Dist::cancel, p.m, p.k, seed, 0);
+      const check::Mat<T> b = check::make_input<T>(check::Dist::cancel, p.k, p.n, seed, 1);
+      set_ops(
+          p, [&](std::int64_t i, std::int64_t l) { return a(i, l); },
+          [&](std::int64_t l, std::int64_t j) { return b(l, j); });
+      break;
+    }
+    case Cls::graded:  // rows of A over 2^0 .. 2^-4m, columns of B over 10^0 .. 10^-11; signs mixed
+      fill([&](std::int64_t r, std::int64_t s, bool is_a) {
+        return is_a ? std::ldexp(u(rng), -int(4 * r % (dbl ? 400 : 60))) : u(rng) * std::pow(10.0, -double(s % 12));
+      });
+      break;
+    case Cls::huge:  // products up to 2^+-2000 (FP32: 2^+-240): overflow to Inf and underflow to 0 of the result
+      fill([&](std::int64_t, std::int64_t, bool) { return draw(dbl ? 1000 : 120); });
+      break;
+    case Cls::subnormal:  // products around and below the smallest subnormal of T
+      fill([&](std::int64_t, std::int64_t, bool) { return std::ldexp(u(rng), dbl ? -537 : -70); });
+      for (std::int64_t j = 0; j < p.n; ++j)
+        for (std::int64_t i = 0; i < p.m; ++i) set_c(p, i, j, T(std::ldexp(u(rng), dbl ? -1060 : -140)));
+      break;
+    case Cls::ties: {
+      const std::int64_t n = p.k / 4;
+      check::Mat<T> x(p.m, n), h(p.m, n), y(p.m, n);
+      for (std::int64_t i = 0; i < p.m; ++i)
+        for (std::int64_t j = 0; j < n; ++j) {
+          const T v = T(draw(dbl ? 20 : 10));
+          x(i, j) = v;
+          const T gap = std::nextafter(v, std::numeric_limits<T>::infinity()) - v;
+          h(i, j) = (u(rng) < 0 ? -gap : gap) / 2;
+          y(i, j) = T(std::ldexp(1 + u01(rng), 30) * std::fabs(double(v)));
+        }
+      set_ops(
+          p,
+          [&](std::int64_t i, std::int64_t l) {
+            const std::int64_t q = l / n, j = l % n;
+            return q == 0 ? x(i, j) : q == 1 ? h(i, j) : q == 2 ? y(i, j) : T(-y(i, j));
+          },
+          [&](std::int64_t l, std::int64_t j) { return T(l % n == j ? 1 : 0); });
+      break;
+    }
+  }
+}
+
+template <typename T>
+std::uint64_t bits(T x) {
+  std::uint64_t b = 0;
+  std::memcpy(&b, &x, sizeof x);
+  return b;
+}
+
+// Runs p and compares every entry with the exact rounding; returns the mismatches (the first few printed).
+template <typename T>
+std::int64_t mismatches(Problem<T>& p, int engine, const std::string& what, bf16x_stats* stats = nullptr) {
+  const check::Mat<T> want = check::exact_rounded_gemm<T>(p.opa, p.opb, p.alpha, p.beta, p.c0);
+  const std::vector<T> keep = p.c;
+  EXPECT_EQ(p.run(mode_of<T>(), engine, stats), BF16X_OK) << what;
+  std::int64_t bad = 0;
+  for (std::int64_t j = 0; j < p.n; ++j)
+    for (std::int64_t i = 0; i < p.m; ++i) {
+      const T got = p.cval(i, j);
+      if (bits(got) == bits(want(i, j))) continue;
+      if (bad++ < 3)
+        ADD_FAILURE() << what << ": C(" << i << "," << j << ") = " << std::hexfloat << got << ", exact rounding "
+                      << want(i, j) << std::defaultfloat;
+    }
+  p.c = keep;
+  return bad;
+}
+
+template <typename T>
+class CorrectRounding : public ::testing::Test {};
+using Types = ::testing::Types<double, float>;
+TYPED_TEST_SUITE(CorrectRounding, Types);
+
+// Every class, both engines, alpha / beta combinations with inexact factors: 0 mismatches.
+TYPED_TEST(CorrectRounding, EveryClassEveryEntry) {
+  using T = TypeParam;
+  const int engines[] = {BF16X_ENGINE_AUTO, BF16X_ENGINE_REFERENCE};
+  const T ab[][2] = {{T(1), T(0)}, {T(-0.7), T(1)}, {T(3), T(0.3)}};
+  for (Cls c : kClasses) {
+    const std::int64_t m = 19, n = 13, k = c == Cls::ties ? 4 * 13 : 150;
+    for (int e : engines)
+      for (const auto& x : ab) {
+        Problem<T> p(m, n, k, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_TRANS, 11 + int(c));
+        fill_class(p, c, 7 + int(c));
+        p.alpha = c == Cls::ties ? T(1) : x[0];
+        p.beta = c == Cls::ties ? T(0) : x[1];
+        const std::string what = std::string(cls_name(c)) + " engine " + std::to_string(e) + " alpha " +
+                                 std::to_string(double(p.alpha)) + " beta " + std::to_string(double(p.beta));
+        EXPECT_EQ(mismatches(p, e, what), 0) << what;
+      }
+  }
+}
+
+// Ties cannot be decided from any approximation: each entry must reach the exact sum (counted as repaired).
+TYPED_TEST(CorrectRounding, TiesGoToTheExactSum) {
+  using T = TypeParam;
+  Problem<T> p(9, 7, 28, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 5);
+  fill_class(p, Cls::ties, 3);
+  bf16x_stats st;
+  bf16x_stats_init(&st);
+  EXPECT_EQ(mismatches(p, BF16X_ENGINE_AUTO, "ties", &st), 0);
+  EXPECT_EQ(st.entries_repaired, std::uint64_t(p.m * p.n));
+  // uniform data is decided by the tile sums almost everywhere
+  Problem<T> q(40, 40, 200, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 6);
+  fill_class(q, Cls::uniform, 4);
+  EXPECT_EQ(mismatches(q, BF16X_ENGINE_AUTO, "uniform", &st), 0);
+  EXPECT_LT(st.entries_repaired, std::uint64_t(q.m * q.n / 100));
+}
+
+// Layouts, transposes, 1-4 threads, skinny and deep shapes, k across the kernel's tile and column-block edges:
+// the exact rounding everywhere (hence the same bits everywhere).
+TYPED_TEST(CorrectRounding, ShapesLayoutsThreads) {
+  using T = TypeParam;
+  struct Shape {
+    std::int64_t m, n, k;
+  };
+  const Shape shapes[] = {{1, 1, 1}, {1, 70, 3}, {70, 1, 5}, {4, 5, 4100}, {31, 67, 129}, {2, 2, 20000}};
+  int seed = 0;
+  for (int threads = 1; threads <= 4; ++threads) {
+    ASSERT_EQ(bf16x_set_num_threads(threads), BF16X_OK);
+    for (const Shape& s : shapes)
+      for (int layout : {BF16X_COL_MAJOR, BF16X_ROW_MAJOR})
+        for (int ta : {BF16X_NO_TRANS, BF16X_TRANS}) {
+          const int tb = ta == BF16X_TRANS ? BF16X_NO_TRANS : BF16X_TRANS;
+          Problem<T> p(s.m, s.n, s.k, layout, ta, tb, ++seed, 3);
+          fill_class(p, seed % 2 ? Cls::phi4 : Cls::cancel, seed);
+          p.alpha = T(-1.3);
+          p.beta = T(0.7);
+          const std::string what = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) +
+                                   " threads " + std::to_string(threads) + " layout " + std::to_string(layout) +
+                                   " ta " + std::to_string(ta);
+          EXPECT_EQ(mismatches(p, BF16X_ENGINE_AUTO, what), 0) << what;
+        }
+  }
+  bf16x_set_num_threads(0);
+}
+
+// NaN and Inf: an entry whose row of op(A) or column of op(B) holds one is IEEE's NaN / Inf as the host GEMM gives
+// it; the other entries stay correctly rounded. A NaN C0 under beta = 0 is not read.
+TYPED_TEST(CorrectRounding, SpecialValues) {
+  using T = TypeParam;
+  Problem<T> p(6, 5, 40, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 9);
+  fill_class(p, Cls::uniform, 9);
+  const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+  p.a[Problem<T>::at(p.layout, 1, 3, p.lda)] = inf;  // row 1: +-Inf (B's entries are nonzero)
+  p.a[Problem<T>::at(p.layout, 4, 0, p.lda)] = nan;  // row 4: NaN
+  for (std::int64_t j = 0; j < p.n; ++j)
+    for (std::int64_t i = 0; i < p.m; ++i) p.c[Problem<T>::at(p.layout, i, j, p.ldc)] = nan;
+  ASSERT_EQ(p.run(mode_of<T>()), BF16X_OK);
+  for (std::int64_t j = 0; j < p.n; ++j) {
+    EXPECT_TRUE(std::isinf(p.cval(1, j))) << j;
+    EXPECT_TRUE(std::isnan(p.cval(4, j))) << j;
+    for (std::int64_t i : {0, 2, 3, 5}) {
+      check::Mat<T> a1(1, p.k), b1(p.k, 1), c1(1, 1);
+      for (std::int64_t l = 0; l < p.k; ++l) a1(0, l) = p.opa(i, l), b1(l, 0) = p.opb(l, j);
+      const T want = check::exact_rounded_gemm<T>(a1, b1, T(1), T(0), c1)(0, 0);
+      EXPECT_EQ(bits(p.cval(i, j)), bits(want)) << i << "," << j;
+    }
+  }
+  // Inf in C0 with beta != 0: that entry is +-Inf
+  Problem<T> q(3, 3, 10, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 10);
+  q.beta = T(-2);
+  q.c[Problem<T>::at(q.layout, 2, 1, q.ldc)] = inf;
+  ASSERT_EQ(q.run(mode_of<T>()), BF16X_OK);
+  EXPECT_EQ(q.cval(2, 1), -inf);
+}
+
+}  // namespace
+}  // namespace bf16x::test
+
+namespace bf16x::test {
+namespace {
+
+// Complex: each part of each entry RN(Re / Im (alpha op(A) op(B) + beta C0)), alpha and beta complex, every
+// transpose (conjugation included), both layouts, 1-3 threads, against MPFR's exact parts.
+template <typename T>
+void complex_case(int layout, int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, bool heavy,
+                  std::uint64_t seed) {
+  using C = std::conditional_t<sizeof(T) == 8, bf16x_complex_double, bf16x_complex_float>;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::normal_distribution<double> nd(0, 1);
+  const auto draw = [&] { return T(heavy ? (u(rng) / 2) * std::exp(4 * nd(rng)) : u(rng)); };
+  const bool tra = ta != BF16X_NO_TRANS, trb = tb != BF16X_NO_TRANS;
+  const std::int64_t ar = tra ? k : m, ac = tra ? m : k, br = trb ? n : k, bc = trb ? k : n;
+  const std::int64_t lda = (layout == BF16X_COL_MAJOR ? ar : ac) + 1, ldb = (layout == BF16X_COL_MAJOR ? br : bc) + 2,
+                     ldc = (layout == BF16X_COL_MAJOR ? m : n) + 1;
+  const auto at = [&](std::int64_t i, std::int64_t j, std::int64_t ld) {
+    return std::size_t(layout == BF16X_COL_MAJOR ? i + j * ld : j + i * ld);
+  };
+  std::vector<C> a(std::size_t(lda * std::max(ac, ar) + 4)), b(std::size_t(ldb * std::max(bc, br) + 4)),
+      c(std::size_t(ldc * std::max(m, n) + 4));
+  check::CMat<T> opa(m, k), opb(k, n), c0(m, n);
+  for (std::int64_t i = 0; i < ar; ++i)
+    for (std::int64_t j = 0; j < ac; ++j) {
+      const C v{draw(), draw()};
+      a[at(i, j, lda)] = v;
+      const std::int64_t r = tra ? j : i, q = tra ? i : j;
+      opa.re(r, q) = v.re, opa.im(r, q) = ta == BF16X_CONJ_TRANS ? T(-v.im) : v.im;
+    }
+  for (std::int64_t i = 0; i < br; ++i)
+    for (std::int64_t j = 0; j < bc; ++j) {
+      const C v{draw(), draw()};
+      b[at(i, j, ldb)] = v;
+      const std::int64_t r = trb ? j : i, q = trb ? i : j;
+      opb.re(r, q) = v.re, opb.im(r, q) = tb == BF16X_CONJ_TRANS ? T(-v.im) : v.im;
+    }
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t j = 0; j < n; ++j) {
+      const C v{draw(), draw()};
+      c[at(i, j, ldc)] = v;
+      c0.re(i, j) = v.re, c0.im(i, j) = v.im;
+    }
+  const T alpha[2] = {T(0.7), T(-1.3)}, beta[2] = {T(0.3), T(0.2)};
+  const check::CMat<T> want = check::exact_rounded_complex_gemm<T>(opa, opb, alpha, beta, c0);
+  bf16x_options o;
+  bf16x_options_init(&o);
+  o.mode = mode_of<T>();
+  int st;
+  if constexpr (sizeof(T) == 8)
+    st = bf16x_zgemm_ex(bf16x_layout(layout), bf16x_transpose(ta), bf16x_transpose(tb), m, n, k, {alpha[0], alpha[1]},
+                        a.data(), lda, b.data(), ldb, {beta[0], beta[1]}, c.data(), ldc, &o);
+  else
+    st = bf16x_cgemm_ex(bf16x_layout(layout), bf16x_transpose(ta), bf16x_transpose(tb), m, n, k, {alpha[0], alpha[1]},
+                        a.data(), lda, b.data(), ldb, {beta[0], beta[1]}, c.data(), ldc, &o);
+  ASSERT_EQ(st, BF16X_OK);
+  int bad = 0;
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t j = 0; j < n; ++j) {
+      const C got = c[at(i, j, ldc)];
+      if (bits(got.re) == bits(want.re(i, j)) && bits(got.im) == bits(want.im(i, j))) continue;
+      if (bad++ < 3)
+        ADD_FAILURE() << "layout " << layout << " ta " << ta << " tb " << tb << " C(" << i << "," << j << ") = ("
+                      << std::hexfloat << got.re << ", " << got.im << "), exact rounding (" << want.re(i, j) << ", "
+                      << want.im(i, j) << ")" << std::defaultfloat;
+    }
+  EXPECT_EQ(bad, 0);
+}
+
+TYPED_TEST(CorrectRounding, ComplexEachPart) {
+  using T = TypeParam;
+  std::uint64_t seed = 100;
+  for (int threads = 1; threads <= 3; ++threads) {
+    ASSERT_EQ(bf16x_set_num_threads(threads), BF16X_OK);
+    for (int layout : {BF16X_COL_MAJOR, BF16X_ROW_MAJOR})
+      for (int ta : {BF16X_NO_TRANS, BF16X_TRANS, BF16X_CONJ_TRANS})
+        for (int tb : {BF16X_NO_TRANS, BF16X_CONJ_TRANS})
+          complex_case<T>(layout, ta, tb, 7 + threads, 5, 33 + threads, (seed & 1) != 0, ++seed);
+  }
+  bf16x_set_num_threads(0);
+}
+
+}  // namespace
+}  // namespace bf16x::test
