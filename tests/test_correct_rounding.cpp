@@ -21,14 +21,14 @@
 namespace bf16x::test {
 namespace {
 
-enum class Cls { uniform, loguniform, phi05, phi4, cancel, graded, huge, subnormal, ties };
+enum class Cls { uniform, loguniform, phi05, phi4, cancel, graded, huge, subnormal, ties, triangular };
 const char* cls_name(Cls c) {
   static const char* const names[] = {"uniform", "loguniform", "phi0.5",    "phi4", "cancel",
-                                      "graded",  "2^+-1000",   "subnormal", "ties"};
+                                      "graded",  "2^+-1000",   "subnormal", "ties", "triangular"};
   return names[int(c)];
 }
 constexpr Cls kClasses[] = {Cls::uniform, Cls::loguniform, Cls::phi05,     Cls::phi4, Cls::cancel,
-                            Cls::graded,  Cls::huge,       Cls::subnormal, Cls::ties};
+                            Cls::graded,  Cls::huge,       Cls::subnormal, Cls::ties, Cls::triangular};
 
 template <typename T>
 int mode_of() {
@@ -109,6 +109,9 @@ void fill_class(Problem<T>& p, Cls c, std::uint64_t seed) {
       fill([&](std::int64_t, std::int64_t, bool) { return std::ldexp(u(rng), dbl ? -537 : -70); });
       for (std::int64_t j = 0; j < p.n; ++j)
         for (std::int64_t i = 0; i < p.m; ++i) set_c(p, i, j, T(std::ldexp(u(rng), dbl ? -1060 : -140)));
+      break;
+    case Cls::triangular:  // upper triangular op(A) and op(B): below the diagonal every product is exactly zero
+      fill([&](std::int64_t r, std::int64_t q, bool is_a) { return (is_a ? q >= r : r <= q) ? u(rng) : 0.0; });
       break;
     case Cls::ties: {
       const std::int64_t n = p.k / 4;
@@ -341,6 +344,65 @@ TYPED_TEST(CorrectRounding, ComplexEachPart) {
           complex_case<T>(layout, ta, tb, 7 + threads, 5, 33 + threads, (seed & 1) != 0, ++seed);
   }
   bf16x_set_num_threads(0);
+}
+
+}  // namespace
+}  // namespace bf16x::test
+
+#include <mpfr.h>
+
+#include "cr/tile_sums.hpp"
+
+namespace bf16x::test {
+namespace {
+
+// The tile sums' own bound (cr/tile_sums.hpp): |s + c - sum a b| <= (76 k^2 + 3.2 k) u^2 t for the FP64 kernels,
+// against the exact sum from MPFR, for every kernel this CPU runs, k across the kernels' block edges, with
+// products of mixed signs and magnitudes (cancellation); the measured errors must not all be zero (the bound is
+// exercised, not just the exact cases).
+TEST(CorrectRoundingKernels, TileSumsWithinTheirBound) {
+  using namespace bf16x::cr;
+  std::mt19937_64 rng(42);
+  std::uniform_real_distribution<double> u(-1, 1);
+  mpfr_t exact, term;
+  mpfr_init2(exact, 4000);
+  mpfr_init2(term, 200);
+  for (const bool reference : {true, false}) {
+    const TileKernels& kern = tile_kernels(reference);
+    double worst = 0;
+    for (std::int64_t k : {1, 2, 7, 255, 256, 257, 513, 3001}) {
+      std::vector<double> a(std::size_t(2 * kMR * k)), b(std::size_t(kNR * k));
+      for (std::int64_t l = 0; l < k; ++l) {
+        for (int i = 0; i < kMR; ++i) {
+          const double v = u(rng) * std::ldexp(1.0, -int(u(rng) * u(rng) * 30 + 30)) + (l % 2 ? 1 : -1) * 0.5;
+          a[std::size_t(l * 2 * kMR + i)] = v;
+          a[std::size_t(l * 2 * kMR + kMR + i)] = std::fabs(v);
+        }
+        for (int j = 0; j < kNR; ++j) b[std::size_t(l * kNR + j)] = 1 + u(rng) * 0x1p-20;
+      }
+      double s[kMR * kNR], c[kMR * kNR], t[kMR * kNR];
+      kern.dd(k, a.data(), b.data(), s, c, t);
+      for (int i = 0; i < kMR; ++i)
+        for (int j = 0; j < kNR; ++j) {
+          mpfr_set_zero(exact, 1);
+          for (std::int64_t l = 0; l < k; ++l) {
+            mpfr_set_d(term, a[std::size_t(l * 2 * kMR + i)], MPFR_RNDN);
+            mpfr_mul_d(term, term, b[std::size_t(l * kNR + j)], MPFR_RNDN);
+            mpfr_add(exact, exact, term, MPFR_RNDN);
+          }
+          mpfr_sub_d(exact, exact, s[i * kNR + j], MPFR_RNDN);
+          mpfr_sub_d(exact, exact, c[i * kNR + j], MPFR_RNDN);
+          const double err = std::fabs(mpfr_get_d(exact, MPFR_RNDU));
+          const double kk = double(k), bound = (76 * kk * kk + 3.2 * kk) * 0x1p-106 * t[i * kNR + j];
+          EXPECT_LE(err, bound) << "k " << k << " reference " << reference;
+          worst = std::max(worst, err / bound);
+        }
+    }
+    EXPECT_GT(worst, 0.0) << "no rounding error at all: the data does not exercise the bound";
+    std::printf("kernels %s: largest error / bound %.3g\n", tile_kernels_isa(reference), worst);
+  }
+  mpfr_clear(exact);
+  mpfr_clear(term);
 }
 
 }  // namespace

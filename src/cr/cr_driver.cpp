@@ -40,28 +40,42 @@ int line_exponent(std::uint64_t max_bits) {
   return std::clamp(std::ilogb(x), -1022, 1022);
 }
 
-// Per line of a view (rows of op(A) where `rows`, else columns of op(B)): the exponent line_exponent gives.
+// Per line of a view (rows of op(A) where `rows`, else columns of op(B)): the exponent line_exponent gives, and
+// whether the line is tame: its nonzero entries, scaled, lie above 2^-480, so that no product of two tame lines'
+// entries underflows, and a tile's t = 0 there means that every product is exactly zero.
+struct Lines {
+  std::vector<int> exp;
+  std::vector<unsigned char> tame;
+};
 template <typename T>
-void line_exponents(const pack::MatrixView<T>& v, bool rows, std::int64_t lines, std::int64_t len,
-                    std::vector<int>& out) {
-  std::vector<std::uint64_t> mx(std::size_t(lines), 0);
+void line_exponents(const pack::MatrixView<T>& v, bool rows, std::int64_t lines, std::int64_t len, Lines& out) {
+  std::vector<std::uint64_t> mx(std::size_t(lines), 0), mn(std::size_t(lines), ~std::uint64_t(0));
   const auto at = [&](std::int64_t line, std::int64_t l) { return rows ? v(line, l) : v(l, line); };
+  const auto take = [](std::uint64_t b, std::uint64_t& hi, std::uint64_t& lo) {
+    hi = std::max(hi, b);
+    if (b != 0) lo = std::min(lo, b);
+  };
   // the view's memory runs along a line: row of op(A) when transposed, column of op(B) when not
   const bool along = rows == v.trans;
   if (along) {
 #pragma omp parallel for schedule(static) if (lines * len > 65536)
-    for (std::int64_t x = 0; x < lines; ++x) {
-      std::uint64_t m = 0;
-      for (std::int64_t l = 0; l < len; ++l) m = std::max(m, bits_of(std::fabs(double(at(x, l)))));
-      mx[std::size_t(x)] = m;
-    }
+    for (std::int64_t x = 0; x < lines; ++x)
+      for (std::int64_t l = 0; l < len; ++l)
+        take(bits_of(std::fabs(double(at(x, l)))), mx[std::size_t(x)], mn[std::size_t(x)]);
   } else {
     for (std::int64_t l = 0; l < len; ++l)
       for (std::int64_t x = 0; x < lines; ++x)
-        mx[std::size_t(x)] = std::max(mx[std::size_t(x)], bits_of(std::fabs(double(at(x, l)))));
+        take(bits_of(std::fabs(double(at(x, l)))), mx[std::size_t(x)], mn[std::size_t(x)]);
   }
-  out.resize(std::size_t(lines));
-  for (std::int64_t x = 0; x < lines; ++x) out[std::size_t(x)] = line_exponent(mx[std::size_t(x)]);
+  out.exp.resize(std::size_t(lines));
+  out.tame.resize(std::size_t(lines));
+  for (std::int64_t x = 0; x < lines; ++x) {
+    const int e = line_exponent(mx[std::size_t(x)]);
+    out.exp[std::size_t(x)] = e;
+    double lo;
+    std::memcpy(&lo, &mn[std::size_t(x)], sizeof lo);
+    out.tame[std::size_t(x)] = e != kNonfinite && (mx[std::size_t(x)] == 0 || std::ilogb(lo) - e >= -480);
+  }
 }
 
 double pow2(int e) {  // -1022 <= e <= 1023
@@ -100,15 +114,25 @@ std::size_t cr_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k, i
 
 namespace {
 
+// The packed panels of one tile (cr/tile_sums.hpp): row ii of the A panel, column jj of the B panel.
+struct Panels {
+  const double* a;
+  const double* b;
+  std::int64_t k;
+  PackedLine row(int ii) const { return {a + ii, 2 * kMR}; }
+  PackedLine col(int jj) const { return {b + jj, kNR}; }
+};
+
 // The tile sums of op(A) (m x k) times op(B) (k x ncols), both views finite where their line exponents say so
-// (ea, eb: line_exponents), handed tile by tile to finish(i0, j0, s, c, t), which rounds and writes the tile's
+// (ea, eb: line_exponents), handed tile by tile to finish(i0, j0, s, c, t, panels), which rounds and writes the tile's
 // entries and returns how many took the exact sum. Every entry is finished once, by one thread.
 template <typename T, typename Finish>
 void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::MatrixView<T>& a,
-               const pack::MatrixView<T>& b, const std::vector<int>& ea, const std::vector<int>& eb, CrConfig& cfg,
+               const pack::MatrixView<T>& b, const Lines& la, const Lines& lb, CrConfig& cfg,
                std::vector<double>& bpack, std::vector<double>& apack, Finish&& finish, TileSums sums = nullptr) {
   const int threads = omp_get_max_threads();
   const std::int64_t nc = block_cols(ncols, k);
+  const std::vector<int>&ea = la.exp, &eb = lb.exp;
   const TileKernels& kern = tile_kernels(cfg.reference);
   if (!sums) sums = std::is_same_v<T, double> ? kern.dd : kern.plain;
   const std::int64_t row_panels = (m + kMR - 1) / kMR, items = (m + kRows - 1) / kRows;
@@ -162,7 +186,8 @@ void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::M
             sums(k, ap + panel * 2 * kMR * k, bpack.data() + p * kNR * k, s, c, t);
             ++tiles;
             lap.lap(mine.products);
-            exact += finish(r0 + panel * kMR, j0 + p * kNR, s, c, t);
+            exact += finish(r0 + panel * kMR, j0 + p * kNR, s, c, t,
+                            Panels{ap + panel * 2 * kMR * k, bpack.data() + p * kNR * k, k});
             lap.lap(mine.write);
           }
       }
@@ -195,18 +220,20 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
   const int threads = omp_get_max_threads();
   util::PhaseClock clock(true);
   // Everything reserved before the first write of C.
-  std::vector<int> ea, eb;
+  Lines la, lb;
   std::vector<double> bpack(std::size_t(k * block_cols(n, k)));
   std::vector<double> apack(std::size_t(threads) * std::size_t(2 * kRows * k));
   cfg.workspace_bytes = cr_workspace_bytes(m, n, k, threads);
-  line_exponents(g.a, true, m, k, ea);
-  line_exponents(g.b, false, n, k, eb);
+  line_exponents(g.a, true, m, k, la);
+  line_exponents(g.b, false, n, k, lb);
+  const std::vector<int>&ea = la.exp, &eb = lb.exp;
   clock.lap(cfg.phases.scan);
   cfg.phases.bytes_scan += std::uint64_t(sizeof(T)) * std::uint64_t(k) * std::uint64_t(m + n);
 
   const auto decide = decide_for<T>(tile_kernels(cfg.reference), false);
   const Terms terms{{double(g.alpha), 0}, {double(g.beta), 0}, k, std::is_same_v<T, double>};
-  const auto finish = [&](std::int64_t i0, std::int64_t j0, const double* s, const double* c, const double* t) {
+  const auto finish = [&](std::int64_t i0, std::int64_t j0, const double* s, const double* c, const double* t,
+                          const Panels& pn) {
     std::uint64_t exact = 0;
     for (int ii = 0; ii < kMR && i0 + ii < m; ++ii)
       for (int jj = 0; jj < kNR && j0 + jj < n; ++jj) {
@@ -218,14 +245,18 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
         const EntrySums e[2] = {{s[x], c[x], t[x], sa + sb}, {0, 0, 0, 0}};
         if (sa == kNonfinite || sb == kNonfinite || !std::isfinite(c0[0])) {
           cij = round_nonfinite(g.a, g.b, i, cols, terms, c0);
+        } else if (t[x] == 0 && la.tame[std::size_t(i)] && lb.tame[std::size_t(j)]) {
+          cij = round_c_terms<T>(terms, c0);  // every product exactly zero (Lines)
         } else if (!decide(e, terms, c0, cij)) {
-          cij = round_exactly(g.a, g.b, i, cols, terms, c0);
+          const bool tame = la.tame[std::size_t(i)] && lb.tame[std::size_t(j)];
+          cij = tame ? round_exactly_packed<T>(pn.row(ii), pn.col(jj), sa + sb, terms, c0)
+                     : round_exactly(g.a, g.b, i, cols, terms, c0);
           ++exact;
         }
       }
     return exact;
   };
-  run_tiles<T>(m, n, k, g.a, g.b, ea, eb, cfg, bpack, apack, finish);
+  run_tiles<T>(m, n, k, g.a, g.b, la, lb, cfg, bpack, apack, finish);
   cfg.phases.bytes_write += std::uint64_t(sizeof(T)) * std::uint64_t(m) * std::uint64_t(n) * (g.beta != T(0) ? 2 : 1);
   return util::DriverStatus::ok;
 }
@@ -240,7 +271,7 @@ util::DriverStatus gemm_cr_complex(const ComplexArgs<T>& g, CrConfig& cfg) {
   // The real operands whose dot products are the parts: A2 = [Re op(A) | Im op(A)] (m x 2k); B2's column 2j is
   // [Re op(B)_j; -Im op(B)_j] (Re of the product), column 2j + 1 is [Im op(B)_j; Re op(B)_j] (its Im).
   std::vector<T> a2(std::size_t(m * k2)), b2(std::size_t(k2 * n2));
-  std::vector<int> ea, eb;
+  Lines la, lb;
   std::vector<double> bpack(std::size_t(k2 * block_cols(n2, k2)));
   std::vector<double> apack(std::size_t(threads) * std::size_t(2 * kRows * k2));
   cfg.workspace_bytes = cr_workspace_bytes(m, n2, k2, threads) + sizeof(T) * (a2.size() + b2.size());
@@ -262,8 +293,9 @@ util::DriverStatus gemm_cr_complex(const ComplexArgs<T>& g, CrConfig& cfg) {
     }
   }
   const pack::MatrixView<T> va{a2.data(), m, false}, vb{b2.data(), k2, false};
-  line_exponents(va, true, m, k2, ea);
-  line_exponents(vb, false, n2, k2, eb);
+  line_exponents(va, true, m, k2, la);
+  line_exponents(vb, false, n2, k2, lb);
+  const std::vector<int>&ea = la.exp, &eb = lb.exp;
   clock.lap(cfg.phases.scan);
   cfg.phases.bytes_scan += std::uint64_t(sizeof(T)) * std::uint64_t(k2) * std::uint64_t(m + n2) * 2;
 
@@ -273,7 +305,8 @@ util::DriverStatus gemm_cr_complex(const ComplexArgs<T>& g, CrConfig& cfg) {
   const Terms re_terms{{g.alpha[0], -g.alpha[1]}, {g.beta[0], -g.beta[1]}, k2, std::is_same_v<T, double>};
   // (the Im part's sums in the order P1, P0 and its C terms in the order ci, cr)
   const Terms im_terms{{g.alpha[0], g.alpha[1]}, {g.beta[0], g.beta[1]}, k2, std::is_same_v<T, double>};
-  const auto finish = [&](std::int64_t i0, std::int64_t j0, const double* s, const double* c, const double* t) {
+  const auto finish = [&](std::int64_t i0, std::int64_t j0, const double* s, const double* c, const double* t,
+                          const Panels& pn) {
     std::uint64_t exact = 0;
     for (int ii = 0; ii < kMR && i0 + ii < m; ++ii)
       for (int jj = 0; jj < kNR && j0 + jj < n2; jj += 2) {  // the tile's columns pair up: j0 is even
@@ -292,6 +325,9 @@ util::DriverStatus gemm_cr_complex(const ComplexArgs<T>& g, CrConfig& cfg) {
         if (special) {
           re = round_nonfinite(va, vb, i, cols, re_terms, c_re);
           im = round_nonfinite(va, vb, i, cols_im, im_terms, c_im);
+        } else if (t[x] == 0 && t[x + 1] == 0 && la.tame[std::size_t(i)] && lb.tame[std::size_t(2 * j)] &&
+                   lb.tame[std::size_t(2 * j + 1)]) {
+          re = round_c_terms<T>(re_terms, c_re), im = round_c_terms<T>(im_terms, c_im);  // every product zero
         } else {
           if (!decide(e, re_terms, c_re, re)) re = round_exactly(va, vb, i, cols, re_terms, c_re), ++exact;
           if (!decide(swapped, im_terms, c_im, im)) im = round_exactly(va, vb, i, cols_im, im_terms, c_im), ++exact;
@@ -300,7 +336,7 @@ util::DriverStatus gemm_cr_complex(const ComplexArgs<T>& g, CrConfig& cfg) {
       }
     return exact;
   };
-  run_tiles<T>(m, n2, k2, va, vb, ea, eb, cfg, bpack, apack, finish);
+  run_tiles<T>(m, n2, k2, va, vb, la, lb, cfg, bpack, apack, finish);
   cfg.phases.bytes_write += std::uint64_t(sizeof(T)) * std::uint64_t(2 * m * n) * (reads_c ? 2 : 1);
   return util::DriverStatus::ok;
 }
@@ -308,12 +344,14 @@ util::DriverStatus gemm_cr_complex(const ComplexArgs<T>& g, CrConfig& cfg) {
 void dd_gemm(const pack::GemmArgs<double>& g, CrConfig& cfg) {
   const std::int64_t m = g.m, n = g.n, k = g.k;
   const int threads = omp_get_max_threads();
-  std::vector<int> ea, eb;
+  Lines la, lb;
   std::vector<double> bpack(std::size_t(k * block_cols(n, k)));
   std::vector<double> apack(std::size_t(threads) * std::size_t(2 * kRows * k));
-  line_exponents(g.a, true, m, k, ea);
-  line_exponents(g.b, false, n, k, eb);
-  const auto finish = [&](std::int64_t i0, std::int64_t j0, const double* s, const double* c, const double*) {
+  line_exponents(g.a, true, m, k, la);
+  line_exponents(g.b, false, n, k, lb);
+  const std::vector<int>&ea = la.exp, &eb = lb.exp;
+  const auto finish = [&](std::int64_t i0, std::int64_t j0, const double* s, const double* c, const double*,
+                          const Panels&) {
     for (int ii = 0; ii < kMR && i0 + ii < m; ++ii)
       for (int jj = 0; jj < kNR && j0 + jj < n; ++jj) {
         const std::int64_t i = i0 + ii, j = j0 + jj, x = ii * kNR + jj;
@@ -323,7 +361,7 @@ void dd_gemm(const pack::GemmArgs<double>& g, CrConfig& cfg) {
       }
     return std::uint64_t(0);
   };
-  run_tiles<double>(m, n, k, g.a, g.b, ea, eb, cfg, bpack, apack, finish, tile_kernels(cfg.reference).dot2);
+  run_tiles<double>(m, n, k, g.a, g.b, la, lb, cfg, bpack, apack, finish, tile_kernels(cfg.reference).dot2);
 }
 
 template util::DriverStatus gemm_cr(const pack::GemmArgs<float>&, CrConfig&);

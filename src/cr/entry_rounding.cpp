@@ -20,9 +20,39 @@ T round_exactly(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std:
   for (int r = 0; r < 2; ++r) {
     if (x.w[r] == 0) continue;
     dot.clear();
-    for (std::int64_t l = 0; l < x.k; ++l) dot.add_product(double(a(i, l)), double(b(l, j[r])));
+    // row i of op(A) and column j of op(B) as strided lines
+    const T* pa = a.trans ? a.data + i * a.ld : a.data + i;
+    const T* pb = b.trans ? b.data + j[r] : b.data + j[r] * b.ld;
+    dot.add_dot(pa, a.trans ? 1 : a.ld, pb, b.trans ? b.ld : 1, x.k, 0);
     acc.add_scaled(dot, x.w[r]);
   }
+  for (int q = 0; q < 2; ++q)
+    if (x.beta[q] != 0) acc.add_product(x.beta[q], c0[q]);
+  if constexpr (std::is_same_v<T, double>)
+    return acc.to_double();
+  else
+    return acc.to_float();
+}
+
+template <typename T>
+T round_exactly_packed(PackedLine a, PackedLine b, int scale, const Terms& x, const double (&c0)[2]) {
+  ExactSum acc, dot;
+  dot.add_dot(a.p, a.stride, b.p, b.stride, x.k, scale);
+  acc.add_scaled(dot, x.w[0]);
+  if (x.beta[0] != 0) acc.add_product(x.beta[0], c0[0]);
+  if constexpr (std::is_same_v<T, double>)
+    return acc.to_double();
+  else
+    return acc.to_float();
+}
+
+template <typename T>
+T round_c_terms(const Terms& x, const double (&c0)[2]) {
+  if (x.beta[1] == 0 || c0[1] == 0) {  // one product, rounded once by the multiplication itself
+    const double v = x.beta[0] == 0 ? 0.0 : T(x.beta[0]) * T(c0[0]);
+    return v == 0 ? T(0) : T(v);
+  }
+  ExactSum acc;
   for (int q = 0; q < 2; ++q)
     if (x.beta[q] != 0) acc.add_product(x.beta[q], c0[q]);
   if constexpr (std::is_same_v<T, double>)
@@ -49,6 +79,8 @@ T round_nonfinite(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, st
 #define BF16X_CR_ENTRY(T)                                                                          \
   template T round_exactly(const pack::MatrixView<T>&, const pack::MatrixView<T>&, std::int64_t,   \
                            const std::int64_t(&)[2], const Terms&, const double(&)[2]);            \
+  template T round_c_terms(const Terms&, const double(&)[2]);                                      \
+  template T round_exactly_packed(PackedLine, PackedLine, int, const Terms&, const double(&)[2]);  \
   template T round_nonfinite(const pack::MatrixView<T>&, const pack::MatrixView<T>&, std::int64_t, \
                              const std::int64_t(&)[2], const Terms&, const double(&)[2]);
 BF16X_CR_ENTRY(float)

@@ -35,6 +35,19 @@ template <typename T>
 T round_exactly(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std::int64_t i, const std::int64_t (&j)[2],
                 const Terms& x, const double (&c0)[2]);
 
+// The same from packed, scaled lines (cr/tile_sums.hpp): op(A)'s row and op(B)'s column times 2^-scale_a and
+// 2^-scale_b exactly (tame lines: no entry underflowed), element l at p[l * stride]; a real GEMM's entry (R = 1).
+struct PackedLine {
+  const double* p;
+  std::int64_t stride;
+};
+template <typename T>
+T round_exactly_packed(PackedLine a, PackedLine b, int scale, const Terms& x, const double (&c0)[2]);
+
+// An entry whose products are all exactly zero: RN(beta_0 c_0 + beta_1 c_1) (+0 for an exact zero).
+template <typename T>
+T round_c_terms(const Terms& x, const double (&c0)[2]);
+
 // An entry whose row or column holds NaN or Inf, or whose c_q does: the same expression in FP64 arithmetic, as the
 // host GEMM computes it (IEEE's NaN and Inf).
 template <typename T>

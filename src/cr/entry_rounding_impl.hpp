@@ -57,9 +57,9 @@ std::optional<T> round_from_sums(const EntrySums (&e)[2], const Terms& x, const 
   constexpr bool is_double = std::is_same_v<T, double>;
   const double k = double(x.k);
   // The error of s + c against the exact sum of the scaled products (cr/tile_sums.hpp: the biased FastTwoSum sum
-  // with its error sum, (25.5 k^2 + 2.2 k) u^2 t), or of the plain FMA sum (k roundings of partial sums within
+  // with its error sum, (76 k^2 + 3.2 k) u^2 t), or of the plain FMA sum (k roundings of partial sums within
   // (1 + k u) t); plus the scaling's, the products' and t's underflow, each at most eta per product.
-  const double rel = x.dd ? (25.5 * k * k + 2.2 * k) * kU * kU : 1.02 * (k + 1) * kU;
+  const double rel = x.dd ? (76 * k * k + 3.2 * k) * kU * kU : 1.02 * (k + 1) * kU;
   // w_r (s_r + c_r) and beta_q c_q as exact pairs hi + lo (TwoProd) but for w_r c_r, rounded once; the his summed
   // exactly (TwoSum), the los in floating point (kLo - 1 additions: gamma_kLo). Each sum's own error times |w_r|;
   // scale2 below the normal range costs eta for each of s, c and the bound, times |w_r|. his: w_r s_r (r < R), then

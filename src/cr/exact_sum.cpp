@@ -1,5 +1,6 @@
 #include "cr/exact_sum.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <cstring>
@@ -56,7 +57,7 @@ void ExactSum::add_bits(std::uint64_t mag, int exp, bool negative) {
   if (++adds_ == (1 << 30)) carry();
 }
 
-void ExactSum::add_product(double a, double b) {
+void ExactSum::add_product(double a, double b, int shift) {
   if (a == 0 || b == 0) return;
   std::uint64_t ma, mb;
   int ea, eb;
@@ -64,9 +65,41 @@ void ExactSum::add_product(double a, double b) {
   decompose(b, mb, eb);
   const u128 m = u128(ma) * mb;  // below 2^106
   const bool negative = std::signbit(a) != std::signbit(b);
-  add_bits(std::uint64_t(m), ea + eb, negative);
-  add_bits(std::uint64_t(m >> 64), ea + eb + 64, negative);
+  add_bits(std::uint64_t(m), ea + eb + shift, negative);
+  add_bits(std::uint64_t(m >> 64), ea + eb + shift + 64, negative);
 }
+
+template <typename T>
+void ExactSum::add_dot(const T* a, std::int64_t sa, const T* b, std::int64_t sb, std::int64_t k, int shift) {
+  std::int64_t* const limb = limb_;
+  for (std::int64_t l0 = 0; l0 < k; l0 += std::int64_t(1) << 28) {  // carries well before int64 could overflow
+    const std::int64_t l1 = std::min(k, l0 + (std::int64_t(1) << 28));
+    for (std::int64_t l = l0; l < l1; ++l) {
+      const double x = double(a[l * sa]), y = double(b[l * sb]);
+      if (x == 0 || y == 0) continue;
+      std::uint64_t mx, my;
+      int ex, ey;
+      decompose(x, mx, ex);
+      decompose(y, my, ey);
+      const u128 m = u128(mx) * my;
+      const std::int64_t sign = (std::signbit(x) != std::signbit(y)) ? -1 : 1;
+      // the 106-bit product in 32-bit digits from its lowest set limb: at most five
+      const int pos = ex + ey + shift - kLow, idx = pos >> 5;
+      const int off = pos & 31;
+      const u128 lo = m << off;                                            // bits 0 .. 127 of the shifted product
+      const std::uint64_t hi = off ? std::uint64_t(m >> (128 - off)) : 0;  // bits 128 ..
+      limb[idx] += sign * std::int64_t(std::uint64_t(lo) & kDigit);
+      limb[idx + 1] += sign * std::int64_t(std::uint64_t(lo >> 32) & kDigit);
+      limb[idx + 2] += sign * std::int64_t(std::uint64_t(lo >> 64) & kDigit);
+      limb[idx + 3] += sign * std::int64_t(std::uint64_t(lo >> 96));
+      limb[idx + 4] += sign * std::int64_t(hi);
+    }
+    carry();
+  }
+}
+
+template void ExactSum::add_dot(const float*, std::int64_t, const float*, std::int64_t, std::int64_t, int);
+template void ExactSum::add_dot(const double*, std::int64_t, const double*, std::int64_t, std::int64_t, int);
 
 void ExactSum::carry() {
   carry_limbs(limb_);

@@ -12,7 +12,10 @@ class ExactSum {
  public:
   ExactSum() { clear(); }
   void clear();
-  void add_product(double a, double b);          // += a b; a, b finite
+  void add_product(double a, double b, int shift = 0);  // += a b 2^shift; a, b finite
+  // += 2^shift sum_l a[l sa] b[l sb], finite; the loop of add_product without its per-call overhead.
+  template <typename T>  // float or double
+  void add_dot(const T* a, std::int64_t sa, const T* b, std::int64_t sb, std::int64_t k, int shift);
   void add_scaled(const ExactSum& x, double w);  // += w x, exactly; w finite, x a sum of products of doubles
   double to_double() const;                      // RN(value) in FP64 (+0 for an exact 0, +-Inf past the largest)
   float to_float() const;                        // RN(value) in FP32, rounded once from the exact value

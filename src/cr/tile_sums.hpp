@@ -1,12 +1,14 @@
 // The products of the correctly rounded modes: for one MR x NR tile of C, each entry's sum of a_l b_l and
-// t = sum |a_l||b_l|. FP64 inputs: a double-double s + c, from a first pass for t and a second in which each
-// product's TwoProd error goes to c and the product itself is added to s = sigma + sum p by FastTwoSum, exact
-// because the bias sigma = 2^ceil(log2(4.1 t)) keeps s above every product and within sigma / 2 .. 3 sigma / 2
-// (Sterbenz), whatever the signs; its error sum c adds 2k terms of at most 1.5 u sigma and u |p|, so
-// |s + c - sum a b| <= (3.03 k^2 sigma + 2.05 k t) u^2 <= (25.5 k^2 + 2.2 k) u^2 t (cr/entry_rounding_impl.hpp):
-// a componentwise bound, like Dot2's (Ogita, Rump, Oishi 2005), at five floating-point operations a product
-// instead of eleven. FP32 inputs: a plain FMA sum s of the products, exact in FP64 (c = 0).
-// Packed operands: per l, the MR values of a then their magnitudes; the NR of b.
+// t = sum |a_l||b_l|. FP64 inputs: a double-double s + c. Each product's TwoProd error goes to c and the product
+// itself is added by FastTwoSum to s = sigma + sum p, where the bias sigma = 2^ceil(log2(4.1 t)) (t so far: k runs
+// in blocks, each summing its magnitudes first and raising sigma, the old bias traded for the new one by an exact
+// FastTwoSum) keeps s above every product and within sigma / 2 .. 3 sigma / 2 (Sterbenz), whatever the signs: so
+// every step is exact, and c adds at most 3k terms of at most 1.5 u sigma and u |p|:
+//   |s + c - sum a b| <= gamma_3k (3 k u sigma + 1.01 u t) <= (76 k^2 + 3.2 k) u^2 t
+// (cr/entry_rounding_impl.hpp): a componentwise bound, like Dot2's (Ogita, Rump, Oishi 2005), at five
+// floating-point operations a product instead of eleven. FP32 inputs: a plain FMA sum s of the products, exact in
+// FP64 (c = 0), |s - sum a b| <= 1.02 (k + 1) u t. Packed operands: per l, the MR values of a then their
+// magnitudes; the NR of b.
 #pragma once
 #include <cstdint>
 
