@@ -12,6 +12,17 @@
 #include "cr/exact_sum.hpp"
 
 namespace bf16x::cr {
+namespace {
+
+// acc + the first `count` beta_q c_q, rounded once to T.
+template <typename T>
+T with_c_terms(ExactSum& acc, const Terms& x, const double (&c0)[2], int count) {
+  for (int q = 0; q < count; ++q)
+    if (x.beta[q] != 0) acc.add_product(x.beta[q], c0[q]);
+  return acc.to<T>();
+}
+
+}  // namespace
 
 template <typename T>
 T round_exactly(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std::int64_t i, const std::int64_t (&j)[2],
@@ -26,12 +37,7 @@ T round_exactly(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std:
     dot.add_dot(pa, a.trans ? 1 : a.ld, pb, b.trans ? b.ld : 1, x.k, 0);
     acc.add_scaled(dot, x.w[r]);
   }
-  for (int q = 0; q < 2; ++q)
-    if (x.beta[q] != 0) acc.add_product(x.beta[q], c0[q]);
-  if constexpr (std::is_same_v<T, double>)
-    return acc.to_double();
-  else
-    return acc.to_float();
+  return with_c_terms<T>(acc, x, c0, 2);
 }
 
 template <typename T>
@@ -39,11 +45,7 @@ T round_exactly_packed(PackedLine a, PackedLine b, int scale, const Terms& x, co
   ExactSum acc, dot;
   dot.add_dot(a.p, a.stride, b.p, b.stride, x.k, scale);
   acc.add_scaled(dot, x.w[0]);
-  if (x.beta[0] != 0) acc.add_product(x.beta[0], c0[0]);
-  if constexpr (std::is_same_v<T, double>)
-    return acc.to_double();
-  else
-    return acc.to_float();
+  return with_c_terms<T>(acc, x, c0, 1);
 }
 
 template <typename T>
@@ -53,12 +55,7 @@ T round_c_terms(const Terms& x, const double (&c0)[2]) {
     return v == 0 ? T(0) : T(v);
   }
   ExactSum acc;
-  for (int q = 0; q < 2; ++q)
-    if (x.beta[q] != 0) acc.add_product(x.beta[q], c0[q]);
-  if constexpr (std::is_same_v<T, double>)
-    return acc.to_double();
-  else
-    return acc.to_float();
+  return with_c_terms<T>(acc, x, c0, 2);
 }
 
 template <typename T>

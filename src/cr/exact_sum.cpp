@@ -25,10 +25,9 @@ void decompose(double x, std::uint64_t& m, int& e) {
   }
 }
 
-// Every limb of v to [0, 2^32) but the last, which keeps the sign.
-template <int N>
-void carry_limbs(std::int64_t (&v)[N]) {
-  for (int i = 0; i + 1 < N; ++i) {
+// Limbs [lo, hi) of v to [0, 2^32) but the last of them, which keeps the sign and the rest.
+void carry_limbs(std::int64_t* v, int lo, int hi) {
+  for (int i = lo; i + 1 < hi; ++i) {
     v[i + 1] += v[i] >> 32;  // arithmetic shift: the floor of v[i] / 2^32
     v[i] &= kDigit;
   }
@@ -37,8 +36,9 @@ void carry_limbs(std::int64_t (&v)[N]) {
 }  // namespace
 
 void ExactSum::clear() {
-  std::memset(limb_, 0, sizeof limb_);
+  if (hi_ > lo_) std::memset(limb_ + lo_, 0, sizeof(std::int64_t) * std::size_t(hi_ - lo_));
   adds_ = 0;
+  lo_ = kLimbs, hi_ = 0;
 }
 
 void ExactSum::add_bits(std::uint64_t mag, int exp, bool negative) {
@@ -54,6 +54,7 @@ void ExactSum::add_bits(std::uint64_t mag, int exp, bool negative) {
   } else {
     limb_[idx] += d0, limb_[idx + 1] += d1, limb_[idx + 2] += d2;
   }
+  lo_ = std::min(lo_, idx), hi_ = std::max(hi_, std::min(kLimbs, idx + 4));
   if (++adds_ == (1 << 30)) carry();
 }
 
@@ -72,6 +73,7 @@ void ExactSum::add_product(double a, double b, int shift) {
 template <typename T>
 void ExactSum::add_dot(const T* a, std::int64_t sa, const T* b, std::int64_t sb, std::int64_t k, int shift) {
   std::int64_t* const limb = limb_;
+  int wlo = lo_, whi = hi_;                                         // the window this loop touches
   for (std::int64_t l0 = 0; l0 < k; l0 += std::int64_t(1) << 28) {  // carries well before int64 could overflow
     const std::int64_t l1 = std::min(k, l0 + (std::int64_t(1) << 28));
     for (std::int64_t l = l0; l < l1; ++l) {
@@ -86,14 +88,16 @@ void ExactSum::add_dot(const T* a, std::int64_t sa, const T* b, std::int64_t sb,
       // the 106-bit product in 32-bit digits from its lowest set limb: at most five
       const int pos = ex + ey + shift - kLow, idx = pos >> 5;
       const int off = pos & 31;
-      const u128 lo = m << off;                                            // bits 0 .. 127 of the shifted product
-      const std::uint64_t hi = off ? std::uint64_t(m >> (128 - off)) : 0;  // bits 128 ..
+      const u128 lo = m << off;                                             // bits 0 .. 127 of the shifted product
+      const std::uint64_t top = off ? std::uint64_t(m >> (128 - off)) : 0;  // bits 128 ..
       limb[idx] += sign * std::int64_t(std::uint64_t(lo) & kDigit);
       limb[idx + 1] += sign * std::int64_t(std::uint64_t(lo >> 32) & kDigit);
       limb[idx + 2] += sign * std::int64_t(std::uint64_t(lo >> 64) & kDigit);
       limb[idx + 3] += sign * std::int64_t(std::uint64_t(lo >> 96));
-      limb[idx + 4] += sign * std::int64_t(hi);
+      limb[idx + 4] += sign * std::int64_t(top);
+      wlo = std::min(wlo, idx), whi = std::max(whi, idx + 5);
     }
+    lo_ = wlo, hi_ = std::min(kLimbs, whi);
     carry();
   }
 }
@@ -102,21 +106,28 @@ template void ExactSum::add_dot(const float*, std::int64_t, const float*, std::i
 template void ExactSum::add_dot(const double*, std::int64_t, const double*, std::int64_t, std::int64_t, int);
 
 void ExactSum::carry() {
-  carry_limbs(limb_);
+  if (hi_ <= lo_) return;
+  hi_ = std::min(kLimbs, hi_ + 1);  // room for the carry out of the top limb
+  carry_limbs(limb_, lo_, hi_);
   adds_ = 0;
 }
 
 bool ExactSum::magnitude(std::uint32_t* digits, bool& negative) const {
+  std::memset(digits, 0, sizeof(std::uint32_t) * kLimbs);
+  negative = false;
+  if (hi_ <= lo_) return false;
+  // the window and one limb above it: the value's sign ends up in its top limb
+  const int lo = lo_, hi = std::min(kLimbs, hi_ + 1);
   std::int64_t v[kLimbs];
-  std::memcpy(v, limb_, sizeof v);
-  carry_limbs(v);
-  negative = v[kLimbs - 1] < 0;
+  std::memcpy(v + lo, limb_ + lo, sizeof(std::int64_t) * std::size_t(hi - lo));
+  carry_limbs(v, lo, hi);
+  negative = v[hi - 1] < 0;
   if (negative) {
-    for (std::int64_t& x : v) x = -x;
-    carry_limbs(v);
+    for (int i = lo; i < hi; ++i) v[i] = -v[i];
+    carry_limbs(v, lo, hi);
   }
   bool nonzero = false;
-  for (int i = 0; i < kLimbs; ++i) {
+  for (int i = lo; i < hi; ++i) {
     digits[i] = std::uint32_t(v[i]);
     nonzero |= v[i] != 0;
   }
@@ -131,7 +142,7 @@ void ExactSum::add_scaled(const ExactSum& x, double w) {
   int ew;
   decompose(w, mw, ew);
   negative = negative != std::signbit(w);
-  for (int i = 0; i < kLimbs; ++i) {
+  for (int i = x.lo_; i < std::min(kLimbs, x.hi_ + 1); ++i) {
     if (!d[i]) continue;
     const u128 v = u128(d[i]) * mw;  // below 2^85
     add_bits(std::uint64_t(v), kLow + 32 * i + ew, negative);

@@ -10,7 +10,7 @@ namespace bf16x::cr {
 
 class ExactSum {
  public:
-  ExactSum() { clear(); }
+  ExactSum() = default;
   void clear();
   void add_product(double a, double b, int shift = 0);  // += a b 2^shift; a, b finite
   // += 2^shift sum_l a[l sa] b[l sb], finite; the loop of add_product without its per-call overhead.
@@ -19,6 +19,13 @@ class ExactSum {
   void add_scaled(const ExactSum& x, double w);  // += w x, exactly; w finite, x a sum of products of doubles
   double to_double() const;                      // RN(value) in FP64 (+0 for an exact 0, +-Inf past the largest)
   float to_float() const;                        // RN(value) in FP32, rounded once from the exact value
+  template <typename T>
+  T to() const {  // to_double or to_float
+    if constexpr (sizeof(T) == sizeof(double))
+      return to_double();
+    else
+      return to_float();
+  }
 
  private:
   static constexpr int kLow = -3392;                         // the weight of bit 0 of limb 0
@@ -29,8 +36,9 @@ class ExactSum {
   bool magnitude(std::uint32_t* digits, bool& negative) const;
   double round_to(int precision, int min_exp, int max_exp) const;
 
-  std::int64_t limb_[kLimbs];
-  int adds_ = 0;  // additions since the last carry
+  std::int64_t limb_[kLimbs] = {};
+  int adds_ = 0;              // additions since the last carry
+  int lo_ = kLimbs, hi_ = 0;  // limbs [lo_, hi_) may be nonzero (carries run within them and one limb above)
 };
 
 }  // namespace bf16x::cr
