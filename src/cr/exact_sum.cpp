@@ -174,6 +174,7 @@ double ExactSum::round_to(int precision, int min_exp, int max_exp) const {
   bool sticky = (d[r >> 5] & ((std::uint32_t(1) << (r & 31)) - 1)) != 0;
   for (int i = (r >> 5) - 1; i >= 0 && !sticky; --i) sticky = d[i] != 0;
   if (round_bit && (sticky || (m & 1))) ++m;
+  if (m == 0) return negative ? -0.0 : 0.0;  // below half the smallest subnormal: a signed zero
   const int length = 64 - __builtin_clzll(m);
   if (q + length > max_exp) return negative ? -HUGE_VAL : HUGE_VAL;
   const double x = std::ldexp(double(m), q);  // m < 2^(precision+1): exact
