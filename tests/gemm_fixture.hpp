@@ -61,12 +61,15 @@ struct Problem {
 
   T cval(std::int64_t i, std::int64_t j) const { return c[at(layout, i, j, ldc)]; }
 
+  double auto_target = 0;  // bf16x_options.auto_target of run()
+
   int run(int mode, int engine = BF16X_ENGINE_AUTO, bf16x_stats* stats = nullptr) {
     bf16x_options o;
     bf16x_options_init(&o);
     o.mode = mode;
     o.engine = engine;
     o.stats = stats;
+    o.auto_target = auto_target;
     if constexpr (sizeof(T) == 8)
       return bf16x_dgemm_ex(bf16x_layout(layout), bf16x_transpose(ta), bf16x_transpose(tb), m, n, k, alpha, a.data(),
                             lda, b.data(), ldb, beta, c.data(), ldc, &o);

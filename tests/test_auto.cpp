@@ -299,6 +299,37 @@ TEST(Auto, OnAmxChoosesByAccuracyThenCost) {
   EXPECT_TRUE(c.nonfinite);
 }
 
+// A target below the native bound gamma_k: native cannot promise it, so auto runs the correctly rounded mode
+// (error at most u |C_ij|), whatever the cost model says; at gamma_k and above, the usual decision.
+TEST(Auto, TargetTighterThanNativeRunsTheCorrectlyRoundedMode) {
+  api::Settings s = api::current_settings();
+  s.auto_target = 0;
+  for (const bool dbl : {false, true}) {
+    const double u = dbl ? 0x1p-53 : 0x1p-24, gamma = policy::native_escaled(dbl, 500);
+    const int cr = dbl ? BF16X_MODE_FP64CR : BF16X_MODE_FP32CR;
+    for (const int engine : {int(BF16X_ENGINE_REFERENCE), int(BF16X_ENGINE_AVX512BF16), int(BF16X_ENGINE_AMX_MODEL)}) {
+      api::ModeRequest r{BF16X_MODE_AUTO, dbl, 100, 100, 500, engine, u / 4};
+      EXPECT_EQ(api::resolve_mode(r, s), cr);
+      r.target = gamma / 2;
+      EXPECT_EQ(api::resolve_mode(r, s), cr);
+      r.target = gamma;  // native's own bound: native meets it
+      EXPECT_NE(api::resolve_mode(r, s), cr);
+      r.target = 0;  // the default target is gamma_k
+      EXPECT_NE(api::resolve_mode(r, s), cr);
+      s.auto_target = gamma / 2;  // BF16X_AUTO_TARGET
+      EXPECT_EQ(api::resolve_mode(r, s), cr);
+      s.auto_target = 0;
+      r.target = u;
+      r.mode = BF16X_MODE_FP64X21;  // a mode named is run as named
+      if (dbl) {
+        EXPECT_EQ(api::resolve_mode(r, s), BF16X_MODE_FP64X21);
+      }
+    }
+    // without an engine (plan_call's first pass) nothing is chosen yet
+    EXPECT_NE(api::resolve_mode({BF16X_MODE_AUTO, dbl, 100, 100, 500, -1, u}, s), cr);
+  }
+}
+
 TEST(Auto, TargetComesFromTheOptionsElseTheNativeBound) {
   api::ModeRequest r{BF16X_MODE_AUTO, true, 100, 100, 500, BF16X_ENGINE_AMX, 1e-9};
   EXPECT_EQ(api::auto_target(r, api::current_settings()), 1e-9);

@@ -167,10 +167,18 @@ class CorrectRounding : public ::testing::Test {};
 using Types = ::testing::Types<double, float>;
 TYPED_TEST_SUITE(CorrectRounding, Types);
 
-// Every class, both engines, alpha / beta combinations with inexact factors: 0 mismatches.
+// The engines whose tile sums differ (cr_tile_level): auto (the widest this CPU runs), avx2 where it runs (the
+// AVX2 kernels on an AVX-512 CPU), reference (the scalar ones).
+std::vector<int> cr_engines() {
+  std::vector<int> e{BF16X_ENGINE_AUTO, BF16X_ENGINE_REFERENCE};
+  if (bf16x_engine_available(BF16X_ENGINE_AVX2)) e.push_back(BF16X_ENGINE_AVX2);
+  return e;
+}
+
+// Every class, every kernel level, alpha / beta combinations with inexact factors: 0 mismatches.
 TYPED_TEST(CorrectRounding, EveryClassEveryEntry) {
   using T = TypeParam;
-  const int engines[] = {BF16X_ENGINE_AUTO, BF16X_ENGINE_REFERENCE};
+  const std::vector<int> engines = cr_engines();
   const T ab[][2] = {{T(1), T(0)}, {T(-0.7), T(1)}, {T(3), T(0.3)}};
   for (Cls c : kClasses) {
     const std::int64_t m = 19, n = 13, k = c == Cls::ties ? 4 * 13 : 150;
@@ -225,10 +233,41 @@ TYPED_TEST(CorrectRounding, ShapesLayoutsThreads) {
           const std::string what = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) +
                                    " threads " + std::to_string(threads) + " layout " + std::to_string(layout) +
                                    " ta " + std::to_string(ta);
+          // auto's kernels, and on an AVX-512 CPU the AVX2 ones (another tile shape) on every other problem
           EXPECT_EQ(mismatches(p, BF16X_ENGINE_AUTO, what), 0) << what;
+          if (seed % 2 && bf16x_engine_available(BF16X_ENGINE_AVX512BF16) &&
+              bf16x_engine_available(BF16X_ENGINE_AVX2)) {
+            EXPECT_EQ(mismatches(p, BF16X_ENGINE_AVX2, what + " avx2"), 0) << what;
+          }
         }
   }
   bf16x_set_num_threads(0);
+}
+
+// Auto with a target below the native GEMM's bound gamma_k runs the correctly rounded mode (docs/auto.md, "Targets
+// tighter than native"): every entry the exact rounding; a target at gamma_k does not.
+TYPED_TEST(CorrectRounding, AutoWithATargetTighterThanNative) {
+  using T = TypeParam;
+  Problem<T> p(23, 17, 300, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_TRANS, 31, 2);
+  fill_class(p, Cls::phi4, 31);
+  const double u = sizeof(T) == 8 ? 0x1p-53 : 0x1p-24;
+  bf16x_stats st;
+  bf16x_stats_init(&st);
+  const check::Mat<T> want = check::exact_rounded_gemm<T>(p.opa, p.opb, p.alpha, p.beta, p.c0);
+  for (const double target : {u, 300 * u / 2}) {  // at u and well below gamma_300
+    p.auto_target = target;
+    const std::vector<T> keep = p.c;
+    ASSERT_EQ(p.run(BF16X_MODE_AUTO, BF16X_ENGINE_AUTO, &st), BF16X_OK);
+    EXPECT_EQ(st.mode, mode_of<T>()) << "target " << target;
+    std::int64_t bad = 0;
+    for (std::int64_t j = 0; j < p.n; ++j)
+      for (std::int64_t i = 0; i < p.m; ++i) bad += bits(p.cval(i, j)) != bits(want(i, j));
+    EXPECT_EQ(bad, 0) << "target " << target;
+    p.c = keep;
+  }
+  p.auto_target = 1.01 * 300 * u;  // above gamma_300: native's bound meets it
+  ASSERT_EQ(p.run(BF16X_MODE_AUTO, BF16X_ENGINE_AUTO, &st), BF16X_OK);
+  EXPECT_NE(st.mode, mode_of<T>());
 }
 
 // NaN and Inf: an entry whose row of op(A) or column of op(B) holds one is IEEE's NaN / Inf as the host GEMM gives
@@ -340,8 +379,10 @@ TYPED_TEST(CorrectRounding, ComplexEachPart) {
     ASSERT_EQ(bf16x_set_num_threads(threads), BF16X_OK);
     for (int layout : {BF16X_COL_MAJOR, BF16X_ROW_MAJOR})
       for (int ta : {BF16X_NO_TRANS, BF16X_TRANS, BF16X_CONJ_TRANS})
-        for (int tb : {BF16X_NO_TRANS, BF16X_CONJ_TRANS})
-          complex_case<T>(layout, ta, tb, 7 + threads, 5, 33 + threads, (seed & 1) != 0, ++seed);
+        for (int tb : {BF16X_NO_TRANS, BF16X_CONJ_TRANS}) {
+          ++seed;
+          complex_case<T>(layout, ta, tb, 7 + threads, 5, 33 + threads, (seed & 1) == 0, seed);
+        }
   }
   bf16x_set_num_threads(0);
 }
@@ -357,9 +398,9 @@ namespace bf16x::test {
 namespace {
 
 // The tile sums' own bound (cr/tile_sums.hpp): |s + c - sum a b| <= (76 k^2 + 3.2 k) u^2 t for the FP64 kernels,
-// against the exact sum from MPFR, for every kernel this CPU runs, k across the kernels' block edges, with
-// products of mixed signs and magnitudes (cancellation); the measured errors must not all be zero (the bound is
-// exercised, not just the exact cases).
+// against the exact sum from MPFR, for every kernel table this CPU runs (each with its own tile shape), k across
+// the kernels' block edges, with products of mixed signs and magnitudes (cancellation); the measured errors must
+// not all be zero (the bound is exercised, not just the exact cases).
 TEST(CorrectRoundingKernels, TileSumsWithinTheirBound) {
   using namespace bf16x::cr;
   std::mt19937_64 rng(42);
@@ -367,39 +408,46 @@ TEST(CorrectRoundingKernels, TileSumsWithinTheirBound) {
   mpfr_t exact, term;
   mpfr_init2(exact, 4000);
   mpfr_init2(term, 200);
-  for (const bool reference : {true, false}) {
-    const TileKernels& kern = tile_kernels(reference);
+  for (const cpu::Level level : {cpu::Level::generic, cpu::Level::avx2, cpu::Level::avx512}) {
+    if (level > cpu::vector_level()) {
+      std::printf("kernels at level %d: skipped, this CPU does not run them\n", int(level));
+      continue;
+    }
+    const TileKernels& kern = tile_kernels(level);
+    const int mr = kern.mr, nr = kern.nr;
+    ASSERT_LE(mr * nr, kMaxTile);
+    ASSERT_EQ(kItemRows % mr, 0);
     double worst = 0;
     for (std::int64_t k : {1, 2, 7, 255, 256, 257, 513, 3001}) {
-      std::vector<double> a(std::size_t(2 * kMR * k)), b(std::size_t(kNR * k));
+      std::vector<double> a(std::size_t(2 * mr * k)), b(std::size_t(nr * k));
       for (std::int64_t l = 0; l < k; ++l) {
-        for (int i = 0; i < kMR; ++i) {
+        for (int i = 0; i < mr; ++i) {
           const double v = u(rng) * std::ldexp(1.0, -int(u(rng) * u(rng) * 30 + 30)) + (l % 2 ? 1 : -1) * 0.5;
-          a[std::size_t(l * 2 * kMR + i)] = v;
-          a[std::size_t(l * 2 * kMR + kMR + i)] = std::fabs(v);
+          a[std::size_t(l * 2 * mr + i)] = v;
+          a[std::size_t(l * 2 * mr + mr + i)] = std::fabs(v);
         }
-        for (int j = 0; j < kNR; ++j) b[std::size_t(l * kNR + j)] = 1 + u(rng) * 0x1p-20;
+        for (int j = 0; j < nr; ++j) b[std::size_t(l * nr + j)] = 1 + u(rng) * 0x1p-20;
       }
-      double s[kMR * kNR], c[kMR * kNR], t[kMR * kNR];
+      double s[kMaxTile], c[kMaxTile], t[kMaxTile];
       kern.dd(k, a.data(), b.data(), s, c, t);
-      for (int i = 0; i < kMR; ++i)
-        for (int j = 0; j < kNR; ++j) {
+      for (int i = 0; i < mr; ++i)
+        for (int j = 0; j < nr; ++j) {
           mpfr_set_zero(exact, 1);
           for (std::int64_t l = 0; l < k; ++l) {
-            mpfr_set_d(term, a[std::size_t(l * 2 * kMR + i)], MPFR_RNDN);
-            mpfr_mul_d(term, term, b[std::size_t(l * kNR + j)], MPFR_RNDN);
+            mpfr_set_d(term, a[std::size_t(l * 2 * mr + i)], MPFR_RNDN);
+            mpfr_mul_d(term, term, b[std::size_t(l * nr + j)], MPFR_RNDN);
             mpfr_add(exact, exact, term, MPFR_RNDN);
           }
-          mpfr_sub_d(exact, exact, s[i * kNR + j], MPFR_RNDN);
-          mpfr_sub_d(exact, exact, c[i * kNR + j], MPFR_RNDN);
+          mpfr_sub_d(exact, exact, s[i * nr + j], MPFR_RNDN);
+          mpfr_sub_d(exact, exact, c[i * nr + j], MPFR_RNDN);
           const double err = std::fabs(mpfr_get_d(exact, MPFR_RNDU));
-          const double kk = double(k), bound = (76 * kk * kk + 3.2 * kk) * 0x1p-106 * t[i * kNR + j];
-          EXPECT_LE(err, bound) << "k " << k << " reference " << reference;
+          const double kk = double(k), bound = (76 * kk * kk + 3.2 * kk) * 0x1p-106 * t[i * nr + j];
+          EXPECT_LE(err, bound) << "k " << k << " kernels " << kern.isa << " entry " << i << "," << j;
           worst = std::max(worst, err / bound);
         }
     }
     EXPECT_GT(worst, 0.0) << "no rounding error at all: the data does not exercise the bound";
-    std::printf("kernels %s: largest error / bound %.3g\n", tile_kernels_isa(reference), worst);
+    std::printf("kernels %s (%d x %d): largest error / bound %.3g\n", kern.isa, mr, nr, worst);
   }
   mpfr_clear(exact);
   mpfr_clear(term);

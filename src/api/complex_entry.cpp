@@ -128,7 +128,7 @@ int run_complex(const ComplexOperand<T>& oa, const ComplexOperand<T>& ob, const 
   if (plan.status != BF16X_OK) return plan.status;
   if (is_cr_mode(plan.mode)) {  // each part correctly rounded: the two real dot products of length 2k together
     cr::CrConfig cfg;
-    cfg.reference = plan.engine == BF16X_ENGINE_REFERENCE;
+    cfg.level = cr_tile_level(plan.engine);
     const cr::ComplexArgs<T> args{m,
                                   n,
                                   k,
@@ -148,6 +148,7 @@ int run_complex(const ComplexOperand<T>& oa, const ComplexOperand<T>& ob, const 
     const ThreadScope threads;  // bf16x_set_num_threads, for this call's parallel region only
     if (cr::gemm_cr_complex(args, cfg) == util::DriverStatus::ok) {
       cr_outcome(plan.mode, plan.engine, cfg, out);
+      if (plan.requested == BF16X_MODE_AUTO) out.why += ",auto=target";  // a target tighter than native's bound
       return BF16X_OK;
     }
     out.why = ",fallback=nonfinite";

@@ -209,7 +209,7 @@ int gemm_slice_mode(int mode, int engine_id, GuardRequest* guard, const bf16x_op
 template <typename T>
 int gemm_cr_mode(int mode, int engine_id, const Call<T>& x, Outcome& out) {
   cr::CrConfig cfg;
-  cfg.reference = engine_id == BF16X_ENGINE_REFERENCE;
+  cfg.level = cr_tile_level(engine_id);
   const pack::GemmArgs<T> args{x.m, x.n, x.k, x.alpha, x.opa(), x.opb(), x.beta, x.c, x.ldc, x.c_rows};
   const ThreadScope threads;  // bf16x_set_num_threads, for this call's parallel region only
   if (cr::gemm_cr(args, cfg) != util::DriverStatus::ok) {
@@ -240,7 +240,7 @@ void cr_outcome(int mode, int engine_id, const cr::CrConfig& cfg, Outcome& out) 
   out.counters.micro_tiles += cfg.micro_tiles;
   out.workspace_bytes = cfg.workspace_bytes;
   char why[64];
-  std::snprintf(why, sizeof why, ",kernels=%s,exact=%llu", cr::tile_kernels_isa(cfg.reference),
+  std::snprintf(why, sizeof why, ",kernels=%s,exact=%llu", cr::tile_kernels(cfg.level).isa,
                 static_cast<unsigned long long>(cfg.exact_entries));
   out.why = why;
 }
@@ -362,7 +362,11 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
     g.host = host::can_take(m, n, k, lda, ldb, ldc);  // else the guard repairs every unproved entry itself
     return guard_applies(plan.guard, mode, by_auto, scaled) ? std::optional<GuardRequest>(g) : std::nullopt;
   };
-  if (is_cr_mode(plan.mode)) return gemm_cr_mode<T>(plan.mode, plan.engine, x, out);
+  if (is_cr_mode(plan.mode)) {
+    const int st = gemm_cr_mode<T>(plan.mode, plan.engine, x, out);
+    if (plan.requested == BF16X_MODE_AUTO) out.why += ",auto=target";  // a target tighter than native's bound
+    return st;
+  }
   if (crt::is_crt_mode(plan.mode)) {
     auto g = guard_for(plan.mode, false, -1);
     return gemm_crt_mode<T>(plan.mode, plan.engine, fast_scaling, g ? &*g : nullptr, x, out);

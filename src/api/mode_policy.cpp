@@ -31,11 +31,22 @@ bool may_emulate(const ModeRequest& r, const Settings& s) {
           crt_wins(r, crt_min_moduli(r.is_double)));
 }
 
+// A target the caller set below the native GEMM's own bound gamma_k: neither native nor a guarded emulation (whose
+// repairs are FP64 dot products) can promise it. The correctly rounded mode can, to u: its error is at most
+// u |C_ij| <= u (|A||B|)_ij, as small as any result in T can be (docs/auto.md, "Targets tighter than native").
+bool tighter_than_native(const ModeRequest& r, const Settings& s) {
+  const double set = r.target > 0 ? r.target : s.auto_target;
+  return set > 0 && set < policy::native_escaled(r.is_double, r.k);
+}
+
 }  // namespace
 
 int resolve_mode(const ModeRequest& r, const Settings& s) {
   int mode = r.mode;
   if (mode == BF16X_MODE_DEFAULT) mode = s.mode(r.is_double);
+  // (with a BF16 engine: the mode's kernels run on its ISA)
+  if (mode == BF16X_MODE_AUTO && r.engine >= 0 && tighter_than_native(r, s))
+    return r.is_double ? BF16X_MODE_FP64CR : BF16X_MODE_FP32CR;
   // BF16X_MIN_SIZE trades accuracy for speed: never where every entry is promised correctly rounded.
   if (mode != BF16X_MODE_NATIVE && !is_cr_mode(mode) && std::min({r.m, r.n, r.k}) < s.min_size)
     return BF16X_MODE_NATIVE;

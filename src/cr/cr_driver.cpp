@@ -14,9 +14,9 @@
 namespace bf16x::cr {
 namespace {
 
-constexpr std::int64_t kChunk = kNR * 16;                    // column blocks are multiples of this
+constexpr std::int64_t kChunk = 64;                          // column blocks are multiples of this (and of NR)
 constexpr std::int64_t kBlockBytes = std::int64_t(8) << 20;  // packed op(B) per column block
-constexpr std::int64_t kRows = 8 * kMR;                      // the rows of op(A) one work item packs and runs
+constexpr std::int64_t kRows = kItemRows;                    // the rows of op(A) one work item packs and runs
 
 std::int64_t block_cols(std::int64_t n, std::int64_t k) {
   const std::int64_t fit = std::max<std::int64_t>(1, kBlockBytes / (8 * std::max<std::int64_t>(k, 1)) / kChunk);
@@ -88,8 +88,8 @@ double pow2(int e) {  // -1022 <= e <= 1023
 // One panel of W lines (nullptr: a zero line) of length k, line w's element l at src[w][l * step], scaled by f[w]:
 // per l the W values, then (with_abs) their magnitudes. Lines that run across memory (step != 1) are read in
 // blocks of l, so that the W lines of one l share their cache line and the block's pages stay in the TLB.
-template <int W, typename T>
-void pack_panel(const T* const (&src)[W], const double (&f)[W], std::int64_t step, std::int64_t k, double* dst,
+template <typename T>
+void pack_panel(const T* const* src, const double* f, int W, std::int64_t step, std::int64_t k, double* dst,
                 bool with_abs) {
   const int stride = with_abs ? 2 * W : W;
   constexpr std::int64_t kBlock = 64;
@@ -114,18 +114,19 @@ std::size_t cr_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k, i
 
 namespace {
 
-// The packed panels of one tile (cr/tile_sums.hpp): row ii of the A panel, column jj of the B panel.
+// The packed panels of one MR x NR tile (cr/tile_sums.hpp): row ii of the A panel, column jj of the B panel.
 struct Panels {
   const double* a;
   const double* b;
-  std::int64_t k;
-  PackedLine row(int ii) const { return {a + ii, 2 * kMR}; }
-  PackedLine col(int jj) const { return {b + jj, kNR}; }
+  int mr, nr;
+  PackedLine row(int ii) const { return {a + ii, 2 * mr}; }
+  PackedLine col(int jj) const { return {b + jj, nr}; }
 };
 
 // The tile sums of op(A) (m x k) times op(B) (k x ncols), both views finite where their line exponents say so
 // (ea, eb: line_exponents), handed tile by tile to finish(i0, j0, s, c, t, panels), which rounds and writes the tile's
-// entries and returns how many took the exact sum. Every entry is finished once, by one thread.
+// entries (panels.mr x panels.nr, entry (ii, jj) at ii * nr + jj) and returns how many took the exact sum. Every
+// entry is finished once, by one thread.
 template <typename T, typename Finish>
 void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::MatrixView<T>& a,
                const pack::MatrixView<T>& b, const Lines& la, const Lines& lb, CrConfig& cfg,
@@ -133,13 +134,14 @@ void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::M
   const int threads = omp_get_max_threads();
   const std::int64_t nc = block_cols(ncols, k);
   const std::vector<int>&ea = la.exp, &eb = lb.exp;
-  const TileKernels& kern = tile_kernels(cfg.reference);
+  const TileKernels& kern = tile_kernels(cfg.level);
   if (!sums) sums = std::is_same_v<T, double> ? kern.dd : kern.plain;
-  const std::int64_t row_panels = (m + kMR - 1) / kMR, items = (m + kRows - 1) / kRows;
+  const int mr = kern.mr, nr = kern.nr;
+  const std::int64_t row_panels = (m + mr - 1) / mr, items = (m + kRows - 1) / kRows;
   std::uint64_t exact = 0, tiles = 0;
   util::PhaseTimes first;  // thread 0's
   for (std::int64_t j0 = 0; j0 < ncols; j0 += nc) {
-    const std::int64_t cols = std::min(nc, ncols - j0), col_panels = (cols + kNR - 1) / kNR;
+    const std::int64_t cols = std::min(nc, ncols - j0), col_panels = (cols + nr - 1) / nr;
     // Work items: a block of rows times a group of column panels; a skinny op(A) splits the columns too, so that
     // every thread has work (each group packs its rows again).
     const std::int64_t groups = std::clamp<std::int64_t>((4 * threads + items - 1) / items, 1, col_panels);
@@ -150,51 +152,51 @@ void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::M
       // op(B)'s columns j0 .. j0 + cols, scaled, in panels of NR (zeros past ncols and in lines holding NaN/Inf)
 #pragma omp for schedule(static)
       for (std::int64_t p = 0; p < col_panels; ++p) {
-        const T* src[kNR];
-        double f[kNR];
-        for (int jj = 0; jj < kNR; ++jj) {
-          const std::int64_t j = j0 + p * kNR + jj;
+        const T* src[kMaxTile];
+        double f[kMaxTile];
+        for (int jj = 0; jj < nr; ++jj) {
+          const std::int64_t j = j0 + p * nr + jj;
           const bool live = j < ncols && eb[std::size_t(j)] != kNonfinite;
           f[jj] = live ? pow2(-eb[std::size_t(j)]) : 0;
           // op(B)(l, j) at data[j + l * ld] (transposed) or data[l + j * ld]
           src[jj] = live ? (b.trans ? b.data + j : b.data + j * b.ld) : nullptr;
         }
-        pack_panel<kNR>(src, f, b.trans ? b.ld : 1, k, bpack.data() + p * kNR * k, false);
+        pack_panel(src, f, nr, b.trans ? b.ld : 1, k, bpack.data() + p * nr * k, false);
       }
       lap.lap(mine.pack);
       double* ap = apack.data() + std::size_t(omp_get_thread_num()) * std::size_t(2 * kRows * k);
-      double s[kMR * kNR], c[kMR * kNR], t[kMR * kNR];
+      double s[kMaxTile], c[kMaxTile], t[kMaxTile];
 #pragma omp for schedule(dynamic) nowait
       for (std::int64_t item = 0; item < items * groups; ++item) {
         // rows r0 .. r0 + kRows of op(A), scaled, in panels of MR: per l the MR values, then their magnitudes
         const std::int64_t r0 = item / groups * kRows, group = item % groups;
         const std::int64_t p0 = col_panels * group / groups, p1 = col_panels * (group + 1) / groups;
-        for (std::int64_t panel = 0; panel < kRows / kMR; ++panel) {
-          const T* src[kMR];
-          double f[kMR];
-          for (int ii = 0; ii < kMR; ++ii) {
-            const std::int64_t i = r0 + panel * kMR + ii;
+        for (std::int64_t panel = 0; panel < kRows / mr; ++panel) {
+          const T* src[kMaxTile];
+          double f[kMaxTile];
+          for (int ii = 0; ii < mr; ++ii) {
+            const std::int64_t i = r0 + panel * mr + ii;
             const bool live = i < m && ea[std::size_t(i)] != kNonfinite;
             f[ii] = live ? pow2(-ea[std::size_t(i)]) : 0;
             src[ii] = live ? (a.trans ? a.data + i * a.ld : a.data + i) : nullptr;
           }
-          pack_panel<kMR>(src, f, a.trans ? 1 : a.ld, k, ap + panel * 2 * kMR * k, true);
+          pack_panel(src, f, mr, a.trans ? 1 : a.ld, k, ap + panel * 2 * mr * k, true);
         }
         lap.lap(mine.pack);
-        for (std::int64_t panel = 0; panel < kRows / kMR && r0 + panel * kMR < m; ++panel)
+        for (std::int64_t panel = 0; panel < kRows / mr && r0 + panel * mr < m; ++panel)
           for (std::int64_t p = p0; p < p1; ++p) {
-            sums(k, ap + panel * 2 * kMR * k, bpack.data() + p * kNR * k, s, c, t);
+            sums(k, ap + panel * 2 * mr * k, bpack.data() + p * nr * k, s, c, t);
             ++tiles;
             lap.lap(mine.products);
-            exact += finish(r0 + panel * kMR, j0 + p * kNR, s, c, t,
-                            Panels{ap + panel * 2 * kMR * k, bpack.data() + p * kNR * k, k});
+            exact += finish(r0 + panel * mr, j0 + p * nr, s, c, t,
+                            Panels{ap + panel * 2 * mr * k, bpack.data() + p * nr * k, mr, nr});
             lap.lap(mine.write);
           }
       }
       if (omp_get_thread_num() == 0) first.add(mine);
     }
     cfg.phases.bytes_pack +=
-        std::uint64_t(8) * std::uint64_t(k) * std::uint64_t(col_panels * kNR + 2 * groups * row_panels * kMR);
+        std::uint64_t(8) * std::uint64_t(k) * std::uint64_t(col_panels * nr + 2 * groups * row_panels * mr);
   }
   util::PhaseTimes& ph = cfg.phases;
   ph.scan += first.scan, ph.pack += first.pack, ph.products += first.products, ph.write += first.write;
@@ -230,14 +232,14 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
   clock.lap(cfg.phases.scan);
   cfg.phases.bytes_scan += std::uint64_t(sizeof(T)) * std::uint64_t(k) * std::uint64_t(m + n);
 
-  const auto decide = decide_for<T>(tile_kernels(cfg.reference), false);
+  const auto decide = decide_for<T>(tile_kernels(cfg.level), false);
   const Terms terms{{double(g.alpha), 0}, {double(g.beta), 0}, k, std::is_same_v<T, double>};
   const auto finish = [&](std::int64_t i0, std::int64_t j0, const double* s, const double* c, const double* t,
                           const Panels& pn) {
     std::uint64_t exact = 0;
-    for (int ii = 0; ii < kMR && i0 + ii < m; ++ii)
-      for (int jj = 0; jj < kNR && j0 + jj < n; ++jj) {
-        const std::int64_t i = i0 + ii, j = j0 + jj, x = ii * kNR + jj;
+    for (int ii = 0; ii < pn.mr && i0 + ii < m; ++ii)
+      for (int jj = 0; jj < pn.nr && j0 + jj < n; ++jj) {
+        const std::int64_t i = i0 + ii, j = j0 + jj, x = ii * pn.nr + jj;
         T& cij = g.c_row_major ? g.c[i * g.ldc + j] : g.c[i + j * g.ldc];
         const double c0[2] = {g.beta != T(0) ? double(cij) : 0.0, 0};
         const std::int64_t cols[2] = {j, j};
@@ -299,7 +301,7 @@ util::DriverStatus gemm_cr_complex(const ComplexArgs<T>& g, CrConfig& cfg) {
   clock.lap(cfg.phases.scan);
   cfg.phases.bytes_scan += std::uint64_t(sizeof(T)) * std::uint64_t(k2) * std::uint64_t(m + n2) * 2;
 
-  const auto decide = decide_for<T>(tile_kernels(cfg.reference), true);
+  const auto decide = decide_for<T>(tile_kernels(cfg.level), true);
   const bool reads_c = g.beta[0] != 0 || g.beta[1] != 0;
   // Re = ar P0 - ai P1 + br cr - bi ci; Im = ar P1 + ai P0 + br ci + bi cr
   const Terms re_terms{{g.alpha[0], -g.alpha[1]}, {g.beta[0], -g.beta[1]}, k2, std::is_same_v<T, double>};
@@ -308,9 +310,9 @@ util::DriverStatus gemm_cr_complex(const ComplexArgs<T>& g, CrConfig& cfg) {
   const auto finish = [&](std::int64_t i0, std::int64_t j0, const double* s, const double* c, const double* t,
                           const Panels& pn) {
     std::uint64_t exact = 0;
-    for (int ii = 0; ii < kMR && i0 + ii < m; ++ii)
-      for (int jj = 0; jj < kNR && j0 + jj < n2; jj += 2) {  // the tile's columns pair up: j0 is even
-        const std::int64_t i = i0 + ii, j = (j0 + jj) / 2, x = ii * kNR + jj;
+    for (int ii = 0; ii < pn.mr && i0 + ii < m; ++ii)
+      for (int jj = 0; jj < pn.nr && j0 + jj < n2; jj += 2) {  // the tile's columns pair up: NR and j0 are even
+        const std::int64_t i = i0 + ii, j = (j0 + jj) / 2, x = ii * pn.nr + jj;
         T* cij = g.c + 2 * (g.c_rows ? i * g.ldc + j : i + j * g.ldc);
         const double cr = reads_c ? double(cij[0]) : 0.0, ci = reads_c ? double(cij[1]) : 0.0;
         const std::int64_t cols[2] = {2 * j, 2 * j + 1};
@@ -351,17 +353,17 @@ void dd_gemm(const pack::GemmArgs<double>& g, CrConfig& cfg) {
   line_exponents(g.b, false, n, k, lb);
   const std::vector<int>&ea = la.exp, &eb = lb.exp;
   const auto finish = [&](std::int64_t i0, std::int64_t j0, const double* s, const double* c, const double*,
-                          const Panels&) {
-    for (int ii = 0; ii < kMR && i0 + ii < m; ++ii)
-      for (int jj = 0; jj < kNR && j0 + jj < n; ++jj) {
-        const std::int64_t i = i0 + ii, j = j0 + jj, x = ii * kNR + jj;
+                          const Panels& pn) {
+    for (int ii = 0; ii < pn.mr && i0 + ii < m; ++ii)
+      for (int jj = 0; jj < pn.nr && j0 + jj < n; ++jj) {
+        const std::int64_t i = i0 + ii, j = j0 + jj, x = ii * pn.nr + jj;
         double& cij = g.c_row_major ? g.c[i * g.ldc + j] : g.c[i + j * g.ldc];
         const double v = std::ldexp(s[x] + c[x], ea[std::size_t(i)] + eb[std::size_t(j)]);
         cij = g.beta == 0 ? g.alpha * v : g.alpha * v + g.beta * cij;
       }
     return std::uint64_t(0);
   };
-  run_tiles<double>(m, n, k, g.a, g.b, la, lb, cfg, bpack, apack, finish, tile_kernels(cfg.reference).dot2);
+  run_tiles<double>(m, n, k, g.a, g.b, la, lb, cfg, bpack, apack, finish, tile_kernels(cfg.level).dot2);
 }
 
 template util::DriverStatus gemm_cr(const pack::GemmArgs<float>&, CrConfig&);

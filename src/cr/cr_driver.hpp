@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cpu/features.hpp"
 #include "pack/operand.hpp"
 #include "util/driver_status.hpp"
 #include "util/phase_times.hpp"
@@ -13,7 +14,9 @@
 namespace bf16x::cr {
 
 struct CrConfig {
-  bool reference = false;  // the scalar kernels (the reference engine); else the widest this CPU runs
+  // The tile sums' vector level (cr/tile_sums.hpp), at most the CPU's: generic on the reference engine, avx2 on
+  // the avx2 engine, else the widest this CPU runs.
+  cpu::Level level = cpu::Level::avx512;
   // out
   std::uint64_t exact_entries = 0;  // entries the tile sums could not decide: rounded from their exact value
   std::uint64_t micro_tiles = 0;

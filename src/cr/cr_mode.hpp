@@ -1,9 +1,17 @@
 // The correctly rounded modes of the C API: fp64cr (dgemm) and fp32cr (sgemm).
 #pragma once
 #include "bf16x/bf16x.h"
+#include "cpu/features.hpp"
 
 namespace bf16x {
 
 inline bool is_cr_mode(int mode) { return mode == BF16X_MODE_FP64CR || mode == BF16X_MODE_FP32CR; }
+
+// The vector level of the tile sums on an engine (cr::CrConfig::level): the scalar kernels on the reference engine,
+// AVX2 on the avx2 engine, else the widest this CPU runs (cr::tile_kernels clamps to it).
+inline cpu::Level cr_tile_level(int engine_id) {
+  if (engine_id == BF16X_ENGINE_REFERENCE) return cpu::Level::generic;
+  return engine_id == BF16X_ENGINE_AVX2 || engine_id == BF16X_ENGINE_AVX2_INT8 ? cpu::Level::avx2 : cpu::Level::avx512;
+}
 
 }  // namespace bf16x

@@ -8,15 +8,19 @@
 // (cr/entry_rounding_impl.hpp): a componentwise bound, like Dot2's (Ogita, Rump, Oishi 2005), at five
 // floating-point operations a product instead of eleven. FP32 inputs: a plain FMA sum s of the products, exact in
 // FP64 (c = 0), |s - sum a b| <= 1.02 (k + 1) u t. Packed operands: per l, the MR values of a then their
-// magnitudes; the NR of b.
+// magnitudes; the NR of b. The tile's shape is the kernel table's (MR x NR: 3 x 4 scalar and AVX2, 4 x 8 AVX-512);
+// the sums differ with it, the rounded entries do not.
 #pragma once
 #include <cstdint>
 
+#include "cpu/features.hpp"
 #include "cr/entry_rounding.hpp"
 
 namespace bf16x::cr {
 
-constexpr int kMR = 3, kNR = 4;
+constexpr int kMaxTile = 32;  // the most entries (MR x NR) a kernel's tile has
+// The rows of op(A) one work item of the driver packs: a multiple of every kernel's MR.
+constexpr int kItemRows = 24;
 
 // s, c, t: MR x NR, entry (i, j) at i * NR + j.
 using TileSums = void (*)(std::int64_t k, const double* a, const double* b, double* s, double* c, double* t);
@@ -26,13 +30,15 @@ struct TileKernels {
   TileSums plain;               // FP32 inputs: s (c = 0)
   DecideD decide_d, decide2_d;  // a real GEMM's entries; the parts of a complex one's (two sums)
   DecideF decide_f, decide2_f;
-  TileSums dot2;  // the textbook double-double sum (Dot2, s + c, no t): the bench's baseline (cr::dd_gemm)
+  TileSums dot2;    // the textbook double-double sum (Dot2, s + c, no t): the bench's baseline (cr::dd_gemm)
+  int mr, nr;       // the tile: MR rows of op(A), NR columns of op(B)
+  const char* isa;  // "generic", "avx2", "avx512"
 };
 
 const TileKernels& tile_kernels_generic();
-const TileKernels& tile_kernels_avx2();  // AVX2 + FMA
-// The kernels the engine runs: the scalar ones on the reference engine, else the widest this CPU runs.
-const TileKernels& tile_kernels(bool reference);
-const char* tile_kernels_isa(bool reference);  // "generic" or "avx2"
+const TileKernels& tile_kernels_avx2();    // AVX2 + FMA
+const TileKernels& tile_kernels_avx512();  // AVX-512 F/BW/VL/DQ
+// The kernels of a vector level, at most the one this CPU runs (cpu::vector_level()).
+const TileKernels& tile_kernels(cpu::Level level);
 
 }  // namespace bf16x::cr

@@ -13,6 +13,8 @@
 namespace bf16x::cr {
 namespace {
 
+constexpr int kMR = 3, kNR = 4;
+
 // sigma = 2^ceil(log2(4.1 t)) (at least 2^-900): the power of two at most 8.2 t that bounds 4 sum |p| (tile_sums.hpp).
 double bias_for(double t) {
   const double x = std::max(4.1 * t, 0x1p-900);
@@ -72,17 +74,18 @@ const TileKernels& tile_kernels_generic() {
                              decide::decide<double, 2>,
                              decide::decide<float, 1>,
                              decide::decide<float, 2>,
-                             dot2_tile};
+                             dot2_tile,
+                             kMR,
+                             kNR,
+                             "generic"};
   return k;
 }
 
-const TileKernels& tile_kernels(bool reference) {
-  if (reference || cpu::vector_level() == cpu::Level::generic) return tile_kernels_generic();
-  return tile_kernels_avx2();  // an AVX-512 CPU runs AVX2 + FMA too
-}
-
-const char* tile_kernels_isa(bool reference) {
-  return reference || cpu::vector_level() == cpu::Level::generic ? "generic" : "avx2";
+const TileKernels& tile_kernels(cpu::Level level) {
+  const cpu::Level cpu = cpu::vector_level();
+  if (level == cpu::Level::avx512 && cpu == cpu::Level::avx512) return tile_kernels_avx512();
+  if (level != cpu::Level::generic && cpu != cpu::Level::generic) return tile_kernels_avx2();
+  return tile_kernels_generic();
 }
 
 }  // namespace bf16x::cr
