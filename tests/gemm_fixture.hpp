@@ -45,15 +45,19 @@ struct Problem {
       for (std::int64_t j = 0; j < ac; ++j) {
         const T v = draw();
         a[at(layout, i, j, lda)] = v;
-        if (tra) opa(j, i) = v;
-        else opa(i, j) = v;
+        if (tra)
+          opa(j, i) = v;
+        else
+          opa(i, j) = v;
       }
     for (std::int64_t i = 0; i < br; ++i)
       for (std::int64_t j = 0; j < bc; ++j) {
         const T v = draw();
         b[at(layout, i, j, ldb)] = v;
-        if (trb) opb(j, i) = v;
-        else opb(i, j) = v;
+        if (trb)
+          opb(j, i) = v;
+        else
+          opb(i, j) = v;
       }
     for (std::int64_t i = 0; i < m; ++i)
       for (std::int64_t j = 0; j < n; ++j) c[at(layout, i, j, ldc)] = c0(i, j) = T(u(rng));
@@ -61,7 +65,8 @@ struct Problem {
 
   T cval(std::int64_t i, std::int64_t j) const { return c[at(layout, i, j, ldc)]; }
 
-  double auto_target = 0;  // bf16x_options.auto_target of run()
+  double auto_target = 0;           // bf16x_options.auto_target of run()
+  int guard = BF16X_GUARD_DEFAULT;  // bf16x_options.guard of run()
 
   int run(int mode, int engine = BF16X_ENGINE_AUTO, bf16x_stats* stats = nullptr) {
     bf16x_options o;
@@ -70,6 +75,7 @@ struct Problem {
     o.engine = engine;
     o.stats = stats;
     o.auto_target = auto_target;
+    o.guard = bf16x_guard(guard);
     if constexpr (sizeof(T) == 8)
       return bf16x_dgemm_ex(bf16x_layout(layout), bf16x_transpose(ta), bf16x_transpose(tb), m, n, k, alpha, a.data(),
                             lda, b.data(), ldb, beta, c.data(), ldc, &o);

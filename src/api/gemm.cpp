@@ -157,6 +157,9 @@ int gemm_crt_mode(int mode, int engine_id, bool fast_scaling, GuardRequest* guar
   out.phases = cfg.phases;
   out.counters.micro_tiles += cfg.micro_tiles;
   out.counters.dot_products += cfg.dot_products;
+  // the INT8 kernel's tiles: per 64-deep chunk four operand tiles for four TDPBSSD, four accumulators per call
+  out.counters.tile_loads += cfg.dot_products;
+  out.counters.tile_stores += 4 * cfg.micro_tiles;
   out.workspace_bytes = cfg.workspace_bytes;
   if (done) {
     out.mode = mode;

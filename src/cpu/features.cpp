@@ -1,9 +1,11 @@
 #include "cpu/features.hpp"
 
 #include <cpuid.h>
+#include <signal.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdint>
 
 namespace bf16x::cpu {
@@ -95,10 +97,29 @@ bool has_avx512bf16() { return has_avx512() && (leaf7().eax1 & (1u << 5)); }
 
 bool has_avx512vnni() { return has_avx512() && (leaf7().ecx & (1u << 11)); }
 
-bool has_amx_int8() { return (leaf7().edx & (1u << 25)) && amx_available(); }
+namespace {
 
-bool amx_available() { return amx_reason()[0] == '\0'; }
+std::atomic<void (*)(int, void*, void*)> trap_handler{nullptr};
 
-const char* amx_unavailable_reason() { return amx_reason(); }
+// The test-only gate (open_amx_gate_under_trap): open while its handler is the SIGILL handler installed now.
+bool under_trap() {
+  const auto h = trap_handler.load(std::memory_order_acquire);
+  if (!h) return false;
+  struct sigaction now {};
+  return sigaction(SIGILL, nullptr, &now) == 0 && (now.sa_flags & SA_SIGINFO) &&
+         reinterpret_cast<void (*)(int, void*, void*)>(now.sa_sigaction) == h;
+}
+
+}  // namespace
+
+bool has_amx_int8() { return under_trap() || ((leaf7().edx & (1u << 25)) && amx_available()); }
+
+bool amx_available() { return under_trap() || amx_reason()[0] == '\0'; }
+
+const char* amx_unavailable_reason() { return under_trap() ? "" : amx_reason(); }
+
+void open_amx_gate_under_trap(void (*sigill_handler)(int, void*, void*)) {
+  trap_handler.store(sigill_handler, std::memory_order_release);
+}
 
 }  // namespace bf16x::cpu

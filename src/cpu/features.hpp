@@ -45,4 +45,11 @@ bool amx_available();
 // Why amx_available() is false (for verbose output): "cpuid", "xcr0", "arch_prctl" or "" when available.
 const char* amx_unavailable_reason();
 
+// Test-only: the AMX gate also opens while `sigill_handler` (a sa_sigaction) is the process's SIGILL handler, so
+// that the amx engines run their real machine code with each tile instruction's #UD executed in software by that
+// handler (tests/amx_trap, docs/amx.md "Trap and emulate"). nullptr closes it again. Not exported from libbf16x.so
+// (hidden visibility), so the shipped library's gate stays CPUID + XCR0 + arch_prctl; only programs linked with
+// the internal library can call it.
+void open_amx_gate_under_trap(void (*sigill_handler)(int, void*, void*));
+
 }  // namespace bf16x::cpu

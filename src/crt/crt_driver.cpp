@@ -423,6 +423,7 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
         }
       clk.lap(ph.scan);
     }
+    if (c.cfg.engine->thread_end) c.cfg.engine->thread_end();  // TILERELEASE: no tile state outlives the region
     if (omp_get_thread_num() == 0) c.ph.add(ph);
   }
   c.ph.bytes_scan += bytes;
@@ -519,6 +520,7 @@ std::uint64_t products_pass(CrtCall<T>& c) {
       bytes_write += std::uint64_t(rows) * cols * (4 * std::uint64_t(N) + sizeof(T) * (c.x.beta != T(0) ? 2 : 1));
       clk.lap(ph.write);
     }
+    if (c.cfg.engine->thread_end) c.cfg.engine->thread_end();  // TILERELEASE: no tile state outlives the region
     if (omp_get_thread_num() == 0) c.ph.add(ph);
   }
   c.ph.bytes_pack += bytes_pack;

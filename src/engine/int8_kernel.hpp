@@ -32,7 +32,9 @@ using Kernel = void (*)(const std::int8_t* a, const std::int8_t* b, int kc, std:
 struct Engine {
   Kernel kernel;
   bool (*available)();     // runtime check (CPUID, XCR0, OS permission); never executes the kernel's instructions
-  void (*thread_begin)();  // per-thread set-up, may be null
+  void (*thread_begin)();  // per-thread set-up (LDTILECFG), may be null
+  // per-thread tear-down at the end of the parallel region that ran the kernel (TILERELEASE), may be null
+  void (*thread_end)();
 };
 
 // The kernels, each in its engine's directory.
@@ -41,5 +43,6 @@ void kernel_avx2(const std::int8_t* a, const std::int8_t* b, int kc, std::int32_
 void kernel_avx512vnni(const std::int8_t* a, const std::int8_t* b, int kc, std::int32_t* c, std::int64_t ldc);
 void kernel_amx_hw(const std::int8_t* a, const std::int8_t* b, int kc, std::int32_t* c, std::int64_t ldc);
 void kernel_amx_model(const std::int8_t* a, const std::int8_t* b, int kc, std::int32_t* c, std::int64_t ldc);
+void amx_model_thread_end();  // the model's TILERELEASE for this thread
 
 }  // namespace bf16x::engine::int8

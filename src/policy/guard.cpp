@@ -283,6 +283,7 @@ GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>
         }
       if (here) failed.fetch_add(here, std::memory_order_relaxed);
     }
+    if (engine.thread_end) engine.thread_end();  // TILERELEASE: no tile state outlives the region
   }
   r.micro_tiles = tiles;
   r.complete = failed.load() <= limit;

@@ -17,4 +17,6 @@ void kernel_amx_model(const std::int8_t* a, const std::int8_t* b, int kc, std::i
   kernel_amx_int8_32x32(tls_tiles, a, b, kc, c, ldc);
 }
 
+void amx_model_thread_end() { tls_tiles.release(); }
+
 }  // namespace bf16x::engine::int8
