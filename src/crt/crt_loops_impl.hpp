@@ -70,6 +70,28 @@ inline __m128i residues16(const __m256d* y, __m256d p, __m256d invp, __m256d hi,
 }
 #endif
 
+#ifdef __AVX512F__
+// into_range() on eight values: the masked subtraction and addition leave the other lanes as they are (the AVX2
+// form adds +0 there, which only turns a -0 into +0; every caller converts r to an integer or multiplies it into a
+// sum that starts at +0, so the results are the same bits).
+inline __m512d into_range8(__m512d r, __m512d p, __m512d hi, __m512d lo) {
+  r = _mm512_mask_sub_pd(r, _mm512_cmp_pd_mask(r, hi, _CMP_GT_OQ), r, p);
+  return _mm512_mask_add_pd(r, _mm512_cmp_pd_mask(r, lo, _CMP_LT_OQ), r, p);
+}
+
+// residues16() on two vectors of eight: the same operations per value, the bytes by one signed-saturating narrowing.
+inline __m128i residues16(const __m512d* y, __m512d p, __m512d invp, __m512d hi, __m512d lo, bool big) {
+  __m256i q[2];
+  for (int v = 0; v < 2; ++v) {
+    __m512d r = y[v];
+    if (big) r = _mm512_fnmadd_pd(_mm512_roundscale_pd(_mm512_mul_pd(r, invp), _MM_FROUND_CUR_DIRECTION), p, r);
+    r = _mm512_fnmadd_pd(_mm512_roundscale_pd(_mm512_mul_pd(r, invp), _MM_FROUND_CUR_DIRECTION), p, r);
+    q[v] = _mm512_cvttpd_epi32(into_range8(r, p, hi, lo));
+  }
+  return _mm512_cvtsepi32_epi8(_mm512_inserti64x4(_mm512_castsi256_si512(q[0]), q[1], 1));
+}
+#endif
+
 // out[t * stride + l] = y[l] modulo p_t for every modulus of the plan (one pass over y), or the values themselves
 // (the digits, at out) when plan is null. len: a multiple of 16.
 void line_residues(const double* y, int len, const CrtPlan* plan, bool big, std::int8_t* out, std::size_t stride) {
@@ -77,7 +99,16 @@ void line_residues(const double* y, int len, const CrtPlan* plan, bool big, std:
     for (int l = 0; l < len; ++l) out[l] = std::int8_t(int(y[l]));
     return;
   }
-#ifdef __AVX2__
+#if defined(__AVX512F__)
+  for (int l = 0; l < len; l += 16) {
+    const __m512d yv[2] = {_mm512_loadu_pd(y + l), _mm512_loadu_pd(y + l + 8)};
+    for (int t = 0; t < plan->n; ++t) {
+      const __m128i b = residues16(yv, _mm512_set1_pd(plan->p[t]), _mm512_set1_pd(plan->invp[t]),
+                                   _mm512_set1_pd(plan->hi[t]), _mm512_set1_pd(plan->lo[t]), big);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + std::size_t(t) * stride + l), b);
+    }
+  }
+#elif defined(__AVX2__)
   for (int l = 0; l < len; l += 16) {
     const __m256d yv[4] = {_mm256_loadu_pd(y + l), _mm256_loadu_pd(y + l + 4), _mm256_loadu_pd(y + l + 8),
                            _mm256_loadu_pd(y + l + 12)};
@@ -156,8 +187,30 @@ struct Reduce4 {
 };
 #endif
 
+#ifdef __AVX512F__
+// reduce() on eight values, operation for operation (into_range8: the same bits).
+struct Reduce8 {
+  __m512d p, invp, hi, lo;
+  Reduce8(const CrtPlan& plan, int t)
+      : p(_mm512_set1_pd(plan.p[t])),
+        invp(_mm512_set1_pd(plan.invp[t])),
+        hi(_mm512_set1_pd(plan.hi[t])),
+        lo(_mm512_set1_pd(plan.lo[t])) {}
+  __m512d operator()(const std::int32_t* x) const {
+    __m512d r = _mm512_cvtepi32_pd(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x)));
+    r = _mm512_sub_pd(r, _mm512_mul_pd(_mm512_roundscale_pd(_mm512_mul_pd(r, invp), _MM_FROUND_CUR_DIRECTION), p));
+    return into_range8(r, p, hi, lo);
+  }
+};
+#endif
+
 void reduce_mod_loop(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t) {
   std::size_t e = 0;
+#ifdef __AVX512F__
+  const Reduce8 red8(plan, t);
+  for (; e + 8 <= count; e += 8)
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc + e), _mm512_cvttpd_epi32(red8(acc + e)));
+#endif
 #ifdef __AVX2__
   const Reduce4 red(plan, t);
   for (; e + 4 <= count; e += 4)
@@ -170,6 +223,22 @@ void reconstruct_row_loop(const std::int32_t* acc, std::size_t stride, int cols,
                           double* s2, double* out) {
   const double P1 = plan.P1, P2 = plan.P2, invP = plan.invP;
   int j0 = 0;
+#ifdef __AVX512F__
+  // Eight columns at a time, as the four below.
+  for (; j0 + 8 <= cols; j0 += 8) {
+    __m512d v1 = _mm512_setzero_pd(), v2 = _mm512_setzero_pd();
+    for (int t = 0; t < plan.n; ++t) {
+      const __m512d r = Reduce8(plan, t)(acc + stride * std::size_t(t) + j0);
+      v1 = _mm512_add_pd(v1, _mm512_mul_pd(r, _mm512_set1_pd(plan.q1[t])));
+      v2 = _mm512_add_pd(v2, _mm512_mul_pd(r, _mm512_set1_pd(plan.q2[t])));
+    }
+    const __m512d K =
+        _mm512_roundscale_pd(_mm512_mul_pd(_mm512_add_pd(v1, v2), _mm512_set1_pd(invP)), _MM_FROUND_CUR_DIRECTION);
+    const __m512d hi = _mm512_sub_pd(v1, _mm512_mul_pd(K, _mm512_set1_pd(P1)));
+    const __m512d lo = _mm512_sub_pd(v2, _mm512_mul_pd(K, _mm512_set1_pd(P2)));
+    _mm512_storeu_pd(out + j0, _mm512_add_pd(hi, lo));
+  }
+#endif
 #ifdef __AVX2__
   // Four columns at a time, the sums in registers; the same operations in the same order as below.
   for (; j0 + 4 <= cols; j0 += 4) {
