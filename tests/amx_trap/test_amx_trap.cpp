@@ -7,7 +7,9 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -205,6 +207,77 @@ TEST(AmxTrap, GuardedModesEqualReferenceBitForBit) {
   bf16x_set_num_threads(0);
 }
 
+// ZGEMM and CGEMM (their real products on the amx engines: 4M and 3M, a slice and a CRT mode), and auto on the amx
+// engine (whatever it chooses, that mode on the reference engine gives the same bits).
+TEST(AmxTrap, ComplexAndAutoEqualReferenceBitForBit) {
+  std::mt19937_64 rng(9);
+  std::uniform_real_distribution<double> u(-1, 1);
+  const std::int64_t m = 37, n = 29, k = 130;
+  std::vector<bf16x_complex_double> a(std::size_t(m * k)), b(std::size_t(k * n)), c0(std::size_t(m * n));
+  for (auto* v : {&a, &b, &c0})
+    for (auto& x : *v) x = {u(rng), u(rng)};
+  std::vector<bf16x_complex_float> af(a.size()), bf(b.size()), cf0(c0.size());
+  for (std::size_t i = 0; i < a.size(); ++i) af[i] = {float(a[i].re), float(a[i].im)};
+  for (std::size_t i = 0; i < b.size(); ++i) bf[i] = {float(b[i].re), float(b[i].im)};
+  for (std::size_t i = 0; i < c0.size(); ++i) cf0[i] = {float(c0[i].re), float(c0[i].im)};
+  for (int method : {BF16X_COMPLEX_4M, BF16X_COMPLEX_3M})
+    for (int mode : {int(BF16X_MODE_FP64X21), int(BF16X_MODE_FP64C(16))}) {
+      std::vector<bf16x_complex_double> c[2] = {c0, c0};
+      for (int e = 0; e < 2; ++e) {
+        bf16x_options o;
+        bf16x_options_init(&o);
+        o.mode = bf16x_mode(mode);
+        o.engine = e ? BF16X_ENGINE_REFERENCE : BF16X_ENGINE_AMX;
+        o.guard = BF16X_GUARD_OFF;
+        o.complex_method = bf16x_complex_method(method);
+        ASSERT_EQ(bf16x_zgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_CONJ_TRANS, m, n, k, {0.5, -1}, a.data(), m,
+                                 b.data(), n, {0.25, 0.5}, c[e].data(), m, &o),
+                  BF16X_OK);
+      }
+      expect_same_bits(std::vector<double>(&c[0][0].re, &c[0][0].re + 2 * c[0].size()),
+                       std::vector<double>(&c[1][0].re, &c[1][0].re + 2 * c[1].size()),
+                       std::string("zgemm ") + bf16x_mode_name(mode) + " method " + std::to_string(method));
+      if (!trapping()) continue;  // (fp32x6's pair order: see Bf16EngineEqualsReferenceBitForBit)
+      std::vector<bf16x_complex_float> cf[2] = {cf0, cf0};
+      for (int e = 0; e < 2; ++e) {
+        bf16x_options o;
+        bf16x_options_init(&o);
+        o.mode = BF16X_MODE_FP32X6;
+        o.engine = e ? BF16X_ENGINE_REFERENCE : BF16X_ENGINE_AMX;
+        o.complex_method = bf16x_complex_method(method);
+        ASSERT_EQ(bf16x_cgemm_ex(BF16X_ROW_MAJOR, BF16X_TRANS, BF16X_NO_TRANS, m, n, k, {1, 0.5f}, af.data(), m,
+                                 bf.data(), n, {0, 0}, cf[e].data(), n, &o),
+                  BF16X_OK);
+      }
+      expect_same_bits(std::vector<float>(&cf[0][0].re, &cf[0][0].re + 2 * cf[0].size()),
+                       std::vector<float>(&cf[1][0].re, &cf[1][0].re + 2 * cf[1].size()),
+                       "cgemm fp32x6 method " + std::to_string(method));
+    }
+  // auto on the amx engine and on the reference engine, on accuracy alone (BF16X_AUTO_COST=off, set in main: the
+  // cost model would keep calls this small native): where both choose one mode, the same bits
+  bf16x_set_num_threads(2);
+  int emulated = 0;
+  for (const double target : {0.0, 1e-9, 1e-6}) {
+    Problem<double> p(100, 90, 200, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 77, 0, -3, 3);
+    p.auto_target = target;
+    Problem<double> q = p;
+    bf16x_stats sp, sq;
+    bf16x_stats_init(&sp);
+    bf16x_stats_init(&sq);
+    ASSERT_EQ(p.run(BF16X_MODE_AUTO, BF16X_ENGINE_AMX, &sp), BF16X_OK);
+    ASSERT_EQ(q.run(BF16X_MODE_AUTO, BF16X_ENGINE_REFERENCE, &sq), BF16X_OK);
+    std::printf("auto, target %g: %s on %s, %s on %s\n", target, bf16x_mode_name(sp.mode),
+                sp.engine >= 0 ? bf16x_engine_name(sp.engine) : "host", bf16x_mode_name(sq.mode),
+                sq.engine >= 0 ? bf16x_engine_name(sq.engine) : "host");
+    if (sp.mode != sq.mode || sp.mode == BF16X_MODE_NATIVE) continue;
+    EXPECT_EQ(sp.engine, BF16X_ENGINE_AMX);
+    expect_same_bits(p.c, q.c, std::string("auto chose ") + bf16x_mode_name(sp.mode));
+    ++emulated;
+  }
+  EXPECT_GT(emulated, 0) << "auto never emulated: nothing compared";
+  bf16x_set_num_threads(0);
+}
+
 // The instructions one call executes, per kind, against its bf16x_stats tile counters; every thread's tiles are
 // released (TILERELEASE) by the end of the call.
 void count_one_call(int mode, std::int64_t n, int threads) {
@@ -274,6 +347,7 @@ TEST(AmxTrapDeathTest, UnknownInstructionIsCaught) {
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   GTEST_FLAG_SET(death_test_style, "threadsafe");
+  setenv("BF16X_AUTO_COST", "off", 1);  // auto decides on accuracy alone here (read once, at the first call)
   bf16x::amx_trap::install();
   return RUN_ALL_TESTS();
 }
