@@ -30,7 +30,8 @@ bool g_installed = false;
 constexpr int kGreg[16] = {REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP, REG_RSI, REG_RDI,
                            REG_R8,  REG_R9,  REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15};
 
-// Fail loudly: the message and the faulting bytes to stderr, then abort (async-signal-safe: write and abort only).
+// Fail loudly: the message and the faulting bytes to stderr, then abort (formatted on the stack, written by write:
+// no allocation and no stdio stream inside the handler).
 [[noreturn]] void fail(const char* what, const std::uint8_t* code, const char* detail = "") {
   char line[256];
   int n = std::snprintf(line, sizeof line, "amx_trap: %s%s%s at %p:", what, detail[0] ? ": " : "", detail,
