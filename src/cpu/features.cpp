@@ -112,7 +112,7 @@ bool under_trap() {
 
 }  // namespace
 
-bool has_amx_int8() { return under_trap() || ((leaf7().edx & (1u << 25)) && amx_available()); }
+bool has_amx_int8() { return under_trap() || ((leaf7().edx & (1u << 25)) && amx_reason()[0] == '\0'); }
 
 bool amx_available() { return under_trap() || amx_reason()[0] == '\0'; }
 
