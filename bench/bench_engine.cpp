@@ -3,7 +3,9 @@
 //   bf16x_microbench --benchmark_filter=Peak            VDPBF16PS issue rate vs independent chains
 //   bf16x_microbench --benchmark_filter=MicroKernel     the 32x32 micro-kernel on one L1-resident k-block
 //   bf16x_microbench --benchmark_filter=RawGemm         the raw BF16 GEMM on packed operands, 1 thread
-// MicroKernel and RawGemm run on the avx512bf16 engine, MicroKernelAvx2 and RawGemmAvx2 on the avx2 engine.
+//   bf16x_microbench --benchmark_filter=Amx             TDPBF16PS issue rate, then the AMX kernel and raw GEMM
+// MicroKernel and RawGemm run on the avx512bf16 engine, MicroKernelAvx2 and RawGemmAvx2 on the avx2 engine,
+// MicroKernelAmx and RawGemmAmx on the amx engine (AMX hardware only). TDP_per_s counts TDPBF16PS (16x16x32).
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
@@ -14,6 +16,7 @@
 #include "bf16x/bf16x.h"
 #include "cpu/features.hpp"
 #include "driver/raw_gemm.hpp"
+#include "engine/amx/amx_kernels.hpp"
 #include "engine/avx512bf16/kernel_avx512bf16.hpp"
 #include "engine/engine.hpp"
 #include "engine/records.hpp"
@@ -37,6 +40,18 @@ void Peak(benchmark::State& st) {
 }
 BENCHMARK(Peak)->Arg(1)->Arg(2)->Arg(4)->Arg(8)->Arg(12)->Arg(16)->Arg(24);
 
+// TDPBF16PS: 16 x 16 x 32 multiply-adds each.
+constexpr double kTdpFlops = 2.0 * 16 * 16 * 32;
+
+void AmxPeak(benchmark::State& st) {
+  if (skip(st, BF16X_ENGINE_AMX)) return;
+  std::uint64_t ins = 0;
+  for (auto _ : st) ins += engine::amx::tdpbf16ps_peak_loop(1 << 14);
+  st.counters["GFLOPS"] = benchmark::Counter(double(ins) * kTdpFlops * 1e-9, benchmark::Counter::kIsRate);
+  st.counters["TDP_per_s"] = benchmark::Counter(double(ins), benchmark::Counter::kIsRate);
+}
+BENCHMARK(AmxPeak);
+
 template <int Engine>
 void MicroKernelOf(benchmark::State& st) {
   if (skip(st, Engine)) return;
@@ -59,11 +74,14 @@ void MicroKernelOf(benchmark::State& st) {
     benchmark::ClobberMemory();
   }
   if (e.thread_end) e.thread_end();
-  st.counters["GFLOPS"] =
-      benchmark::Counter(2.0 * 32 * 32 * kb * nprod * double(st.iterations()) * 1e-9, benchmark::Counter::kIsRate);
+  const double flops = 2.0 * 32 * 32 * kb * nprod * double(st.iterations());
+  st.counters["GFLOPS"] = benchmark::Counter(flops * 1e-9, benchmark::Counter::kIsRate);
+  st.counters["TDP_per_s"] = benchmark::Counter(flops / kTdpFlops, benchmark::Counter::kIsRate);
 }
 void MicroKernel(benchmark::State& st) { MicroKernelOf<BF16X_ENGINE_AVX512BF16>(st); }
 void MicroKernelAvx2(benchmark::State& st) { MicroKernelOf<BF16X_ENGINE_AVX2>(st); }
+void MicroKernelAmx(benchmark::State& st) { MicroKernelOf<BF16X_ENGINE_AMX>(st); }
+BENCHMARK(MicroKernelAmx)->Args({256, 1})->Args({256, 6})->Args({64, 1})->Args({64, 6})->Args({1024, 1});
 BENCHMARK(MicroKernelAvx2)->Args({256, 1})->Args({256, 6})->Args({64, 1})->Args({64, 6})->Args({32, 6});
 BENCHMARK(MicroKernel)->Args({256, 1})->Args({256, 6})->Args({64, 1})->Args({64, 6})->Args({32, 6});
 
@@ -85,6 +103,8 @@ void RawGemmOf(benchmark::State& st) {
 }
 void RawGemm(benchmark::State& st) { RawGemmOf<BF16X_ENGINE_AVX512BF16>(st); }
 void RawGemmAvx2(benchmark::State& st) { RawGemmOf<BF16X_ENGINE_AVX2>(st); }
+void RawGemmAmx(benchmark::State& st) { RawGemmOf<BF16X_ENGINE_AMX>(st); }
+BENCHMARK(RawGemmAmx)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(RawGemmAvx2)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(RawGemm)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
 

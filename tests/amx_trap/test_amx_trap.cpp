@@ -17,6 +17,7 @@
 #include "amx_trap.hpp"
 #include "bf16x/bf16x.h"
 #include "broken_tiles.hpp"
+#include "engine/amx/amx_kernels.hpp"
 #include "gemm_fixture.hpp"
 
 namespace bf16x::test {
@@ -321,6 +322,22 @@ TEST(AmxTrap, InstructionsOfOneCallMatchTheStats) {
     count_one_call(BF16X_MODE_FP64X21, 256, threads);
     count_one_call(BF16X_MODE_FP64C(15), 256, threads);
   }
+}
+
+// The TDPBF16PS issue-rate probe of bf16x_microbench (AmxPeak): register tiles only, its thread's palette loaded
+// and released like a kernel's, and the instruction count it reports is the one it ran.
+TEST(AmxTrap, PeakProbeRunsWhatItCounts) {
+  ASSERT_TRUE(bf16x_engine_available(BF16X_ENGINE_AMX));
+  amx_trap::reset_counts();
+  EXPECT_EQ(engine::amx::tdpbf16ps_peak_loop(5), 20u);
+  EXPECT_FALSE(amx_trap::thread_configured());
+  if (!trapping()) GTEST_SKIP() << "AMX hardware: no instruction trapped";
+  const amx_trap::Counts c = amx_trap::counts();
+  EXPECT_EQ(c[Op::tdpbf16ps], 20u);
+  EXPECT_EQ(c[Op::tileloadd], 4u);
+  EXPECT_EQ(c[Op::tilezero], 4u);
+  EXPECT_EQ(c[Op::ldtilecfg], 1u);
+  EXPECT_EQ(c[Op::tilerelease], 1u);
 }
 
 // A thread that runs a tile instruction without its own LDTILECFG is caught (tile state is per thread: the

@@ -54,6 +54,8 @@ check(all(r["bytes_scan"] == 2 * r["n"] ** 2 * 8 and r["bytes_write"] == r["n"] 
       "scan reads A and B, the write writes C (beta 0)")
 check(all(r[k] is None for r in rows if r["products"] == 0 for k in phase_keys),
       "baseline rows have no phases")
+check(all(r["amx_measured"] is (h["engine"] == "amx") for r in mode_rows),
+      "amx_measured: the time measured on the AMX hardware, or the model elsewhere")
 
 for png in ("fig7_speedup_fp64.png", "time.png", "fig9_overhead.png", "fig10_breakdown.png", "amx_projection.png"):
     p = os.path.join(figs, png)

@@ -69,6 +69,7 @@ bool write_json(const Report& r, const std::string& path) {
                          {"bandwidth_gbs", jnum(x.bandwidth * 1e-9)},
                          {"clock_ghz", jnum(x.clock_hz * 1e-9)},
                          {"amx_projected_ms", jms(x.amx_seconds)},
+                         {"amx_measured", x.amx_measured},
                          {"amx_native_model_ms", jms(x.amx_native)}});
   std::ofstream f(path);
   if (!f) return false;
@@ -131,6 +132,8 @@ bool read_json(Report& r, const std::string& path) {
       row.dot_products = opt("dot_products", 1), row.bandwidth = opt("bandwidth_gbs", 1e9);
       row.clock_hz = opt("clock_ghz", 1e9);
       row.amx_seconds = opt("amx_projected_ms", 1e-3), row.amx_native = opt("amx_native_model_ms", 1e-3);
+      row.amx_measured =
+          x.contains("amx_measured") && x.at("amx_measured").is_boolean() && x.at("amx_measured").get<bool>();
       r.rows.push_back(row);
     }
   } catch (const nlohmann::json::exception& e) {

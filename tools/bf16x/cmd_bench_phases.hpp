@@ -18,11 +18,12 @@ namespace bf16x::cli::bench {
 // written), median of five passes; NaN where two 32 MiB buffers cannot be had.
 double stream_bandwidth(int threads);
 
-// The core clock in Hz: a chain of dependent integer additions (one per cycle), best of three.
+// The core clock in Hz: a chain of dependent integer multiplications (three cycles each), best of three.
 double core_clock_hz();
 
-// Fills r.bandwidth, r.clock_hz, r.amx_seconds and r.amx_native from the row's phases and tile operations.
-void project_amx(Row& r, double bandwidth, double clock_hz, bool fp64);
+// Fills r.bandwidth, r.clock_hz, r.amx_seconds and r.amx_native from the row's phases and tile operations. A row
+// that ran on the AMX hardware (`on_amx`) keeps its measured time as amx_seconds (r.amx_measured): no model.
+void project_amx(Row& r, double bandwidth, double clock_hz, bool fp64, bool on_amx);
 
 void print_phase_head();
 void print_phase_row(const Row& r);

@@ -38,7 +38,8 @@ struct Row {
   double dot_products = kNone;  // TDPBF16PS / TDPBSSD equivalents of one call
   double bandwidth = kNone;     // stream copy on this many threads, bytes/s (cmd_bench_phases.hpp)
   double clock_hz = kNone;      // the core clock of the AMX projection
-  double amx_seconds = kNone;   // AMX projection of this mode (cmd_bench_phases.hpp)
+  double amx_seconds = kNone;   // AMX projection of this mode (cmd_bench_phases.hpp), or its time on AMX
+  bool amx_measured = false;    // amx_seconds is the measured time: the call ran on the AMX hardware
   double amx_native = kNone;    // native GEMM at the AVX-512 FMA rate on the same clock (model)
   std::string error;            // why a mode has no measurement: printed in the table, not kept as a row
 };

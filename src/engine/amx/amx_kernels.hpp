@@ -4,6 +4,8 @@
 // A kernel called without thread_begin configures its thread on first use, so it is correct either way; the
 // driver brackets each GEMM call's parallel region with the pair, which makes it one LDTILECFG per thread per call.
 #pragma once
+#include <cstdint>
+
 #include "engine/engine.hpp"
 
 namespace bf16x::engine::amx {
@@ -12,6 +14,9 @@ namespace bf16x::engine::amx {
 void kernel_amx_hw(const MicroTileArgs& args);
 void hw_thread_begin();
 void hw_thread_end();
+
+// TDPBF16PS issue rate: 4 x iters instructions on register tiles; returns their number. After amx_available().
+std::uint64_t tdpbf16ps_peak_loop(std::uint64_t iters);
 
 // Tile model.
 void kernel_amx_model(const MicroTileArgs& args);
