@@ -218,8 +218,9 @@ TEST(Auto, IsNativeWithoutAnyPassWhereEmulationCannotWin) {
         const api::ModeRequest r{BF16X_MODE_AUTO, dbl, n, n, n, engine, 0.0};
         EXPECT_EQ(api::resolve_mode(r), BF16X_MODE_NATIVE) << "engine " << engine << " n " << n;
         // choose_auto alone reaches the same verdict without reading A or B (null data would fault).
-        const auto c = dbl ? api::choose_auto<double>(r, api::current_settings(), {nullptr, n, false}, {nullptr, n, false})
-                           : api::choose_auto<float>(r, api::current_settings(), {nullptr, n, false}, {nullptr, n, false});
+        const auto c =
+            dbl ? api::choose_auto<double>(r, api::current_settings(), {nullptr, n, false}, {nullptr, n, false})
+                : api::choose_auto<float>(r, api::current_settings(), {nullptr, n, false}, {nullptr, n, false});
         EXPECT_EQ(c.mode, BF16X_MODE_NATIVE);
         EXPECT_FALSE(c.measured);
       }
@@ -239,29 +240,37 @@ TEST(Auto, IsNativeWithoutAnyPassWhereEmulationCannotWin) {
   EXPECT_EQ(c[0], 0.5 * 0.25 * 300);
 }
 
-// On AMX (the figures of policy/cost_model.cpp) emulation wins only where products x T(bf16) plus the O((m+n)k)
-// preprocessing beat T(native): fp64x6 and fp32x6 on large problems, fp64x21 never (21 products at 16x).
+// On AMX (the rates measured there, engine/records.cpp) emulation wins only where products x T(bf16) plus the
+// O((m+n)k) preprocessing beat T(native): fp32x6 on large problems (measured there: 0.98-1.06x SGEMM at n =
+// 2048-4096, where the model still says native), no FP64 scheme (six products at 5.9x the host FP64 rate cost
+// more than native before any preprocessing; measured: fp64x6 0.80-0.86x DGEMM) and no CRT mode (the residues:
+// fp64c15 measured at 0.27-0.31x DGEMM).
 TEST(Auto, CostModelLetsAmxWinOnlyWhereProductsTimesBf16TimeBeatNative) {
   const int amx = BF16X_ENGINE_AMX;
-  EXPECT_TRUE(policy::emulation_wins(amx, BF16X_MODE_FP64X6, 8192, 8192, 8192));
-  EXPECT_TRUE(policy::emulation_wins(amx, BF16X_MODE_FP64X10, 8192, 8192, 8192));
-  EXPECT_TRUE(policy::emulation_wins(amx, BF16X_MODE_FP32X6, 8192, 8192, 8192));
-  EXPECT_FALSE(policy::emulation_wins(amx, BF16X_MODE_FP64X21, 65536, 65536, 65536));
-  EXPECT_FALSE(policy::emulation_wins(amx, BF16X_MODE_FP64X6, 256, 256, 256));  // preprocessing dominates
+  EXPECT_TRUE(policy::emulation_wins(amx, BF16X_MODE_FP32X6, 16384, 16384, 16384));
+  EXPECT_FALSE(policy::emulation_wins(amx, BF16X_MODE_FP32X6, 4096, 4096, 4096));
+  EXPECT_FALSE(policy::emulation_wins(amx, BF16X_MODE_FP32X6, 256, 256, 256));  // preprocessing dominates
   // Once emulation wins at some size it wins at every larger one, and only the cheapest scheme is checked first.
   bool won = false;
   for (std::int64_t n = 64; n <= 65536; n *= 2) {
-    const bool w = policy::emulation_wins(amx, BF16X_MODE_FP64X6, n, n, n);
+    for (int mode : {BF16X_MODE_FP64X6, BF16X_MODE_FP64X10, BF16X_MODE_FP64X21})
+      EXPECT_FALSE(policy::emulation_wins(amx, mode, n, n, n)) << bf16x_mode_name(mode) << " n = " << n;
+    EXPECT_EQ(api::resolve_mode({BF16X_MODE_AUTO, true, n, n, n, amx, 0.0}), BF16X_MODE_NATIVE) << n;
+    for (std::int64_t k : {n, std::int64_t(64)}) {
+      EXPECT_GE(policy::crt_cycles(amx, BF16X_FP64C_MIN, n, n, k), policy::native_cycles(true, n, n, k)) << n;
+      EXPECT_GE(policy::crt_cycles(amx, BF16X_FP32C_MIN, n, n, k), policy::native_cycles(false, n, n, k)) << n;
+    }
+    const bool w = policy::emulation_wins(amx, BF16X_MODE_FP32X6, n, n, n);
     EXPECT_TRUE(w || !won) << n;
     won = won || w;
-    EXPECT_EQ(api::resolve_mode({BF16X_MODE_AUTO, true, n, n, n, amx, 0.0}), w ? BF16X_MODE_AUTO : BF16X_MODE_NATIVE);
+    EXPECT_EQ(api::resolve_mode({BF16X_MODE_AUTO, false, n, n, n, amx, 0.0}), w ? BF16X_MODE_AUTO : BF16X_MODE_NATIVE);
     const double products =
-        6 * 2.0 * double(n) * double(n) * double(n) / policy::engine_cost(amx).fp64_path_flops_per_cycle;
-    EXPECT_GE(policy::emulation_cycles(amx, BF16X_MODE_FP64X6, n, n, n), products);
+        6 * 2.0 * double(n) * double(n) * double(n) / policy::engine_cost(amx).fp32_path_flops_per_cycle;
+    EXPECT_GE(policy::emulation_cycles(amx, BF16X_MODE_FP32X6, n, n, n), products);
   }
   EXPECT_TRUE(won);
   // The model's bounds are those of the scaled split: with the paper's slices auto stays native.
-  api::ModeRequest paper{BF16X_MODE_AUTO, true, 8192, 8192, 8192, amx, 0.0};
+  api::ModeRequest paper{BF16X_MODE_AUTO, false, 16384, 16384, 16384, amx, 0.0};
   paper.scaled = false;
   EXPECT_EQ(api::resolve_mode(paper), BF16X_MODE_NATIVE);
   // Explicit modes are never overridden by the cost model.
@@ -270,33 +279,40 @@ TEST(Auto, CostModelLetsAmxWinOnlyWhereProductsTimesBf16TimeBeatNative) {
 
 // choose_auto as it would run on AMX: the fill pass, the accuracy choice, the cost check of the chosen scheme.
 TEST(Auto, OnAmxChoosesByAccuracyThenCost) {
-  const std::int64_t m = 8192, n = 8192, k = 64;  // large m, n: the products outweigh the O((m+n)k) preprocessing
-  ASSERT_TRUE(policy::emulation_wins(BF16X_ENGINE_AMX, BF16X_MODE_FP64X10, m, n, k));
-  ASSERT_FALSE(policy::emulation_wins(BF16X_ENGINE_AMX, BF16X_MODE_FP64X15, m, n, k));
-  check::Mat<double> a, b;
+  const std::int64_t m = 16384, n = 16384, k = 64;  // large m, n: the products outweigh the O((m+n)k) preprocessing
+  ASSERT_TRUE(policy::emulation_wins(BF16X_ENGINE_AMX, BF16X_MODE_FP32X6, m, n, k));
+  check::Mat<float> a, b;
   make(kInputs[0], m, n, k, 51, a, b);
-  pack::MatrixView<double> va{a.data(), m, false}, vb{b.data(), k, false};
-  api::ModeRequest r{BF16X_MODE_AUTO, true, m, n, k, BF16X_ENGINE_AMX, 1e-6};
+  pack::MatrixView<float> va{a.data(), m, false}, vb{b.data(), k, false};
+  // fp32x6 at k = 64: e_scaled <= 1.02 gamma_769(2^-24) + 4.1 u, about 4.7e-5 (docs/auto.md).
+  api::ModeRequest r{BF16X_MODE_AUTO, false, m, n, k, BF16X_ENGINE_AMX, 1e-4};
   auto c = api::choose_auto(r, api::current_settings(), va, vb);
   EXPECT_TRUE(c.measured);
-  EXPECT_EQ(c.mode, BF16X_MODE_FP64X6);
-  EXPECT_LE(c.predicted, 1e-6);
-  r.target = 1e-8;
-  EXPECT_EQ(api::choose_auto(r, api::current_settings(), va, vb).mode, BF16X_MODE_FP64X10);
-  r.target = 0;  // native level needs fp64x21, which does not win on cost
+  EXPECT_EQ(c.mode, BF16X_MODE_FP32X6);
+  EXPECT_LE(c.predicted, 1e-4);
+  r.target = 1e-5;  // below fp32x6's bound at this k: native on accuracy, after the fill pass
   c = api::choose_auto(r, api::current_settings(), va, vb);
   EXPECT_EQ(c.mode, BF16X_MODE_NATIVE);
   EXPECT_TRUE(c.measured);
-  EXPECT_EQ(c.target, policy::native_escaled(true, k));
-  make(kInputs[4], m, n, k, 51, a, b);  // heavy spread: even fp64x6 cannot meet 1e-6
-  va.data = a.data();
-  vb.data = b.data();
-  r.target = 1e-6;
-  EXPECT_EQ(api::choose_auto(r, api::current_settings(), va, vb).mode, BF16X_MODE_NATIVE);
+  r.target = 0;  // the native level, gamma_64
+  c = api::choose_auto(r, api::current_settings(), va, vb);
+  EXPECT_EQ(c.mode, BF16X_MODE_NATIVE);
+  EXPECT_EQ(c.target, policy::native_escaled(false, k));
+  r.target = 1e-4;
   a(17, 3) = NAN;  // NaN: native, and the fill pass says why
   c = api::choose_auto(r, api::current_settings(), va, vb);
   EXPECT_EQ(c.mode, BF16X_MODE_NATIVE);
   EXPECT_TRUE(c.nonfinite);
+  // DGEMM: no scheme wins on cost, so auto is native before any pass over the operands, at any target.
+  check::Mat<double> ad, bd;
+  make(kInputs[0], m, n, k, 51, ad, bd);
+  pack::MatrixView<double> vad{ad.data(), m, false}, vbd{bd.data(), k, false};
+  for (double target : {1e-6, 1e-9, 0.0}) {
+    const auto cd =
+        api::choose_auto({BF16X_MODE_AUTO, true, m, n, k, BF16X_ENGINE_AMX, target}, api::current_settings(), vad, vbd);
+    EXPECT_EQ(cd.mode, BF16X_MODE_NATIVE) << target;
+    EXPECT_FALSE(cd.measured) << target;
+  }
 }
 
 // A target below the native bound gamma_k: native cannot promise it, so auto runs the correctly rounded mode

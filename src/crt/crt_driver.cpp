@@ -224,6 +224,12 @@ void write_block(const GemmArgs<T>& x, std::int64_t i0, int rows, std::int64_t j
 
 }  // namespace
 
+double crt_packed_elements(std::int64_t m, std::int64_t n, std::int64_t k, const Blocking& b) {
+  const std::int64_t mb = (m + b.mc - 1) / b.mc, nb = (n + b.nc - 1) / b.nc, kb = (k + b.kc - 1) / b.kc;
+  const bool keep_a = kb == 1 && mb % b.threads == 0;  // CrtCall::chunk: whole block rows per thread
+  return double(k) * (double(m) * double(keep_a ? 1 : nb) + double(n) * double(mb));
+}
+
 Blocking crt_blocking(std::int64_t m, std::int64_t n, std::int64_t k, const CrtConfig& cfg) {
   Blocking b;
   b.threads = cfg.threads > 0 ? cfg.threads : omp_get_max_threads();

@@ -51,7 +51,7 @@ struct CrtScales {
 struct CrtConfig {
   int moduli = 0;
   const Int8Engine* engine = nullptr;
-  int mc = 0, nc = 0, kc = 0;  // 0: defaults (512, 512, 1024), mc/nc shrunk to give every thread work
+  int mc = 0, nc = 0, kc = 0;  // 0: defaults (512, 512, 2048), mc/nc shrunk to give every thread work
   int threads = 0;             // 0: omp_get_max_threads()
   // Scales from the 2-norms of the rows of op(A) and columns of op(B) instead of the bound GEMM: one INT8 GEMM
   // fewer, at most a few bits fewer on typical data (docs/numerics.md, "Fast scaling"). BF16X_CRT_SCALING=fast.
@@ -73,5 +73,9 @@ struct Blocking {
 };
 Blocking crt_blocking(std::int64_t m, std::int64_t n, std::int64_t k, const CrtConfig& cfg);
 std::size_t crt_workspace_bytes(int moduli, const Blocking& b);  // all threads together
+// Operand elements one pass over the blocks loads and packs (the bound pass's digits, the products pass's
+// residues): each block packs its B panels, and its A panels unless the thread kept them from the block before
+// (one k-block, whole block rows per thread). The cost model's residue term (policy/cost_model.cpp).
+double crt_packed_elements(std::int64_t m, std::int64_t n, std::int64_t k, const Blocking& b);
 
 }  // namespace bf16x::crt

@@ -11,18 +11,18 @@ namespace {
 
 bool always() { return true; }
 
-// Rates: measured where the engine runs here (docs/performance.md), estimated for AMX until a device run measures
-// it (scripts/device-amx).
+// Rates: measured where the engine runs (docs/performance.md; AMX by scripts/device-amx on an AMX Xeon).
 constexpr Record kRecords[] = {
-    // TDPBF16PS peaks at 2048 flop/cycle (16x16x32 in 16 cycles). Effective: a quarter of that, 16x the host's FP64
-    // rate, on the FP64 path (a tile store and an FP64 widening per product and k-block); half of it on the FP32
-    // path, which stores one accumulator per 64 k for all six products. TDPBSSD: 16x16x64 multiply-adds in 16
-    // cycles, 2048 op/cycle peak; a quarter of it.
+    // TDPBF16PS peaks at 2048 flop/cycle (16x16x32 in 16 cycles), TDPBSSD at 2048 op/cycle (16x16x64). Measured
+    // on an AMX Xeon, one core, n = 1024-4096 (bf16x bench: products x 2n^3 / the products phase, in units of the
+    // host's cycle = native GEMM time x 32 FP64 or 64 FP32 flop): FP64 path 181-194 flop/cycle (fp64x6, fp64x21;
+    // 6x the host FP64 rate), FP32 path 474-556 (fp32x6), INT8 500-660 op/cycle (fp64c15). docs/performance.md,
+    // "Measured on AMX hardware".
     {.id = BF16X_ENGINE_AMX,
      .name = "amx",
      .bf16 = {amx::kernel_amx_hw, cpu::amx_available, amx::hw_thread_begin, amx::hw_thread_end},
      .int8 = {int8::kernel_amx_hw, cpu::has_amx_int8, amx::hw_thread_begin, amx::hw_thread_end},
-     .rates = {.fp64_path = 512, .fp32_path = 1024, .int8 = 512},
+     .rates = {.fp64_path = 190, .fp32_path = 500, .int8 = 512},
      .isa = true,
      .carries_crt = true},
     // VDPBF16PS peaks at 64 flop per instruction; measured with reconstruction (fp64x6 and fp32x6 compute time,

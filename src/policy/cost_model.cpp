@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "bf16x/bf16x.h"
+#include "crt/crt_driver.hpp"
 #include "engine/records.hpp"
 #include "split/scheme.hpp"
 
@@ -13,12 +14,19 @@ namespace {
 constexpr double kHostFp64FlopsPerCycle = 32;
 constexpr double kHostFp32FlopsPerCycle = 64;
 
-// Scan, split and pack, per operand element and slice (bf16x_stats.seconds_split of fp64x6 / fp32x6 at N = 1024
-// on one AVX-512 core: about 2.6 ns per element and slice).
-constexpr double kSplitCyclesPerSlice = 8;
+// Scan, split and pack, per operand element and slice: the scan, pack and write phases of fp64x6 and fp32x6 on an
+// AMX Xeon, one core, n = 1024-4096, in host cycles: 1.4-3.6 (the vectorised split; 8 before it).
+constexpr double kSplitCyclesPerSlice = 3;
 // The fill pass of auto (policy::measure_fill): two reads and a histogram update per element, measured at 5 to
 // 10 ns per element on one 2.3 GHz core.
 constexpr double kFillCyclesPerElement = 16;
+// CRT modes, per modulus: the bound pass's digits and the products pass's residues, per operand element packed
+// (crt::crt_packed_elements), and the CRT and scaled write per entry of C. Measured on an AMX Xeon, one core,
+// fp64c15 and fp32c8 at n = 1024, 2048, 4096 (bf16x bench; docs/performance.md "Measured on AMX hardware"), in
+// host-FP64 cycles (phase time x the native DGEMM rate / 32): 40-45 per packed element and 30-34 per entry at 15
+// moduli, 22 and 14-16 at 8.
+constexpr double kCrtPackCyclesPerModulus = 3;
+constexpr double kCrtWriteCyclesPerModulus = 2, kCrtWriteCycles = 4;
 
 }  // namespace
 
@@ -36,8 +44,11 @@ double crt_cycles(int int8_engine, int moduli, std::int64_t m, std::int64_t n, s
   const double rate = int8_ops_per_cycle(int8_engine);
   if (!(rate > 0) || moduli <= 0) return HUGE_VAL;
   const double mnk = double(m) * double(n) * double(k);
-  return 2.0 * mnk * (moduli + 1) / rate + double(m + n) * double(k) * (2.0 * moduli + 8) +
-         double(m) * double(n) * (moduli + 4);
+  crt::CrtConfig one_core;
+  one_core.threads = 1;
+  const double packed = crt::crt_packed_elements(m, n, k, crt::crt_blocking(m, n, k, one_core));
+  return 2.0 * mnk * (moduli + 1) / rate + packed * kCrtPackCyclesPerModulus * moduli +
+         double(m) * double(n) * (kCrtWriteCyclesPerModulus * moduli + kCrtWriteCycles);
 }
 
 double native_cycles(bool is_double, std::int64_t m, std::int64_t n, std::int64_t k) {

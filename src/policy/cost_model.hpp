@@ -7,10 +7,12 @@
 //                                                 c_fill: auto's fill pass (policy/error_model.hpp)
 //
 // CRT modes (N moduli, INT8 engine e): (N + 1) 2mnk / R_int8(e)   (the +1: the bound GEMM of the scaling)
-//                                     + (m + n) k (2 N + 8) + mn (N + 4)   residues, loads, CRT and write
+//                                     + P 3 N + mn (2 N + 4)   digits and residues of the P operand elements the
+//                                                              blocks pack (crt::crt_packed_elements), CRT, write
 //
 // Emulation wins when its estimate is below the native one: on CPUs without AMX it never does (the BF16 dot
-// product units run at most 4x the FP64 FMA rate, less than the 6 products of the cheapest FP64 scheme need).
+// product units run at most 4x the FP64 FMA rate, less than the 6 products of the cheapest FP64 scheme need), and
+// with the rates measured on AMX (engine/records.cpp) only fp32x6 does, on large problems.
 #pragma once
 #include <cstdint>
 
