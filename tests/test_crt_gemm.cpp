@@ -333,15 +333,54 @@ TEST(CrtGemm, Names) {
 namespace bf16x::test {
 namespace {
 
-// The workspace depends on the block sizes, the moduli and the thread count, not on m, n or k.
+// The workspace is bounded by the block sizes, the moduli and the thread count, not by m, n or k: the per-thread
+// panels and accumulators, and the operand caches, which take at most max(64 MiB, the per-thread panels).
 TEST(CrtGemm, WorkspaceBoundedByBlocks) {
   crt::CrtConfig cfg;
   cfg.moduli = 20;
   cfg.threads = 4;
-  const std::size_t big = crt::crt_workspace_bytes(20, crt::crt_blocking(1 << 20, 1 << 20, 1 << 24, cfg));
-  const std::size_t mid = crt::crt_workspace_bytes(20, crt::crt_blocking(4096, 4096, 4096, cfg));
+  // No cache fits here: the per-thread panels alone.
+  const std::size_t big =
+      crt::crt_workspace_bytes(20, 1 << 20, 1 << 20, 1 << 24, crt::crt_blocking(1 << 20, 1 << 20, 1 << 24, cfg));
+  const std::size_t mid = crt::crt_workspace_bytes(20, 4096, 4096, 4096, crt::crt_blocking(4096, 4096, 4096, cfg));
   EXPECT_EQ(big, mid);
   EXPECT_LE(big, std::size_t(4) * 64 << 20);  // under 64 MiB per thread at N = 20
+  for (std::int64_t n : {64, 512, 2048, 3000, 4096, 1 << 20})
+    for (std::int64_t k : {64, 2048, 2049, 4096, 1 << 24}) {
+      const std::size_t ws = crt::crt_workspace_bytes(20, n, n, k, crt::crt_blocking(n, n, k, cfg));
+      EXPECT_LE(ws, big + std::max(big, std::size_t(64) << 20)) << n << " " << k;
+    }
+  // One thread, n = k = 2048, 15 moduli: B's residues (63 MB) fit the 64 MiB, so the call holds them once instead of
+  // packing them again for each of the four block rows.
+  cfg.threads = 1;
+  EXPECT_GT(crt::crt_workspace_bytes(15, 2048, 2048, 2048, crt::crt_blocking(2048, 2048, 2048, cfg)),
+            crt::crt_workspace_bytes(15, 4096, 4096, 4096, crt::crt_blocking(4096, 4096, 4096, cfg)));
+}
+
+// The operand caches change where the panels are packed, not what they hold: the same bits with and without them,
+// over shapes that cache both operands, or A or B alone (n large, k past one k-block), at 1 and 3 threads.
+TEST(CrtGemm, OperandCachesGiveTheSameBits) {
+  struct Shape {
+    std::int64_t m, n, k;
+  };
+  for (const Shape s : {Shape{45, 38, 70}, Shape{600, 300, 2100}, Shape{40, 1100, 4200}, Shape{520, 1030, 129}})
+    for (int threads : {1, 3})
+      for (int moduli : {8, 20}) {
+        Problem<double> p(s.m, s.n, s.k, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 61, 8, -12, 12);
+        check::Mat<double> with(p.m, p.n), without(p.m, p.n);
+        for (check::Mat<double>* c : {&with, &without}) {
+          crt::CrtConfig cfg;
+          cfg.moduli = moduli;
+          cfg.threads = threads;
+          cfg.engine = engine::int8_engine(engine::best_int8());  // this CPU's: the caches are the driver's
+          cfg.operand_caches = c == &with;
+          const pack::GemmArgs<double> args{
+              p.m, p.n, p.k, 1.0, {p.opa.data(), p.m, false}, {p.opb.data(), p.k, false}, 0.0, c->data(), p.m};
+          ASSERT_EQ(crt::gemm_crt(args, cfg), util::DriverStatus::ok);
+        }
+        ASSERT_EQ(std::memcmp(with.data(), without.data(), sizeof(double) * std::size_t(p.m * p.n)), 0)
+            << s.m << "x" << s.n << "x" << s.k << ", " << threads << " threads, " << moduli << " moduli";
+      }
 }
 
 // bf16x_workspace_bytes in a CRT mode is the CRT driver's workspace, what the call reserves and reports in
@@ -394,7 +433,8 @@ TEST(CrtGemm, WorkspaceBytesIsWhatTheCallReserves) {
         // What the driver reserves for this shape, on the call's thread count.
         crt::CrtConfig cfg;
         cfg.threads = threads > 0 ? threads : omp_get_max_threads();
-        EXPECT_EQ(named, crt::crt_workspace_bytes(crt::crt_moduli(cs.mode), crt::crt_blocking(cs.m, cs.n, cs.k, cfg)))
+        EXPECT_EQ(named, crt::crt_workspace_bytes(crt::crt_moduli(cs.mode), cs.m, cs.n, cs.k,
+                                                  crt::crt_blocking(cs.m, cs.n, cs.k, cfg)))
             << what;
       }
   }

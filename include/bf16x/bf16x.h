@@ -272,7 +272,8 @@ BF16X_API int bf16x_zgemm_batch_strided(bf16x_layout layout, bf16x_transpose tra
 /* Bytes of workspace an sgemm (is_double = 0) or dgemm (1) call of this shape and these options (NULL: defaults)
  * needs on the calling thread's team, besides two scale vectors of m and n ints: bounded by the block sizes, the
  * slice count and the OpenMP thread count, not by m, n, k (a 2048 x 2048 accumulator panel and two packed operand
- * panels at most: about 45 MiB for fp64x21). Shapes as the call takes them (row-major: the column-major shape is
+ * panels at most: about 45 MiB for fp64x21; the CRT modes add the residues of an operand packed once where they
+ * fit in max(64 MiB, the per-thread panels they replace)). Shapes as the call takes them (row-major: the column-major shape is
  * n x m). A mode that resolves to native needs 0; AUTO that decides on the data reports its largest mode. Returns
  * BF16X_OK or the error the call would return for these sizes or options. */
 BF16X_API int bf16x_workspace_bytes(int is_double, bf16x_layout layout, int64_t m, int64_t n, int64_t k,

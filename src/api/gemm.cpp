@@ -228,7 +228,7 @@ std::size_t crt_workspace(int mode, std::int64_t m, std::int64_t n, std::int64_t
   const ThreadScope threads;  // bf16x_set_num_threads, as in the call
   crt::CrtConfig cfg;
   cfg.moduli = crt::crt_moduli(mode);
-  return crt::crt_workspace_bytes(cfg.moduli, crt::crt_blocking(m, n, k, cfg));
+  return crt::crt_workspace_bytes(cfg.moduli, m, n, k, crt::crt_blocking(m, n, k, cfg));
 }
 
 }  // namespace

@@ -29,6 +29,8 @@ constexpr int kDefaultBlock = 512;  // mc, nc
 // 512 x 512) and, past the first, packs the block's A residues again, so fewer, longer k-blocks save that traffic
 // (n = 2048: residues and packing -28%, the scan's bound loads -40%); the packed panels are 64 KiB each.
 constexpr int kDefaultBlockK = 2048;
+// The operand caches (operand_caches) take at most this, or the per-thread panels they replace where those are more.
+constexpr std::size_t kCacheBudget = std::size_t(64) << 20;
 
 std::int64_t round_up(std::int64_t x, std::int64_t r) { return (x + r - 1) / r * r; }
 
@@ -165,8 +167,8 @@ void zero_tile(std::int32_t* c, int ldc) {
 }
 
 struct ThreadSpace {
-  std::int8_t* apack;  // N x (mc/32) A panels
-  std::int8_t* bpack;  // N x (nc/32) B panels
+  std::int8_t* apack;  // N x (mc/32) A panels (none where the call's A cache holds them)
+  std::int8_t* bpack;  // N x (nc/32) B panels (none where the call's B cache holds them)
   std::int32_t* acc;   // N x mc x nc
   double* yb;          // 32 x kc
   double* work;        // mc x nc (bound sums, then X)
@@ -177,12 +179,13 @@ struct Layout {
   std::size_t apack, bpack, acc, yb, work, s12, total;
 };
 
-Layout layout_of(int moduli, const Blocking& b) {
+// Per thread; without the panels of an operand the call caches.
+Layout layout_of(int moduli, const Blocking& b, bool a_cached, bool b_cached) {
   const auto al = util::align64;
   Layout l;
   const std::size_t nm = std::size_t(std::max(moduli, 1));
-  l.apack = al(nm * (b.mc / kTile) * a_panel_bytes(b.kc));
-  l.bpack = al(nm * (b.nc / kTile) * b_panel_bytes(b.kc));
+  l.apack = a_cached ? 0 : al(nm * (b.mc / kTile) * a_panel_bytes(b.kc));
+  l.bpack = b_cached ? 0 : al(nm * (b.nc / kTile) * b_panel_bytes(b.kc));
   l.acc = al(nm * b.mc * b.nc * sizeof(std::int32_t));
   l.yb = al(std::size_t(kTile) * b.kc * sizeof(double));
   l.work = al(std::size_t(b.mc) * b.nc * sizeof(double));
@@ -224,10 +227,31 @@ void write_block(const GemmArgs<T>& x, std::int64_t i0, int rows, std::int64_t j
 
 }  // namespace
 
-double crt_packed_elements(std::int64_t m, std::int64_t n, std::int64_t k, const Blocking& b) {
+// The operand caches: every 32-line panel of op(A) / op(B), for every k-block and modulus plane, packed once per
+// pass and shared by all threads and blocks, instead of each block packing its own panels again (B once per block
+// row, A once per block where a thread cannot keep it along a block row). Bytes of each, 0 where not used: within
+// max(kCacheBudget, the per-thread panels they replace), B first (it is packed again more often).
+struct Caches {
+  std::size_t a = 0, b = 0;
+};
+Caches operand_caches(int moduli, std::int64_t m, std::int64_t n, std::int64_t k, const Blocking& b) {
+  const std::size_t nm = std::size_t(std::max(moduli, 1)), kb = std::size_t((k + b.kc - 1) / b.kc);
+  auto panels = [](std::int64_t extent) { return std::size_t(round_up(extent, kTile) / kTile); };
+  const std::size_t bb = util::align64(nm * kb * panels(n) * b_panel_bytes(b.kc));
+  const std::size_t ab = util::align64(nm * kb * panels(m) * a_panel_bytes(b.kc));
+  const Layout all = layout_of(moduli, b, false, false);
+  const std::size_t budget = std::max(kCacheBudget, (all.apack + all.bpack) * std::size_t(b.threads));
+  Caches c;
+  if (bb <= budget) c.b = bb;
+  if (c.b + ab <= budget) c.a = ab;
+  return c;
+}
+
+double crt_packed_elements(int moduli, std::int64_t m, std::int64_t n, std::int64_t k, const Blocking& b) {
   const std::int64_t mb = (m + b.mc - 1) / b.mc, nb = (n + b.nc - 1) / b.nc, kb = (k + b.kc - 1) / b.kc;
   const bool keep_a = kb == 1 && mb % b.threads == 0;  // CrtCall::chunk: whole block rows per thread
-  return double(k) * (double(m) * double(keep_a ? 1 : nb) + double(n) * double(mb));
+  const Caches c = operand_caches(moduli, m, n, k, b);
+  return double(k) * (double(m) * double(c.a || keep_a ? 1 : nb) + double(n) * double(c.b ? 1 : mb));
 }
 
 Blocking crt_blocking(std::int64_t m, std::int64_t n, std::int64_t k, const CrtConfig& cfg) {
@@ -251,8 +275,9 @@ Blocking crt_blocking(std::int64_t m, std::int64_t n, std::int64_t k, const CrtC
   return b;
 }
 
-std::size_t crt_workspace_bytes(int moduli, const Blocking& b) {
-  return layout_of(moduli, b).total * std::size_t(b.threads);
+std::size_t crt_workspace_bytes(int moduli, std::int64_t m, std::int64_t n, std::int64_t k, const Blocking& b) {
+  const Caches c = operand_caches(moduli, m, n, k, b);
+  return layout_of(moduli, b, c.a > 0, c.b > 0).total * std::size_t(b.threads) + c.a + c.b;
 }
 
 namespace {
@@ -265,6 +290,7 @@ struct CrtCall {
   const CrtPlan& plan;
   const Blocking blk;
   const Lines<T> la, lb;
+  const Caches cache;  // bytes of the call's operand caches; 0: the blocks pack that operand's panels
   const Layout lay;
   std::vector<int> ea, eb, sa, sb, oa, ob;
   std::vector<double> fa1, fa2, fb1, fb2;  // the row / column factors: digits first, then 2^(s - e)
@@ -286,7 +312,8 @@ struct CrtCall {
         blk(crt_blocking(x_.m, x_.n, x_.k, cfg_)),
         la{x_.a.data, x_.a.ld, x_.a.trans},
         lb{x_.b.data, x_.b.ld, !x_.b.trans},
-        lay(layout_of(plan.n, blk)),
+        cache(cfg_.operand_caches ? operand_caches(plan.n, x_.m, x_.n, x_.k, blk) : Caches{}),
+        lay(layout_of(plan.n, blk, cache.a > 0, cache.b > 0)),
         ea(std::size_t(x_.m)),
         eb(std::size_t(x_.n)),
         sa(std::size_t(x_.m)),
@@ -328,6 +355,15 @@ struct CrtCall {
     return s;
   }
 
+  // The caches, after the threads' workspaces (B, then A): the panels of k-block kk and modulus plane t (of
+  // `planes`: N, or 1 for the bound pass's digits), panel p at p x the panel's bytes.
+  std::int64_t panels(bool of_a) const { return round_up(of_a ? x.m : x.n, kTile) / kTile; }
+  std::int8_t* cached(bool of_a, int planes, std::int64_t kk, int t) const {
+    const std::size_t plane = std::size_t(panels(of_a)) * (of_a ? ap_bytes : bp_bytes);
+    return static_cast<std::int8_t*>(mem) + lay.total * std::size_t(blk.threads) + (of_a ? cache.b : 0) +
+           (std::size_t(kk) * std::size_t(planes) + std::size_t(t)) * plane;
+  }
+
   // Block b's origin and extent, and its extent in panels.
   void block(std::int64_t b, std::int64_t& i0, std::int64_t& j0, int& rows, int& cols, int& rp, int& cp) const {
     i0 = (b / nb) * mc, j0 = (b % nb) * nc;
@@ -346,7 +382,7 @@ DriverStatus prepare(CrtCall<T>& c, CrtConfig& cfg) {
   util::PhaseClock clk(true);
   c.ph.bytes_scan = std::uint64_t(m * k + k * n) * sizeof(T) * (cfg.fast_scaling ? 2 : 1);
   if (scan_lines(c.la, m, k, c.ea.data()) || scan_lines(c.lb, n, k, c.eb.data())) return DriverStatus::nonfinite_input;
-  const std::size_t total = c.lay.total * std::size_t(c.blk.threads);
+  const std::size_t total = c.lay.total * std::size_t(c.blk.threads) + c.cache.a + c.cache.b;
   // The calling thread's workspace (util/workspace.hpp, shared with the slice driver), grown on demand: its size is
   // bounded by the block sizes, the moduli and the thread count, not by m, n or k.
   c.mem = util::thread_workspace().reserve(total);  // everything before C is touched
@@ -360,6 +396,36 @@ DriverStatus prepare(CrtCall<T>& c, CrtConfig& cfg) {
   }
   clk.lap(c.ph.scan);
   return DriverStatus::ok;
+}
+
+// Every panel of the cached operands into their caches (the plan's residues, or the digits where plan is null),
+// the panels shared out among the threads of the enclosing parallel region, which all call it. Returns the bytes
+// it moved.
+template <typename T>
+std::uint64_t fill_caches(const CrtCall<T>& c, const ThreadSpace& ws, const CrtPlan* plan, bool big) {
+  const int planes = plan ? plan->n : 1;
+  const std::int64_t na = c.cache.a ? c.panels(true) : 0, nb = c.cache.b ? c.panels(false) : 0, np = na + nb;
+  std::uint64_t bytes = 0;
+#pragma omp for schedule(static)
+  for (std::int64_t job = 0; job < c.kb * np; ++job) {
+    const std::int64_t kk = job / np, l0 = kk * c.kc;
+    const bool of_a = job % np < na;
+    const std::int64_t p = of_a ? job % np : job % np - na;
+    const int len = int(std::min<std::int64_t>(c.kc, c.x.k - l0)), kcp = int(round_up(len, kKChunk));
+    const int lines = int(std::min<std::int64_t>(kTile, (of_a ? c.x.m : c.x.n) - p * kTile));
+    const std::size_t pb = of_a ? c.ap_bytes : c.bp_bytes;
+    std::int8_t* dst = c.cached(of_a, planes, kk, 0) + std::size_t(p) * pb;
+    const std::size_t stride = plan ? std::size_t(c.panels(of_a)) * pb : 0;
+    if (of_a) {
+      load_lines(c.la, p * kTile, lines, l0, len, kcp, c.fa1.data(), c.fa2.data(), plan == nullptr, ws.yb);
+      pack_a_panel(ws.yb, kcp, lines, plan, big, dst, stride);
+    } else {
+      load_lines(c.lb, p * kTile, lines, l0, len, kcp, c.fb1.data(), c.fb2.data(), plan == nullptr, ws.yb);
+      pack_b_panel(ws.yb, kcp, lines, plan, big, dst, stride);
+    }
+    bytes += std::uint64_t(lines) * len * sizeof(T) + std::uint64_t(planes) * pb;
+  }
+  return bytes;
 }
 
 // The bound GEMM: H = digits(A) digits(B), its row and column maxima into hrow, hcol. Returns the micro-tiles.
@@ -378,6 +444,10 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
     util::PhaseTimes ph;
     util::PhaseClock clk(omp_get_thread_num() == 0);
     std::int64_t a_row = -1;  // block row whose A panels ws.apack holds (keep_a)
+    if (c.cache.a || c.cache.b) {
+      bytes += fill_caches(c, ws, nullptr, false);
+      clk.lap(ph.scan);
+    }
 #pragma omp for schedule(dynamic, c.chunk)
     for (std::int64_t blkid = 0; blkid < c.nblocks; ++blkid) {
       std::int64_t i0, j0;
@@ -396,23 +466,25 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
       for (std::int64_t kk = 0; kk < c.kb; ++kk) {
         const std::int64_t l0 = kk * kc;
         const int len = int(std::min<std::int64_t>(kc, c.x.k - l0)), kcp = int(round_up(len, kKChunk));
-        for (int ip = 0; ip < rp && !(c.keep_a && a_row == i0); ++ip) {
+        for (int ip = 0; ip < rp && !c.cache.a && !(c.keep_a && a_row == i0); ++ip) {
           const int lines = std::min(kTile, rows - ip * kTile);
           load_lines(c.la, i0 + ip * kTile, lines, l0, len, kcp, c.fa1.data(), c.fa2.data(), true, ws.yb);
           pack_a_panel(ws.yb, kcp, lines, nullptr, false, ws.apack + ip * c.ap_bytes, 0);
           bytes += std::uint64_t(lines) * len * sizeof(T) + c.ap_bytes;
         }
         a_row = i0;
-        for (int jp = 0; jp < cp; ++jp) {
+        for (int jp = 0; jp < cp && !c.cache.b; ++jp) {
           const int lines = std::min(kTile, cols - jp * kTile);
           load_lines(c.lb, j0 + jp * kTile, lines, l0, len, kcp, c.fb1.data(), c.fb2.data(), true, ws.yb);
           pack_b_panel(ws.yb, kcp, lines, nullptr, false, ws.bpack + jp * c.bp_bytes, 0);
           bytes += std::uint64_t(lines) * len * sizeof(T) + c.bp_bytes;
         }
+        const std::int8_t* apanels = c.cache.a ? c.cached(true, 1, kk, 0) + (i0 / kTile) * c.ap_bytes : ws.apack;
+        const std::int8_t* bpanels = c.cache.b ? c.cached(false, 1, kk, 0) + (j0 / kTile) * c.bp_bytes : ws.bpack;
         clk.lap(ph.scan);
         for (int jp = 0; jp < cp; ++jp)
           for (int ip = 0; ip < rp; ++ip)
-            kernel(ws.apack + ip * c.ap_bytes, ws.bpack + jp * c.bp_bytes, kcp, ws.acc + ip * kTile * nc + jp * kTile,
+            kernel(apanels + ip * c.ap_bytes, bpanels + jp * c.bp_bytes, kcp, ws.acc + ip * kTile * nc + jp * kTile,
                    nc);
         tiles += std::uint64_t(rp) * cp;
         dots += std::uint64_t(rp) * cp * (kcp / 64) * 4;
@@ -429,6 +501,9 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
         }
       clk.lap(ph.scan);
     }
+    // The wait at the loop's barrier for the other threads' blocks: their digit products, mostly. Thread 0's phases
+    // then cover the whole pass, also where the dynamic schedule left it few blocks or none.
+    clk.lap(ph.products);
     if (c.cfg.engine->thread_end) c.cfg.engine->thread_end();  // TILERELEASE: no tile state outlives the region
     if (omp_get_thread_num() == 0) c.ph.add(ph);
   }
@@ -472,6 +547,10 @@ std::uint64_t products_pass(CrtCall<T>& c) {
     util::PhaseTimes ph;
     util::PhaseClock clk(omp_get_thread_num() == 0);
     std::int64_t a_row = -1;
+    if (c.cache.a || c.cache.b) {
+      bytes_pack += fill_caches(c, ws, &plan, big);
+      clk.lap(ph.pack);
+    }
 #pragma omp for schedule(dynamic, c.chunk)
     for (std::int64_t blkid = 0; blkid < c.nblocks; ++blkid) {
       std::int64_t i0, j0;
@@ -483,14 +562,14 @@ std::uint64_t products_pass(CrtCall<T>& c) {
         const std::int64_t l0 = kk * kc;
         const int len = int(std::min<std::int64_t>(kc, c.x.k - l0)), kcp = int(round_up(len, kKChunk));
         clk.lap(ph.products);
-        for (int ip = 0; ip < rp && !(c.keep_a && a_row == i0); ++ip) {
+        for (int ip = 0; ip < rp && !c.cache.a && !(c.keep_a && a_row == i0); ++ip) {
           const int lines = std::min(kTile, rows - ip * kTile);
           load_lines(c.la, i0 + ip * kTile, lines, l0, len, kcp, c.fa1.data(), c.fa2.data(), false, ws.yb);
           pack_a_panel(ws.yb, kcp, lines, &plan, big, ws.apack + ip * c.ap_bytes, (mc / kTile) * c.ap_bytes);
           bytes_pack += std::uint64_t(lines) * len * sizeof(T) + std::uint64_t(N) * c.ap_bytes;
         }
         a_row = i0;
-        for (int jp = 0; jp < cp; ++jp) {
+        for (int jp = 0; jp < cp && !c.cache.b; ++jp) {
           const int lines = std::min(kTile, cols - jp * kTile);
           load_lines(c.lb, j0 + jp * kTile, lines, l0, len, kcp, c.fb1.data(), c.fb2.data(), false, ws.yb);
           pack_b_panel(ws.yb, kcp, lines, &plan, big, ws.bpack + jp * c.bp_bytes, (nc / kTile) * c.bp_bytes);
@@ -498,8 +577,10 @@ std::uint64_t products_pass(CrtCall<T>& c) {
         }
         clk.lap(ph.pack);
         for (int t = 0; t < N; ++t) {
-          const std::int8_t* at = ws.apack + std::size_t(t) * (mc / kTile) * c.ap_bytes;
-          const std::int8_t* bt = ws.bpack + std::size_t(t) * (nc / kTile) * c.bp_bytes;
+          const std::int8_t* at = c.cache.a ? c.cached(true, N, kk, t) + (i0 / kTile) * c.ap_bytes
+                                            : ws.apack + std::size_t(t) * (mc / kTile) * c.ap_bytes;
+          const std::int8_t* bt = c.cache.b ? c.cached(false, N, kk, t) + (j0 / kTile) * c.bp_bytes
+                                            : ws.bpack + std::size_t(t) * (nc / kTile) * c.bp_bytes;
           std::int32_t* acct = ws.acc + accn * t;
           for (int jp = 0; jp < cp; ++jp)
             for (int ip = 0; ip < rp; ++ip) {
@@ -526,6 +607,7 @@ std::uint64_t products_pass(CrtCall<T>& c) {
       bytes_write += std::uint64_t(rows) * cols * (4 * std::uint64_t(N) + sizeof(T) * (c.x.beta != T(0) ? 2 : 1));
       clk.lap(ph.write);
     }
+    clk.lap(ph.products);  // the wait for the other threads' blocks, as in bound_pass
     if (c.cfg.engine->thread_end) c.cfg.engine->thread_end();  // TILERELEASE: no tile state outlives the region
     if (omp_get_thread_num() == 0) c.ph.add(ph);
   }

@@ -56,6 +56,9 @@ struct CrtConfig {
   // Scales from the 2-norms of the rows of op(A) and columns of op(B) instead of the bound GEMM: one INT8 GEMM
   // fewer, at most a few bits fewer on typical data (docs/numerics.md, "Fast scaling"). BF16X_CRT_SCALING=fast.
   bool fast_scaling = false;
+  // Pack an operand once into a cache shared by all blocks where it fits (crt_workspace_bytes); off: every block
+  // packs its own panels. The same results either way (tests compare them).
+  bool operand_caches = true;
   CrtScales* scales = nullptr;
   // Filled by the call.
   std::size_t workspace_bytes = 0;  // crt_workspace_bytes of the call's blocking: what it reserved
@@ -72,10 +75,12 @@ struct Blocking {
   int mc, nc, kc, threads;
 };
 Blocking crt_blocking(std::int64_t m, std::int64_t n, std::int64_t k, const CrtConfig& cfg);
-std::size_t crt_workspace_bytes(int moduli, const Blocking& b);  // all threads together
+// All threads together, and the call's operand caches where it packs an operand once (within max(64 MiB, the
+// per-thread panels they replace), so the bound stays one of the block sizes, the moduli and the thread count).
+std::size_t crt_workspace_bytes(int moduli, std::int64_t m, std::int64_t n, std::int64_t k, const Blocking& b);
 // Operand elements one pass over the blocks loads and packs (the bound pass's digits, the products pass's
-// residues): each block packs its B panels, and its A panels unless the thread kept them from the block before
-// (one k-block, whole block rows per thread). The cost model's residue term (policy/cost_model.cpp).
-double crt_packed_elements(std::int64_t m, std::int64_t n, std::int64_t k, const Blocking& b);
+// residues): an operand once where the call caches it; else B by each block, and A by each block unless the
+// thread kept it from the block before (one k-block, whole block rows per thread). The cost model's residue term.
+double crt_packed_elements(int moduli, std::int64_t m, std::int64_t n, std::int64_t k, const Blocking& b);
 
 }  // namespace bf16x::crt

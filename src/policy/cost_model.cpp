@@ -46,7 +46,7 @@ double crt_cycles(int int8_engine, int moduli, std::int64_t m, std::int64_t n, s
   const double mnk = double(m) * double(n) * double(k);
   crt::CrtConfig one_core;
   one_core.threads = 1;
-  const double packed = crt::crt_packed_elements(m, n, k, crt::crt_blocking(m, n, k, one_core));
+  const double packed = crt::crt_packed_elements(moduli, m, n, k, crt::crt_blocking(m, n, k, one_core));
   return 2.0 * mnk * (moduli + 1) / rate + packed * kCrtPackCyclesPerModulus * moduli +
          double(m) * double(n) * (kCrtWriteCyclesPerModulus * moduli + kCrtWriteCycles);
 }
