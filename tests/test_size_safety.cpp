@@ -24,6 +24,7 @@
 #include "driver/gemm_driver.hpp"
 #include "gemm_fixture.hpp"
 #include "split/scheme.hpp"
+#include "support/address_space_limit.hpp"
 #include "util/workspace.hpp"
 
 // The allocation-failure test needs failed allocations to return NULL instead of ending the process.
@@ -210,31 +211,7 @@ TEST(SizeSafety, LeadingDimensionsBeyond32BitsIndexCorrectly) {
   }
 }
 
-namespace {
-
-// Lowers RLIMIT_AS to the current address space plus `headroom` bytes for its lifetime.
-class AddressSpaceLimit {
- public:
-  explicit AddressSpaceLimit(std::size_t headroom) {
-    getrlimit(RLIMIT_AS, &saved_);
-    unsigned long pages = 0;
-    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
-      if (std::fscanf(f, "%lu", &pages) != 1) pages = 0;
-      std::fclose(f);
-    }
-    rlimit lim = saved_;
-    lim.rlim_cur = rlim_t(pages) * rlim_t(sysconf(_SC_PAGESIZE)) + headroom;
-    ok_ = pages > 0 && setrlimit(RLIMIT_AS, &lim) == 0;
-  }
-  ~AddressSpaceLimit() { setrlimit(RLIMIT_AS, &saved_); }
-  bool ok() const { return ok_; }
-
- private:
-  rlimit saved_{};
-  bool ok_ = false;
-};
-
-}  // namespace
+using bf16x::test::AddressSpaceLimit;
 
 // A 4096 x 4096 product with k = 1: the accumulator panel alone (2048 x 2048 FP64, or its FP32 equivalent) needs
 // over 24 MiB while A and B take 64 KiB. C sits in a sparse mapping that is reserved before the limit and never
@@ -250,7 +227,7 @@ TEST(SizeSafety, WorkspaceAllocationFailureReturnsNoMemAndLeavesCUntouched) {
   ASSERT_TRUE(cmap.ok()) << "cannot reserve a sparse mapping (vm.overcommit_memory = 2?)";
   for (int mode : {BF16X_MODE_FP64X21, BF16X_MODE_FP32X6}) {
     const bool dbl = mode != BF16X_MODE_FP32X6;
-    // Warm-up on another shape: OpenMP's threads and the library's one-time state exist before the limit.
+    // Warm-up on another shape: the library's one-time state exists before the limit.
     bf16x::test::Problem<double> warm(70, 70, 40, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 1);
     ASSERT_EQ(warm.run(dbl ? mode : BF16X_MODE_FP64X6), BF16X_OK);
     bf16x::test::Problem<float> warmf(70, 70, 40, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 1);
@@ -265,6 +242,13 @@ TEST(SizeSafety, WorkspaceAllocationFailureReturnsNoMemAndLeavesCUntouched) {
     o.mode = mode;
     // The driver's own allocation: the guard (on by default for fp64x21) would send a k = 1 call to the host GEMM.
     o.guard = BF16X_GUARD_OFF;
+    // The call's team of every thread, started last: the warm-ups run on one thread (too little work for more) and
+    // libgomp lets the threads a smaller team leaves go; one it had to create under the limit would fail, and
+    // libgomp ends the process then.
+    int started = 0;
+#pragma omp parallel num_threads(omp_get_max_threads()) reduction(+ : started)
+    started += 1;
+    ASSERT_EQ(started, omp_get_max_threads());
     {
       const AddressSpaceLimit limit(std::size_t(16) << 20);
       ASSERT_TRUE(limit.ok());

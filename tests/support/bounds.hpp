@@ -22,4 +22,15 @@ inline double fp64_truncation_bound(int d) {
 // round to nearest (VDPBF16PS) and 2^-23 where the rounding may be directed (TDPBF16PS).
 inline double fp32_two_sums_bound(double n, double s, double ulp_rel) { return 2 * n * (ulp_rel * s + 0x1p-126); }
 
+// fp32x6 on two engines whose FP32 sums may round differently (TDPBF16PS in the hardware's own pair order against
+// the SDM's sequence of the reference and the tile model). The slices of an entry add in magnitude to at most
+// (1+2^-6)|x|, so every partial sum is at most T = 1.04 (|A||B|)_ij (second-order terms included). Each engine
+// rounds R = 6 (k+32) (one per term, k padded to 32-chunks) + k/32 + 1 (k-block sums, BK >= 32) FP32 additions by
+// at most one ulp (2^-23 relative) of such a sum, and the final FP32 result once (2^-24 of |alpha| T + |beta c|):
+//   |x - y| <= 2 R 2^-23 |alpha| T + 2^-23 (|alpha| T + |beta c|).
+inline double fp32x6_two_engines_bound(double k, double abs_ab, double alpha, double beta_c) {
+  const double t = 1.04 * abs_ab, r = 6 * (k + 32) + k / 32 + 1;
+  return 2 * r * 0x1p-23 * std::fabs(alpha) * t + 0x1p-23 * (std::fabs(alpha) * t + std::fabs(beta_c));
+}
+
 }  // namespace bf16x::test
