@@ -78,10 +78,9 @@ TEST(CrtModuli, ResiduesOfLargeIntegers) {
   std::vector<std::int8_t> r(256);
   for (int t = 0; t < crt::kMaxModuli; ++t) {
     const crt::CrtPlan& p = crt::crt_plan(crt::kMaxModuli);
-    for (bool big : {false, true}) {
-      const int maxbits = big ? 100 : 58;
-      for (double& v : y) v = std::trunc(std::ldexp(double(std::int64_t(g())) / 9.3e18, int(g() % maxbits)));
-      crt::residues(y.data(), 256, p.p[t], p.invp[t], p.hi[t], p.lo[t], big, r.data());
+    for (int bits : {58, 100}) {  // |y| < 2^bits
+      for (double& v : y) v = std::trunc(std::ldexp(double(std::int64_t(g())) / 9.3e18, int(g() % bits)));
+      crt::residues(y.data(), 256, p.p[t], p.invp[t], p.hi[t], p.lo[t], bits, r.data());
       for (int l = 0; l < 256; ++l) {
         const double want = std::fmod(y[l], p.p[t]);  // exact
         double w = want > p.hi[t] ? want - p.p[t] : (want < p.lo[t] ? want + p.p[t] : want);

@@ -159,15 +159,49 @@ TEST(IsaVariants, CrtLoopsEqualGeneric) {
     for (int n : {3, 8, 20}) {
       const crt::CrtPlan& plan = crt::crt_plan(n);
       constexpr int kKcp = 128;
-      for (bool big : {false, true}) {
-        // Integer-valued inputs below 2^51 p (2^100 with big), as the driver gives them.
+      // |y| < 2^bits: each way of the vector residues (crt_loops_impl.hpp: direct, split, two steps) at and below its
+      // limit; the element path takes one or two steps.
+      for (int bits : {12, 51, 58, 75, 100}) {
+        // Integer-valued inputs, as the driver gives them, and the edge cases: ties of p = 256 (128 + 256 j), zeros,
+        // 2^bits - 1, and multiples of 2^32 plus or minus 2^31 (the split's halves at their limits).
         std::uniform_real_distribution<double> u(-1.0, 1.0);
         std::vector<double> yb(32 * kKcp);
-        for (auto& y : yb) y = std::trunc(std::ldexp(u(rng), big ? 99 : 58));
+        const double top = std::ldexp(1.0, bits) - std::ldexp(1.0, std::max(0, bits - 53));  // 2^bits - 1 in FP64
+        for (std::size_t i = 0; i < yb.size(); ++i) {
+          const double y = std::trunc(std::ldexp(u(rng), bits));
+          switch (i % 8) {
+            case 1:
+              yb[i] = i % 16 == 1 ? top : -top;
+              break;
+            case 3:
+              yb[i] = std::trunc(y / 256) * 256 + (i % 16 == 3 ? 128 : -128);
+              break;
+            case 5:
+              yb[i] = bits > 33 ? std::trunc(y * 0x1p-32) * 0x1p32 + (i % 16 == 5 ? 0x1p31 : -0x1p31) : y;
+              break;
+            case 7:
+              yb[i] = i % 64 == 7 ? 0.0 : y;
+              break;
+            default:
+              yb[i] = y;
+          }
+          if (std::fabs(yb[i]) >= std::ldexp(1.0, bits)) yb[i] = y;
+        }
         std::vector<std::int8_t> r0(yb.size()), r1(yb.size());
-        g.residues(yb.data(), int(yb.size()), plan.p[1], plan.invp[1], plan.hi[1], plan.lo[1], big, r0.data());
-        v.residues(yb.data(), int(yb.size()), plan.p[1], plan.invp[1], plan.hi[1], plan.lo[1], big, r1.data());
-        EXPECT_EQ(r0, r1) << "residues on " << lv.name;
+        for (int t : {0, 1, n - 1}) {
+          g.residues(yb.data(), int(yb.size()), plan.p[t], plan.invp[t], plan.hi[t], plan.lo[t], bits, r0.data());
+          v.residues(yb.data(), int(yb.size()), plan.p[t], plan.invp[t], plan.hi[t], plan.lo[t], bits, r1.data());
+          EXPECT_EQ(r0, r1) << "residues on " << lv.name << ", bits " << bits;
+          // Against exact integer arithmetic where y fits an int64.
+          if (bits <= 62)
+            for (std::size_t i = 0; i < yb.size(); ++i) {
+              const std::int64_t p = std::int64_t(plan.p[t]), y = std::int64_t(yb[i]);
+              std::int64_t r = y % p;
+              if (r > std::int64_t(plan.hi[t])) r -= p;
+              if (r < std::int64_t(plan.lo[t])) r += p;
+              ASSERT_EQ(r0[i], r) << "y " << y << " modulo " << p;
+            }
+        }
         // All n moduli in one pass (panel t at t * stride, a gap between them), and the digits (no plan).
         const std::size_t panel = std::size_t(kKcp) * 32 + 32 * 4, stride = panel + 64;
         for (const crt::CrtPlan* pl : {&plan, static_cast<const crt::CrtPlan*>(nullptr)})
@@ -177,21 +211,21 @@ TEST(IsaVariants, CrtLoopsEqualGeneric) {
               for (auto& y : in) y = std::fmod(std::fabs(y), 65.0);                   // digits: integers in [0, 64]
             std::fill(in.begin() + std::ptrdiff_t(lines) * kKcp, in.end(), 12345.0);  // must not be read
             std::vector<std::int8_t> p0(stride * std::size_t(n), 7), p1 = p0;
-            g.pack_a_panel(in.data(), kKcp, lines, pl, big, p0.data(), stride);
-            v.pack_a_panel(in.data(), kKcp, lines, pl, big, p1.data(), stride);
+            g.pack_a_panel(in.data(), kKcp, lines, pl, bits, p0.data(), stride);
+            v.pack_a_panel(in.data(), kKcp, lines, pl, bits, p1.data(), stride);
             EXPECT_EQ(p0, p1) << "pack_a_panel on " << lv.name;
             if (pl) {  // the layout of engine/int8_kernel.hpp: panel t holds the residues modulo p_t
               std::vector<std::int8_t> want(in.size());
               g.residues(in.data(), int(in.size()), plan.p[n - 1], plan.invp[n - 1], plan.hi[n - 1], plan.lo[n - 1],
-                         big, want.data());
+                         bits, want.data());
               for (int r = 0; r < 32; ++r)
                 for (int l = 0; l < kKcp; ++l)
                   ASSERT_EQ(p0[stride * std::size_t(n - 1) + engine::int8::a_index(r, l)],
                             r < lines ? want[std::size_t(r) * kKcp + l] : 0);
             }
             std::fill(p0.begin(), p0.end(), 7), std::fill(p1.begin(), p1.end(), 7);
-            g.pack_b_panel(in.data(), kKcp, lines, pl, big, p0.data(), stride);
-            v.pack_b_panel(in.data(), kKcp, lines, pl, big, p1.data(), stride);
+            g.pack_b_panel(in.data(), kKcp, lines, pl, bits, p0.data(), stride);
+            v.pack_b_panel(in.data(), kKcp, lines, pl, bits, p1.data(), stride);
             EXPECT_EQ(p0, p1) << "pack_b_panel on " << lv.name;
           }
       }

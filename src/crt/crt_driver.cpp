@@ -417,7 +417,7 @@ DriverStatus prepare(CrtCall<T>& c, CrtConfig& cfg) {
 // the panels shared out among the threads of the enclosing parallel region, which all call it. Returns the bytes
 // it moved.
 template <typename T>
-std::uint64_t fill_caches(const CrtCall<T>& c, const ThreadSpace& ws, const CrtPlan* plan, bool big) {
+std::uint64_t fill_caches(const CrtCall<T>& c, const ThreadSpace& ws, const CrtPlan* plan, int bits) {
   const int planes = plan ? plan->n : 1;
   const std::int64_t na = c.cache.a ? c.panels(true) : 0, nb = c.cache.b ? c.panels(false) : 0, np = na + nb;
   std::uint64_t bytes = 0;
@@ -433,10 +433,10 @@ std::uint64_t fill_caches(const CrtCall<T>& c, const ThreadSpace& ws, const CrtP
     const std::size_t stride = plan ? std::size_t(c.panels(of_a)) * pb : 0;
     if (of_a) {
       load_lines(c.la, p * kTile, lines, l0, len, kcp, c.fa1.data(), c.fa2.data(), plan == nullptr, ws.yb);
-      pack_a_panel(ws.yb, kcp, lines, plan, big, dst, stride);
+      pack_a_panel(ws.yb, kcp, lines, plan, bits, dst, stride);
     } else {
       load_lines(c.lb, p * kTile, lines, l0, len, kcp, c.fb1.data(), c.fb2.data(), plan == nullptr, ws.yb);
-      pack_b_panel(ws.yb, kcp, lines, plan, big, dst, stride);
+      pack_b_panel(ws.yb, kcp, lines, plan, bits, dst, stride);
     }
     bytes += std::uint64_t(lines) * len * sizeof(T) + std::uint64_t(planes) * pb;
   }
@@ -460,7 +460,7 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
     util::PhaseClock clk(omp_get_thread_num() == 0);
     std::int64_t a_row = -1;  // block row whose A panels ws.apack holds (keep_a)
     if (c.cache.a || c.cache.b) {
-      bytes += fill_caches(c, ws, nullptr, false);
+      bytes += fill_caches(c, ws, nullptr, 0);
       clk.lap(ph.scan);
     }
 #pragma omp for schedule(dynamic, c.chunk)
@@ -484,14 +484,14 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
         for (int ip = 0; ip < rp && !c.cache.a && !(c.keep_a && a_row == i0); ++ip) {
           const int lines = std::min(kTile, rows - ip * kTile);
           load_lines(c.la, i0 + ip * kTile, lines, l0, len, kcp, c.fa1.data(), c.fa2.data(), true, ws.yb);
-          pack_a_panel(ws.yb, kcp, lines, nullptr, false, ws.apack + ip * c.ap_bytes, 0);
+          pack_a_panel(ws.yb, kcp, lines, nullptr, 0, ws.apack + ip * c.ap_bytes, 0);
           bytes += std::uint64_t(lines) * len * sizeof(T) + c.ap_bytes;
         }
         a_row = i0;
         for (int jp = 0; jp < cp && !c.cache.b; ++jp) {
           const int lines = std::min(kTile, cols - jp * kTile);
           load_lines(c.lb, j0 + jp * kTile, lines, l0, len, kcp, c.fb1.data(), c.fb2.data(), true, ws.yb);
-          pack_b_panel(ws.yb, kcp, lines, nullptr, false, ws.bpack + jp * c.bp_bytes, 0);
+          pack_b_panel(ws.yb, kcp, lines, nullptr, 0, ws.bpack + jp * c.bp_bytes, 0);
           bytes += std::uint64_t(lines) * len * sizeof(T) + c.bp_bytes;
         }
         const std::int8_t* apanels = c.cache.a ? c.cached(true, 1, kk, 0) + (i0 / kTile) * c.ap_bytes : ws.apack;
@@ -553,7 +553,7 @@ std::uint64_t products_pass(CrtCall<T>& c) {
   // k-blocks an int32 accumulator can take: residue products <= 2^14, and up to 2^7 left from the last reduction.
   const std::int64_t flush_res = std::max<std::int64_t>(1, ((1ll << 31) - 1 - 128) / (std::int64_t(kc) << 14));
   const Int8Kernel kernel = c.cfg.engine->kernel;
-  const bool big = c.max_s > 50;  // |A'| may reach 2^51 or more: two reduction steps per residue
+  const int bits = c.max_s;  // |A'_il| < 2^s_i, |B'_lj| < 2^s_j: how the residues are formed (crt_loops_impl.hpp)
   std::uint64_t tiles = 0, dots = 0, bytes_pack = 0, bytes_write = 0;
 #pragma omp parallel num_threads(c.blk.threads) reduction(+ : tiles, dots, bytes_pack, bytes_write)
   {
@@ -563,7 +563,7 @@ std::uint64_t products_pass(CrtCall<T>& c) {
     util::PhaseClock clk(omp_get_thread_num() == 0);
     std::int64_t a_row = -1;
     if (c.cache.a || c.cache.b) {
-      bytes_pack += fill_caches(c, ws, &plan, big);
+      bytes_pack += fill_caches(c, ws, &plan, bits);
       clk.lap(ph.pack);
     }
 #pragma omp for schedule(dynamic, c.chunk)
@@ -580,14 +580,14 @@ std::uint64_t products_pass(CrtCall<T>& c) {
         for (int ip = 0; ip < rp && !c.cache.a && !(c.keep_a && a_row == i0); ++ip) {
           const int lines = std::min(kTile, rows - ip * kTile);
           load_lines(c.la, i0 + ip * kTile, lines, l0, len, kcp, c.fa1.data(), c.fa2.data(), false, ws.yb);
-          pack_a_panel(ws.yb, kcp, lines, &plan, big, ws.apack + ip * c.ap_bytes, (mc / kTile) * c.ap_bytes);
+          pack_a_panel(ws.yb, kcp, lines, &plan, bits, ws.apack + ip * c.ap_bytes, (mc / kTile) * c.ap_bytes);
           bytes_pack += std::uint64_t(lines) * len * sizeof(T) + std::uint64_t(N) * c.ap_bytes;
         }
         a_row = i0;
         for (int jp = 0; jp < cp && !c.cache.b; ++jp) {
           const int lines = std::min(kTile, cols - jp * kTile);
           load_lines(c.lb, j0 + jp * kTile, lines, l0, len, kcp, c.fb1.data(), c.fb2.data(), false, ws.yb);
-          pack_b_panel(ws.yb, kcp, lines, &plan, big, ws.bpack + jp * c.bp_bytes, (nc / kTile) * c.bp_bytes);
+          pack_b_panel(ws.yb, kcp, lines, &plan, bits, ws.bpack + jp * c.bp_bytes, (nc / kTile) * c.bp_bytes);
           bytes_pack += std::uint64_t(lines) * len * sizeof(T) + std::uint64_t(N) * c.bp_bytes;
         }
         clk.lap(ph.pack);

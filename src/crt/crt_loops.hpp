@@ -14,10 +14,10 @@ struct CrtLoops {
   void (*load_scaled_fp64)(const double* x, int len, double f1, double f2, bool digits, double* out);
   void (*load_across_fp32)(const float* x, int rows, const double* f1, const double* f2, bool digits, double* out);
   void (*load_across_fp64)(const double* x, int rows, const double* f1, const double* f2, bool digits, double* out);
-  void (*residues)(const double* y, int len, double p, double invp, double hi, double lo, bool big, std::int8_t* out);
-  void (*pack_a_panel)(const double* yb, int kcp, int lines, const CrtPlan* plan, bool big, std::int8_t* panel,
+  void (*residues)(const double* y, int len, double p, double invp, double hi, double lo, int bits, std::int8_t* out);
+  void (*pack_a_panel)(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
                        std::size_t stride);
-  void (*pack_b_panel)(const double* yb, int kcp, int lines, const CrtPlan* plan, bool big, std::int8_t* panel,
+  void (*pack_b_panel)(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
                        std::size_t stride);
   void (*reduce_mod)(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t);
   void (*reconstruct_row)(const std::int32_t* acc, std::size_t stride, int cols, const CrtPlan& plan, double* s1,

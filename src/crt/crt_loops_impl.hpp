@@ -45,9 +45,29 @@ inline double residue(double y, double p, double invp, double hi, double lo, boo
   return into_range(r, p, hi, lo);
 }
 
-void residues_loop(const double* y, int len, double p, double invp, double hi, double lo, bool big, std::int8_t* out) {
-  for (int l = 0; l < len; ++l) out[l] = std::int8_t(int(residue(y[l], p, invp, hi, lo, big)));
+// The element path's steps for |y| < 2^bits.
+inline bool two_steps(int bits) { return bits > 50; }
+
+void residues_loop(const double* y, int len, double p, double invp, double hi, double lo, int bits, std::int8_t* out) {
+  for (int l = 0; l < len; ++l) out[l] = std::int8_t(int(residue(y[l], p, invp, hi, lo, two_steps(bits))));
 }
+
+// The vector paths of line_residues form the same symmetric residues of |y| < 2^bits with fewer operations:
+//   direct (bits <= 51): for odd p, q = round(y / p) is exact: y / p is never a half-integer, so it lies at least
+//     1/(2p) from one, and the two roundings of y fl(1/p) move it by less (2^-52 |y| / p); y - q p is then the
+//     symmetric residue itself, no correction. p = 256: q = floor((y + 128) / 256), every step exact.
+//   split (bits <= 75): y = yh 2^32 + yl (yh = round(y 2^-32), |yl| <= 2^31, both exact), and r = yh (2^32 mod p) + yl
+//     is congruent to y and below 2^50 in magnitude (|yh| <= 2^43, |2^32 mod p| <= 127): then direct on r.
+//   else: residue()'s two steps and into_range().
+// Both round with explicit directions, so MXCSR's rounding mode does not matter.
+enum class ResidueWay { direct, split, two_steps };
+inline ResidueWay residue_way(int bits) {
+  return bits <= 51 ? ResidueWay::direct : bits <= 75 ? ResidueWay::split : ResidueWay::two_steps;
+}
+#ifdef __AVX2__
+constexpr int kNearest = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC,
+              kFloor = _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC;
+#endif
 
 #ifdef __AVX2__
 // into_range() on four values, operation for operation.
@@ -67,6 +87,14 @@ inline __m128i residues16(const __m256d* y, __m256d p, __m256d invp, __m256d hi,
     q[v] = _mm256_cvttpd_epi32(into_range4(r, p, hi, lo));
   }
   return _mm_packs_epi16(_mm_packs_epi32(q[0], q[1]), _mm_packs_epi32(q[2], q[3]));
+}
+
+// The direct way on four values below 2^51 (residue_way): the symmetric residue modulo p (p256: p is 256).
+inline __m256d exact_residue4(__m256d r, __m256d p, __m256d invp, bool p256) {
+  const __m256d q =
+      p256 ? _mm256_round_pd(_mm256_mul_pd(_mm256_add_pd(r, _mm256_set1_pd(128)), _mm256_set1_pd(0x1p-8)), kFloor)
+           : _mm256_round_pd(_mm256_mul_pd(r, invp), kNearest);
+  return _mm256_fnmadd_pd(q, p, r);
 }
 #endif
 
@@ -90,41 +118,95 @@ inline __m128i residues16(const __m512d* y, __m512d p, __m512d invp, __m512d hi,
   }
   return _mm512_cvtsepi32_epi8(_mm512_inserti64x4(_mm512_castsi256_si512(q[0]), q[1], 1));
 }
+
+// exact_residue4() on eight values.
+inline __m512d exact_residue8(__m512d r, __m512d p, __m512d invp, bool p256) {
+  const __m512d q =
+      p256 ? _mm512_roundscale_pd(_mm512_mul_pd(_mm512_add_pd(r, _mm512_set1_pd(128)), _mm512_set1_pd(0x1p-8)), kFloor)
+           : _mm512_roundscale_pd(_mm512_mul_pd(r, invp), kNearest);
+  return _mm512_fnmadd_pd(q, p, r);
+}
 #endif
 
-// out[t * stride + l] = y[l] modulo p_t for every modulus of the plan (one pass over y), or the values themselves
-// (the digits, at out) when plan is null. len: a multiple of 16.
-void line_residues(const double* y, int len, const CrtPlan* plan, bool big, std::int8_t* out, std::size_t stride) {
+// out[t * stride + l] = y[l] modulo p_t for every modulus of the plan (one pass over y, |y| < 2^bits), or the values
+// themselves (the digits, at out) when plan is null. len: a multiple of 16.
+void line_residues(const double* y, int len, const CrtPlan* plan, int bits, std::int8_t* out, std::size_t stride) {
   if (!plan) {
     for (int l = 0; l < len; ++l) out[l] = std::int8_t(int(y[l]));
     return;
   }
 #if defined(__AVX512F__)
+  const ResidueWay way = residue_way(bits);
+  const __m512d two32 = _mm512_set1_pd(0x1p32), inv_two32 = _mm512_set1_pd(0x1p-32);
   for (int l = 0; l < len; l += 16) {
     const __m512d yv[2] = {_mm512_loadu_pd(y + l), _mm512_loadu_pd(y + l + 8)};
+    std::int8_t* o = out + l;
+    if (way == ResidueWay::two_steps) {
+      for (int t = 0; t < plan->n; ++t)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(o + std::size_t(t) * stride),
+                         residues16(yv, _mm512_set1_pd(plan->p[t]), _mm512_set1_pd(plan->invp[t]),
+                                    _mm512_set1_pd(plan->hi[t]), _mm512_set1_pd(plan->lo[t]), true));
+      continue;
+    }
+    __m512d yh[2] = {}, yl[2] = {};
+    if (way == ResidueWay::split)
+      for (int v = 0; v < 2; ++v) {
+        yh[v] = _mm512_roundscale_pd(_mm512_mul_pd(yv[v], inv_two32), kNearest);
+        yl[v] = _mm512_fnmadd_pd(yh[v], two32, yv[v]);
+      }
     for (int t = 0; t < plan->n; ++t) {
-      const __m128i b = residues16(yv, _mm512_set1_pd(plan->p[t]), _mm512_set1_pd(plan->invp[t]),
-                                   _mm512_set1_pd(plan->hi[t]), _mm512_set1_pd(plan->lo[t]), big);
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + std::size_t(t) * stride + l), b);
+      const __m512d p = _mm512_set1_pd(plan->p[t]), invp = _mm512_set1_pd(plan->invp[t]);
+      const __m512d w = _mm512_set1_pd(plan->two32[t]);
+      const bool p256 = plan->p[t] == 256;
+      __m256i q[2];
+      for (int v = 0; v < 2; ++v) {
+        const __m512d r = way == ResidueWay::split ? _mm512_fmadd_pd(yh[v], w, yl[v]) : yv[v];
+        q[v] = _mm512_cvttpd_epi32(exact_residue8(r, p, invp, p256));
+      }
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(o + std::size_t(t) * stride),
+                       _mm512_cvtsepi32_epi8(_mm512_inserti64x4(_mm512_castsi256_si512(q[0]), q[1], 1)));
     }
   }
 #elif defined(__AVX2__)
+  const ResidueWay way = residue_way(bits);
+  const __m256d two32 = _mm256_set1_pd(0x1p32), inv_two32 = _mm256_set1_pd(0x1p-32);
   for (int l = 0; l < len; l += 16) {
     const __m256d yv[4] = {_mm256_loadu_pd(y + l), _mm256_loadu_pd(y + l + 4), _mm256_loadu_pd(y + l + 8),
                            _mm256_loadu_pd(y + l + 12)};
+    std::int8_t* o = out + l;
+    if (way == ResidueWay::two_steps) {
+      for (int t = 0; t < plan->n; ++t)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(o + std::size_t(t) * stride),
+                         residues16(yv, _mm256_set1_pd(plan->p[t]), _mm256_set1_pd(plan->invp[t]),
+                                    _mm256_set1_pd(plan->hi[t]), _mm256_set1_pd(plan->lo[t]), true));
+      continue;
+    }
+    __m256d yh[4] = {}, yl[4] = {};
+    if (way == ResidueWay::split)
+      for (int v = 0; v < 4; ++v) {
+        yh[v] = _mm256_round_pd(_mm256_mul_pd(yv[v], inv_two32), kNearest);
+        yl[v] = _mm256_fnmadd_pd(yh[v], two32, yv[v]);
+      }
     for (int t = 0; t < plan->n; ++t) {
-      const __m128i b = residues16(yv, _mm256_set1_pd(plan->p[t]), _mm256_set1_pd(plan->invp[t]),
-                                   _mm256_set1_pd(plan->hi[t]), _mm256_set1_pd(plan->lo[t]), big);
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + std::size_t(t) * stride + l), b);
+      const __m256d p = _mm256_set1_pd(plan->p[t]), invp = _mm256_set1_pd(plan->invp[t]);
+      const __m256d w = _mm256_set1_pd(plan->two32[t]);
+      const bool p256 = plan->p[t] == 256;
+      __m128i q[4];
+      for (int v = 0; v < 4; ++v) {
+        const __m256d r = way == ResidueWay::split ? _mm256_fmadd_pd(yh[v], w, yl[v]) : yv[v];
+        q[v] = _mm256_cvttpd_epi32(exact_residue4(r, p, invp, p256));
+      }
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(o + std::size_t(t) * stride),
+                       _mm_packs_epi16(_mm_packs_epi32(q[0], q[1]), _mm_packs_epi32(q[2], q[3])));
     }
   }
 #else
   for (int t = 0; t < plan->n; ++t)
-    residues_loop(y, len, plan->p[t], plan->invp[t], plan->hi[t], plan->lo[t], big, out + std::size_t(t) * stride);
+    residues_loop(y, len, plan->p[t], plan->invp[t], plan->hi[t], plan->lo[t], bits, out + std::size_t(t) * stride);
 #endif
 }
 
-void pack_a_panel_loop(const double* yb, int kcp, int lines, const CrtPlan* plan, bool big, std::int8_t* panel,
+void pack_a_panel_loop(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
                        std::size_t stride) {
   const int moduli = plan ? plan->n : 1;
   for (int r = 0; r < 32; ++r) {
@@ -137,7 +219,7 @@ void pack_a_panel_loop(const double* yb, int kcp, int lines, const CrtPlan* plan
       continue;
     }
     for (int ch = 0; ch < kcp / 64; ++ch)
-      line_residues(yb + std::size_t(r) * kcp + ch * 64, 64, plan, big, panel + std::size_t(ch) * 2048 + r * 64,
+      line_residues(yb + std::size_t(r) * kcp + ch * 64, 64, plan, bits, panel + std::size_t(ch) * 2048 + r * 64,
                     stride);
     for (int t = 0; t < moduli; ++t) {
       std::int8_t* pt = panel + std::size_t(t) * stride;
@@ -149,14 +231,16 @@ void pack_a_panel_loop(const double* yb, int kcp, int lines, const CrtPlan* plan
   }
 }
 
-void pack_b_panel_loop(const double* yb, int kcp, int lines, const CrtPlan* plan, bool big, std::int8_t* panel,
+void pack_b_panel_loop(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
                        std::size_t stride) {
   const int moduli = plan ? plan->n : 1;
   alignas(64) std::int8_t res[kMaxModuli * 64];
-  for (int c = 0; c < 32; ++c)
-    for (int l0 = 0; l0 < kcp; l0 += 64) {
+  // k-chunk by k-chunk, the 32 columns inside: a chunk's 4-byte pieces fill 16 x 128 bytes of each modulus's panel,
+  // which stay in L1 until every column has written its piece (column by column, every piece was a cache miss).
+  for (int l0 = 0; l0 < kcp; l0 += 64)
+    for (int c = 0; c < 32; ++c) {
       if (c < lines)
-        line_residues(yb + std::size_t(c) * kcp + l0, 64, plan, big, res, 64);
+        line_residues(yb + std::size_t(c) * kcp + l0, 64, plan, bits, res, 64);
       else
         std::memset(res, 0, sizeof res);  // padding
       for (int t = 0; t < moduli; ++t)

@@ -25,17 +25,17 @@ void load_scaled_across(const double* x, int rows, const double* f1, const doubl
   crt_loops().load_across_fp64(x, rows, f1, f2, digits, out);
 }
 
-void residues(const double* y, int len, double p, double invp, double hi, double lo, bool big, std::int8_t* out) {
-  crt_loops().residues(y, len, p, invp, hi, lo, big, out);
+void residues(const double* y, int len, double p, double invp, double hi, double lo, int bits, std::int8_t* out) {
+  crt_loops().residues(y, len, p, invp, hi, lo, bits, out);
 }
 
-void pack_a_panel(const double* yb, int kcp, int lines, const CrtPlan* plan, bool big, std::int8_t* panel,
+void pack_a_panel(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
                   std::size_t stride) {
-  crt_loops().pack_a_panel(yb, kcp, lines, plan, big, panel, stride);
+  crt_loops().pack_a_panel(yb, kcp, lines, plan, bits, panel, stride);
 }
-void pack_b_panel(const double* yb, int kcp, int lines, const CrtPlan* plan, bool big, std::int8_t* panel,
+void pack_b_panel(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
                   std::size_t stride) {
-  crt_loops().pack_b_panel(yb, kcp, lines, plan, big, panel, stride);
+  crt_loops().pack_b_panel(yb, kcp, lines, plan, bits, panel, stride);
 }
 
 void reduce_mod(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t) {

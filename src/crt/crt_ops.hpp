@@ -16,15 +16,16 @@ void load_scaled(const double* x, int len, double f1, double f2, bool digits, do
 void load_scaled_across(const float* x, int rows, const double* f1, const double* f2, bool digits, double* out);
 void load_scaled_across(const double* x, int rows, const double* f1, const double* f2, bool digits, double* out);
 
-// Symmetric residues in [lo, hi] of the integer-valued y[l] modulo p (|y| < 2^51 p, or < 2^100 with big).
-void residues(const double* y, int len, double p, double invp, double hi, double lo, bool big, std::int8_t* out);
+// Symmetric residues in [lo, hi] of the integer-valued y[l] modulo p, |y| < 2^bits, bits <= 100.
+void residues(const double* y, int len, double p, double invp, double hi, double lo, int bits, std::int8_t* out);
 // The 32 x kcp block yb (row r at yb + r kcp) as packed A panels (engine/int8_kernel.hpp) with their row sums, or
 // as packed B panels (line c = column c): one panel per modulus of the plan, panel t at panel + t stride, from one
-// pass over yb; or one panel of the values themselves (the digits) when plan is null. Lines at or past `lines` are
+// pass over yb (|values| < 2^bits, bits <= 100); or one panel of the values themselves (the digits) when plan is
+// null. Lines at or past `lines` are
 // padding: zero bytes, and yb is not read there.
-void pack_a_panel(const double* yb, int kcp, int lines, const CrtPlan* plan, bool big, std::int8_t* panel,
+void pack_a_panel(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
                   std::size_t stride);
-void pack_b_panel(const double* yb, int kcp, int lines, const CrtPlan* plan, bool big, std::int8_t* panel,
+void pack_b_panel(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
                   std::size_t stride);
 
 // acc[e] = symmetric residue of acc[e] modulo p_t.

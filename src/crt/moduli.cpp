@@ -82,6 +82,8 @@ CrtPlan make_plan(int n) {
     c.invp[t] = 1.0 / p;
     c.hi[t] = double((p - 1) / 2);  // 127 for 256 and for 255
     c.lo[t] = c.hi[t] - double(p) + 1;
+    const double w = double((std::uint64_t(1) << 32) % p);
+    c.two32[t] = w > c.hi[t] ? w - double(p) : w;
   }
   return c;
 }

@@ -23,6 +23,7 @@ struct CrtPlan {
   int n = 0;  // number of moduli
   double p[kMaxModuli] = {}, invp[kMaxModuli] = {};
   double hi[kMaxModuli] = {}, lo[kMaxModuli] = {};  // symmetric residue range [lo, hi]
+  double two32[kMaxModuli] = {};                    // 2^32 modulo p_t, symmetric (the residues' split way)
   double q1[kMaxModuli] = {}, q2[kMaxModuli] = {};  // CRT weights q_t = q1_t + q2_t (+ less than 2^(g-53))
   double P1 = 0, P2 = 0, invP = 0;                  // P = P1 + P2 (+ less than 2^(g-53)), 1/P
   int bits = 0;                                     // bit length of P

@@ -183,12 +183,12 @@ struct DigitProduct {
       for (int p = 0; p < rp; ++p) {
         const int lines = std::min(kTile, rows - p * kTile);
         load_digits(la, i0 + p * kTile, lines, l0, len, kc, ea, sp.yb.data());
-        crt::pack_a_panel(sp.yb.data(), kc, lines, nullptr, false, sp.apack.data() + std::size_t(p) * ab, 0);
+        crt::pack_a_panel(sp.yb.data(), kc, lines, nullptr, 0, sp.apack.data() + std::size_t(p) * ab, 0);
       }
       for (int p = 0; p < cp; ++p) {
         const int lines = std::min(kTile, cols - p * kTile);
         load_digits(lb, j0 + p * kTile, lines, l0, len, kc, eb, sp.yb.data());
-        crt::pack_b_panel(sp.yb.data(), kc, lines, nullptr, false, sp.bpack.data() + std::size_t(p) * bb, 0);
+        crt::pack_b_panel(sp.yb.data(), kc, lines, nullptr, 0, sp.bpack.data() + std::size_t(p) * bb, 0);
       }
       for (int jp = 0; jp < cp; ++jp)
         for (int ip = 0; ip < rp; ++ip) {
