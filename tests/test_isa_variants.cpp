@@ -233,15 +233,25 @@ TEST(IsaVariants, CrtLoopsEqualGeneric) {
       constexpr int kCols = 45;
       std::vector<std::int32_t> acc(std::size_t(n) * 64);
       for (auto& a : acc) a = acc_d(rng);
-      auto a0 = acc, a1 = acc;
-      g.reduce_mod(a0.data(), a0.size(), plan, n - 1);
-      v.reduce_mod(a1.data(), a1.size(), plan, n - 1);
-      EXPECT_EQ(a0, a1) << "reduce_mod on " << lv.name;
-      for (int t = 0; t < n; ++t) g.reduce_mod(acc.data() + t * 64, 64, plan, t);
+      // The edges of the reduction: ties of p = 256 (128 + 256 j) and the int32 extremes.
+      const std::int32_t edges[] = {128, -128, 384, -384, 2147483520, std::numeric_limits<std::int32_t>::max(),
+                                    std::numeric_limits<std::int32_t>::min(), 0};
+      for (std::size_t i = 0; i < acc.size(); i += 5) acc[i] = edges[(i / 5) % 8];
+      for (int t = 0; t < n; ++t) {  // every modulus, 256 (the one with ties) among them
+        auto a0 = acc, a1 = acc;
+        g.reduce_mod(a0.data(), a0.size(), plan, t);
+        v.reduce_mod(a1.data(), a1.size(), plan, t);
+        EXPECT_EQ(a0, a1) << "reduce_mod on " << lv.name << ", modulus " << plan.p[t];
+      }
       std::vector<double> s1(kCols), s2(kCols), o0(kCols), o1(kCols);
-      g.reconstruct_row(acc.data(), 64, kCols, plan, s1.data(), s2.data(), o0.data());
-      v.reconstruct_row(acc.data(), 64, kCols, plan, s1.data(), s2.data(), o1.data());
-      expect_same_bits(o0, o1, "reconstruct_row", lv.name);
+      // On the raw accumulators (reconstruct_row reduces them itself), then on reduced ones.
+      for (int reduced = 0; reduced < 2; ++reduced) {
+        if (reduced)
+          for (int t = 0; t < n; ++t) g.reduce_mod(acc.data() + t * 64, 64, plan, t);
+        g.reconstruct_row(acc.data(), 64, kCols, plan, s1.data(), s2.data(), o0.data());
+        v.reconstruct_row(acc.data(), 64, kCols, plan, s1.data(), s2.data(), o1.data());
+        expect_same_bits(o0, o1, "reconstruct_row", lv.name);
+      }
     }
   }
 }

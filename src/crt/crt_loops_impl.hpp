@@ -255,35 +255,27 @@ inline double reduce(double r, double p, double invp, double hi, double lo) {
 }
 
 #ifdef __AVX2__
-// reduce() on four values, operation for operation.
+// reduce() on four values below 2^31 in magnitude, by the direct way (exact_residue4): the same symmetric residue.
 struct Reduce4 {
-  __m256d p, invp, hi, lo;
+  __m256d p, invp;
+  bool p256;
   Reduce4(const CrtPlan& plan, int t)
-      : p(_mm256_set1_pd(plan.p[t])),
-        invp(_mm256_set1_pd(plan.invp[t])),
-        hi(_mm256_set1_pd(plan.hi[t])),
-        lo(_mm256_set1_pd(plan.lo[t])) {}
+      : p(_mm256_set1_pd(plan.p[t])), invp(_mm256_set1_pd(plan.invp[t])), p256(plan.p[t] == 256) {}
   __m256d operator()(const std::int32_t* x) const {
-    __m256d r = _mm256_cvtepi32_pd(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x)));
-    r = _mm256_sub_pd(r, _mm256_mul_pd(_mm256_round_pd(_mm256_mul_pd(r, invp), _MM_FROUND_CUR_DIRECTION), p));
-    return into_range4(r, p, hi, lo);
+    return exact_residue4(_mm256_cvtepi32_pd(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x))), p, invp, p256);
   }
 };
 #endif
 
 #ifdef __AVX512F__
-// reduce() on eight values, operation for operation (into_range8: the same bits).
+// Reduce4 on eight values.
 struct Reduce8 {
-  __m512d p, invp, hi, lo;
+  __m512d p, invp;
+  bool p256;
   Reduce8(const CrtPlan& plan, int t)
-      : p(_mm512_set1_pd(plan.p[t])),
-        invp(_mm512_set1_pd(plan.invp[t])),
-        hi(_mm512_set1_pd(plan.hi[t])),
-        lo(_mm512_set1_pd(plan.lo[t])) {}
+      : p(_mm512_set1_pd(plan.p[t])), invp(_mm512_set1_pd(plan.invp[t])), p256(plan.p[t] == 256) {}
   __m512d operator()(const std::int32_t* x) const {
-    __m512d r = _mm512_cvtepi32_pd(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x)));
-    r = _mm512_sub_pd(r, _mm512_mul_pd(_mm512_roundscale_pd(_mm512_mul_pd(r, invp), _MM_FROUND_CUR_DIRECTION), p));
-    return into_range8(r, p, hi, lo);
+    return exact_residue8(_mm512_cvtepi32_pd(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x))), p, invp, p256);
   }
 };
 #endif
