@@ -165,6 +165,20 @@ TEST(CrtGemm, LongKReducesAccumulators) {
   check_bound(a, b, 16, bf16x_get_crt_engine(), "k = 140000");
 }
 
+// Past 2^31 / (kc 4096) k-blocks (k > 2^19) the bound pass's int32 digit sums no longer fit at once and are added
+// into FP64 sums on the way; below that it reads its maxima from the accumulators themselves.
+// The terms past the last such flush (k-block 256 on) carry most of H here: entries of 2^-30 before, of order 1
+// after, so a bound pass that dropped or lost them would choose scales that overflow the CRT range.
+TEST(CrtGemm, VeryLongKFlushesTheBoundSums) {
+  constexpr std::int64_t k = 600000, tail = 256 * 2048;
+  auto a = make<double>(8, k, 7, 0, 0, 0, true), b = make<double>(k, 5, 8, 0, 0, 0, false);
+  for (std::int64_t l = 0; l < tail; ++l) {
+    for (std::int64_t i = 0; i < a.rows; ++i) a(i, l) = std::ldexp(a(i, l), -30);
+    for (std::int64_t j = 0; j < b.cols; ++j) b(l, j) = std::ldexp(b(l, j), -30);
+  }
+  check_bound(a, b, 15, bf16x_get_crt_engine(), "k = 600000");
+}
+
 // Every engine gives the same C bit for bit on a full GEMM (edges in m, n and k included).
 TEST(CrtGemm, EnginesBitForBit) {
   for (int mode : {int(BF16X_MODE_FP64C(14)), int(BF16X_MODE_FP64C(20)), int(BF16X_MODE_FP32C(7))}) {

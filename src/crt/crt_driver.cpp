@@ -455,6 +455,9 @@ template <typename T>
 std::uint64_t bound_pass(CrtCall<T>& c) {
   // k-blocks an int32 accumulator can take: digits are <= 64 x 64 per product.
   const std::int64_t flush_digits = std::max<std::int64_t>(1, ((1ll << 31) - 1) / (std::int64_t(c.kc) << 12));
+  // All k-blocks fit the int32 accumulators at once (k up to 2^19 at kc = 2048): the maxima are read from the
+  // accumulator tiles themselves, zeroed one by one before their first product, without the FP64 sums in work.
+  const bool one_flush = c.kb <= flush_digits;
   const Int8Kernel kernel = c.cfg.engine->kernel;
   const int mc = c.mc, nc = c.nc, kc = c.kc;
   std::uint64_t tiles = 0, dots = 0, bytes = 0;
@@ -475,8 +478,10 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
       std::int64_t i0, j0;
       int rows, cols, rp, cp;
       c.block(blkid, i0, j0, rows, cols, rp, cp);
-      std::fill(ws.work, ws.work + std::size_t(mc) * nc, 0.0);
-      std::fill(ws.acc, ws.acc + std::size_t(mc) * nc, 0);
+      if (!one_flush) {
+        std::fill(ws.work, ws.work + std::size_t(mc) * nc, 0.0);
+        std::fill(ws.acc, ws.acc + std::size_t(mc) * nc, 0);
+      }
       std::int64_t pending = 0;
       auto flush = [&] {
         for (std::size_t e = 0; e < std::size_t(mc) * nc; ++e) {
@@ -505,19 +510,22 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
         const std::int8_t* bpanels = c.cache.b ? c.cached(false, 1, kk, 0) + (j0 / kTile) * c.bp_bytes : ws.bpack;
         clk.lap(ph.scan);
         for (int jp = 0; jp < cp; ++jp)
-          for (int ip = 0; ip < rp; ++ip)
-            kernel(apanels + ip * c.ap_bytes, bpanels + jp * c.bp_bytes, kcp, ws.acc + ip * kTile * nc + jp * kTile,
-                   nc);
+          for (int ip = 0; ip < rp; ++ip) {
+            std::int32_t* tile = ws.acc + ip * kTile * nc + jp * kTile;
+            if (one_flush && kk == 0) zero_tile(tile, nc);
+            kernel(apanels + ip * c.ap_bytes, bpanels + jp * c.bp_bytes, kcp, tile, nc);
+          }
         tiles += std::uint64_t(rp) * cp;
         dots += std::uint64_t(rp) * cp * (kcp / 64) * 4;
-        if (++pending == flush_digits) flush();
+        if (!one_flush && ++pending == flush_digits) flush();
         clk.lap(ph.products);
       }
-      flush();
+      if (!one_flush) flush();
 #pragma omp critical(bf16x_crt_bound)
       for (int i = 0; i < rows; ++i)
         for (int j = 0; j < cols; ++j) {
-          const double h = ws.work[std::size_t(i) * nc + j];
+          const std::size_t e = std::size_t(i) * nc + j;
+          const double h = one_flush ? double(ws.acc[e]) : ws.work[e];
           c.hrow[i0 + i] = std::max(c.hrow[i0 + i], h);
           c.hcol[j0 + j] = std::max(c.hcol[j0 + j], h);
         }
