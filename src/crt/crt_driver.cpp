@@ -34,6 +34,8 @@ constexpr int kDefaultBlockK = 2048;
 constexpr std::size_t kCacheBudget = std::size_t(64) << 20;
 
 std::int64_t round_up(std::int64_t x, std::int64_t r) { return (x + r - 1) / r * r; }
+// The 32-line panels that cover `extent` lines.
+std::int64_t panel_count(std::int64_t extent) { return round_up(extent, kTile) / kTile; }
 
 using util::pow2;
 
@@ -258,9 +260,8 @@ struct Caches {
 };
 Caches operand_caches(int moduli, std::int64_t m, std::int64_t n, std::int64_t k, const Blocking& b) {
   const std::size_t nm = std::size_t(std::max(moduli, 1)), kb = std::size_t((k + b.kc - 1) / b.kc);
-  auto panels = [](std::int64_t extent) { return std::size_t(round_up(extent, kTile) / kTile); };
-  const std::size_t bb = util::align64(nm * kb * panels(n) * b_panel_bytes(b.kc));
-  const std::size_t ab = util::align64(nm * kb * panels(m) * a_panel_bytes(b.kc));
+  const std::size_t bb = util::align64(nm * kb * std::size_t(panel_count(n)) * b_panel_bytes(b.kc));
+  const std::size_t ab = util::align64(nm * kb * std::size_t(panel_count(m)) * a_panel_bytes(b.kc));
   const Layout all = layout_of(moduli, b, false, false);
   const std::size_t budget = std::max(kCacheBudget, (all.apack + all.bpack) * std::size_t(b.threads));
   Caches c;
@@ -379,7 +380,7 @@ struct CrtCall {
 
   // The caches, after the threads' workspaces (B, then A): the panels of k-block kk and modulus plane t (of
   // `planes`: N, or 1 for the bound pass's digits), panel p at p x the panel's bytes.
-  std::int64_t panels(bool of_a) const { return round_up(of_a ? x.m : x.n, kTile) / kTile; }
+  std::int64_t panels(bool of_a) const { return panel_count(of_a ? x.m : x.n); }
   std::int8_t* cached(bool of_a, int planes, std::int64_t kk, int t) const {
     const std::size_t plane = std::size_t(panels(of_a)) * (of_a ? ap_bytes : bp_bytes);
     return static_cast<std::int8_t*>(mem) + lay.total * std::size_t(blk.threads) + (of_a ? cache.b : 0) +
@@ -390,7 +391,7 @@ struct CrtCall {
   void block(std::int64_t b, std::int64_t& i0, std::int64_t& j0, int& rows, int& cols, int& rp, int& cp) const {
     i0 = (b / nb) * mc, j0 = (b % nb) * nc;
     rows = int(std::min<std::int64_t>(mc, x.m - i0)), cols = int(std::min<std::int64_t>(nc, x.n - j0));
-    rp = int(round_up(rows, kTile)) / kTile, cp = int(round_up(cols, kTile)) / kTile;
+    rp = int(panel_count(rows)), cp = int(panel_count(cols));
   }
 };
 
@@ -455,9 +456,10 @@ template <typename T>
 std::uint64_t bound_pass(CrtCall<T>& c) {
   // k-blocks an int32 accumulator can take: digits are <= 64 x 64 per product.
   const std::int64_t flush_digits = std::max<std::int64_t>(1, ((1ll << 31) - 1) / (std::int64_t(c.kc) << 12));
-  // All k-blocks fit the int32 accumulators at once (k up to 2^19 at kc = 2048): the maxima are read from the
-  // accumulator tiles themselves, zeroed one by one before their first product, without the FP64 sums in work.
-  const bool one_flush = c.kb <= flush_digits;
+  // All k-blocks fit the int32 accumulators at once (k up to 2^19 at kc = 2048): the sums stay there, the maxima
+  // are read from the accumulator tiles themselves, zeroed one by one before their first product, and the FP64
+  // sums in work (flushes) are not needed.
+  const bool sums_in_acc = c.kb <= flush_digits;
   const Int8Kernel kernel = c.cfg.engine->kernel;
   const int mc = c.mc, nc = c.nc, kc = c.kc;
   std::uint64_t tiles = 0, dots = 0, bytes = 0;
@@ -478,7 +480,7 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
       std::int64_t i0, j0;
       int rows, cols, rp, cp;
       c.block(blkid, i0, j0, rows, cols, rp, cp);
-      if (!one_flush) {
+      if (!sums_in_acc) {
         std::fill(ws.work, ws.work + std::size_t(mc) * nc, 0.0);
         std::fill(ws.acc, ws.acc + std::size_t(mc) * nc, 0);
       }
@@ -512,20 +514,20 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
         for (int jp = 0; jp < cp; ++jp)
           for (int ip = 0; ip < rp; ++ip) {
             std::int32_t* tile = ws.acc + ip * kTile * nc + jp * kTile;
-            if (one_flush && kk == 0) zero_tile(tile, nc);
+            if (sums_in_acc && kk == 0) zero_tile(tile, nc);
             kernel(apanels + ip * c.ap_bytes, bpanels + jp * c.bp_bytes, kcp, tile, nc);
           }
         tiles += std::uint64_t(rp) * cp;
         dots += std::uint64_t(rp) * cp * (kcp / 64) * 4;
-        if (!one_flush && ++pending == flush_digits) flush();
+        if (!sums_in_acc && ++pending == flush_digits) flush();
         clk.lap(ph.products);
       }
-      if (!one_flush) flush();
+      if (!sums_in_acc) flush();
 #pragma omp critical(bf16x_crt_bound)
       for (int i = 0; i < rows; ++i)
         for (int j = 0; j < cols; ++j) {
           const std::size_t e = std::size_t(i) * nc + j;
-          const double h = one_flush ? double(ws.acc[e]) : ws.work[e];
+          const double h = sums_in_acc ? double(ws.acc[e]) : ws.work[e];
           c.hrow[i0 + i] = std::max(c.hrow[i0 + i], h);
           c.hcol[j0 + j] = std::max(c.hcol[j0 + j], h);
         }
