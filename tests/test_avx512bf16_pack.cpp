@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -96,6 +98,23 @@ void compare(Packer<T> vector, bool k_contiguous, PanelLayout layout, int panels
     if (want[i] != got[i]) {
       FAIL() << "slice " << i / (std::size_t(kTileM) * kp) << " element " << i % (std::size_t(kTileM) * kp)
              << ": generic 0x" << std::hex << want[i] << " vector 0x" << got[i];
+    }
+  // Streaming stores (SplitOptions::stream) into a 64-byte-aligned destination, as the driver's workspace is.
+  struct Free {
+    void operator()(void* p) const { std::free(p); }
+  };
+  const std::size_t bytes = (want.size() * sizeof(bf16_t) + 63) / 64 * 64;
+  std::unique_ptr<bf16_t, Free> aligned(static_cast<bf16_t*>(std::aligned_alloc(64, bytes)));
+  ASSERT_TRUE(aligned);
+  std::memset(aligned.get(), 0xa5, bytes);
+  job.dst = aligned.get();
+  job.stream = true;
+  vector(job);
+  for (std::size_t i = 0; i < want.size(); ++i)
+    if (want[i] != aligned.get()[i]) {
+      FAIL() << "streaming stores: slice " << i / (std::size_t(kTileM) * kp) << " element "
+             << i % (std::size_t(kTileM) * kp) << ": generic 0x" << std::hex << want[i] << " vector 0x"
+             << aligned.get()[i];
     }
 }
 

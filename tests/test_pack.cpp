@@ -65,7 +65,9 @@ void round_trip(std::int64_t m, std::int64_t k, int bk, int slices, bool trans, 
       }
     }
     for (std::size_t q = 0; q < buf.size(); ++q)
-      if (!seen[q]) ASSERT_EQ(buf[q], 0) << "padding at " << q << " not zero";
+      if (!seen[q]) {
+        ASSERT_EQ(buf[q], 0) << "padding at " << q << " not zero";
+      }
   }
 }
 

@@ -79,6 +79,16 @@ struct Layout {
   std::size_t a_off[2] = {}, b_off[2] = {}, acc_off = 0, thread_off = 0, per_thread = 0, total = 0;
 };
 
+// Whether a step's packed windows (one MC x KC block of A, one KC x NC panel of B) are larger than the L2: the
+// products then read them from the L3 or memory whatever the stores do (once per block of C, against 2 x 32 x
+// slices flop per byte), and streaming stores spare the read of every line before its write.
+bool streams_panels(const Layout& l, SlicesUsed used) {
+  const std::int64_t kp = pack::round_up(l.kc, pack::kKChunk);
+  const std::int64_t packed = (pack::round_up(l.mc, kTileM) * used.a + pack::round_up(l.nc, kTileN) * used.b) * kp *
+                              std::int64_t(sizeof(bf16_t));
+  return std::uint64_t(packed) > cache_sizes().l2;
+}
+
 BlockPlan panel_plan(std::int64_t rows, std::int64_t cols, int max_threads, const Blocking& blk) {
   BlockPlan p = plan_blocks(rows, cols, max_threads, blk.bm, blk.bn);
   p.threads = max_threads;
@@ -354,6 +364,7 @@ DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg) {
       args.b.trans ? args.b.ld : 1,
       args.b.trans ? 1 : args.b.ld,
       t0};
+  c.opt_a.stream = c.opt_b.stream = streams_panels(c.lay, used);
   util::Workspace& ws = util::thread_workspace();
 #pragma omp parallel num_threads(threads)
   run_team(c, ws);

@@ -34,7 +34,8 @@ void pack_team(const T* data, std::int64_t across, std::int64_t along, const Spl
                             opt.scaled,
                             opt.slices,
                             layout,
-                            out.panel(kb, p, 0)};
+                            out.panel(kb, p, 0),
+                            opt.stream};
       split_panel(job);
     }
 }

@@ -28,7 +28,8 @@ struct PanelJob {
   bool scaled;           // SplitOptions::scaled
   int slices;
   PanelLayout layout;
-  bf16_t* dst;  // panel q, slice s at dst + (q * slices + s) * 32 * kp; every element is written
+  bf16_t* dst;          // panel q, slice s at dst + (q * slices + s) * 32 * kp; every element is written
+  bool stream = false;  // SplitOptions::stream (taken by the AVX-512 packer where dst is 64-byte aligned)
 };
 
 // Micro-panels per job: one where the source runs along k (nothing to gain), else up to 8 (256 contiguous

@@ -54,6 +54,10 @@ enum class SplitKind { fp32, fp64 };
 struct SplitOptions {
   int slices;
   bool scaled;  // false: the paper's unscaled slices
+  // Streaming (non-temporal) stores of the panels, where a vector packer writes them: for packed windows larger
+  // than the L2, which would not stay there for the products anyway. Their lines then cost no read before the
+  // write, and the packing of the next step does not evict the panels the products are reading.
+  bool stream = false;
 };
 
 // Result of the scale pass: whether a NaN or Inf was seen (the caller then takes the exact fallback).
