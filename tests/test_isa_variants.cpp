@@ -3,10 +3,12 @@
 // each level is checked on the CPUs that have it (the qemu stage of scripts/test runs the avx2 one).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <new>
 #include <random>
 #include <vector>
 
@@ -18,6 +20,19 @@
 
 namespace bf16x {
 namespace {
+
+// 64-byte-aligned storage, as the drivers' workspace is (streaming stores take whole lines only there).
+template <typename T>
+struct Align64 {
+  using value_type = T;
+  Align64() = default;
+  template <typename U>
+  Align64(const Align64<U>&) {}
+  T* allocate(std::size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t(64))); }
+  void deallocate(T* p, std::size_t) { ::operator delete(p, std::align_val_t(64)); }
+  bool operator==(const Align64&) const { return true; }
+  bool operator!=(const Align64&) const { return false; }
+};
 
 struct Level {
   const char* name;
@@ -204,6 +219,7 @@ TEST(IsaVariants, CrtLoopsEqualGeneric) {
         }
         // All n moduli in one pass (panel t at t * stride, a gap between them), and the digits (no plan).
         const std::size_t panel = std::size_t(kKcp) * 32 + 32 * 4, stride = panel + 64;
+        std::vector<std::int8_t, Align64<std::int8_t>> streamed;
         for (const crt::CrtPlan* pl : {&plan, static_cast<const crt::CrtPlan*>(nullptr)})
           for (const int lines : {32, 13}) {  // 13: the rest are padding (zero bytes, yb not read there)
             std::vector<double> in = yb;
@@ -211,8 +227,8 @@ TEST(IsaVariants, CrtLoopsEqualGeneric) {
               for (auto& y : in) y = std::fmod(std::fabs(y), 65.0);                   // digits: integers in [0, 64]
             std::fill(in.begin() + std::ptrdiff_t(lines) * kKcp, in.end(), 12345.0);  // must not be read
             std::vector<std::int8_t> p0(stride * std::size_t(n), 7), p1 = p0;
-            g.pack_a_panel(in.data(), kKcp, lines, pl, bits, p0.data(), stride);
-            v.pack_a_panel(in.data(), kKcp, lines, pl, bits, p1.data(), stride);
+            g.pack_a_panel(in.data(), kKcp, lines, pl, bits, p0.data(), stride, false);
+            v.pack_a_panel(in.data(), kKcp, lines, pl, bits, p1.data(), stride, false);
             EXPECT_EQ(p0, p1) << "pack_a_panel on " << lv.name;
             if (pl) {  // the layout of engine/int8_kernel.hpp: panel t holds the residues modulo p_t
               std::vector<std::int8_t> want(in.size());
@@ -223,10 +239,24 @@ TEST(IsaVariants, CrtLoopsEqualGeneric) {
                   ASSERT_EQ(p0[stride * std::size_t(n - 1) + engine::int8::a_index(r, l)],
                             r < lines ? want[std::size_t(r) * kKcp + l] : 0);
             }
+            // Streaming stores (the operand caches) into 64-byte-aligned panels: the same bytes.
+            streamed.assign(p0.size(), 7);
+            v.pack_a_panel(in.data(), kKcp, lines, pl, bits, streamed.data(), stride, true);
+            EXPECT_TRUE(std::equal(p0.begin(), p0.end(), streamed.begin())) << "streamed pack_a_panel on " << lv.name;
             std::fill(p0.begin(), p0.end(), 7), std::fill(p1.begin(), p1.end(), 7);
-            g.pack_b_panel(in.data(), kKcp, lines, pl, bits, p0.data(), stride);
-            v.pack_b_panel(in.data(), kKcp, lines, pl, bits, p1.data(), stride);
+            g.pack_b_panel(in.data(), kKcp, lines, pl, bits, p0.data(), stride, false);
+            v.pack_b_panel(in.data(), kKcp, lines, pl, bits, p1.data(), stride, false);
             EXPECT_EQ(p0, p1) << "pack_b_panel on " << lv.name;
+            if (pl) {  // panel t holds the residues modulo p_t in the VNNI layout, padding columns zero
+              std::vector<std::int8_t> want(in.size());
+              g.residues(in.data(), int(in.size()), plan.p[0], plan.invp[0], plan.hi[0], plan.lo[0], bits, want.data());
+              for (int c = 0; c < 32; ++c)
+                for (int l = 0; l < kKcp; ++l)
+                  ASSERT_EQ(p0[engine::int8::b_index(l, c)], c < lines ? want[std::size_t(c) * kKcp + l] : 0);
+            }
+            streamed.assign(p0.size(), 7);
+            v.pack_b_panel(in.data(), kKcp, lines, pl, bits, streamed.data(), stride, true);
+            EXPECT_TRUE(std::equal(p0.begin(), p0.end(), streamed.begin())) << "streamed pack_b_panel on " << lv.name;
           }
       }
       std::uniform_int_distribution<std::int32_t> acc_d(-(1 << 30), 1 << 30);
@@ -234,8 +264,14 @@ TEST(IsaVariants, CrtLoopsEqualGeneric) {
       std::vector<std::int32_t> acc(std::size_t(n) * 64);
       for (auto& a : acc) a = acc_d(rng);
       // The edges of the reduction: ties of p = 256 (128 + 256 j) and the int32 extremes.
-      const std::int32_t edges[] = {128, -128, 384, -384, 2147483520, std::numeric_limits<std::int32_t>::max(),
-                                    std::numeric_limits<std::int32_t>::min(), 0};
+      const std::int32_t edges[] = {128,
+                                    -128,
+                                    384,
+                                    -384,
+                                    2147483520,
+                                    std::numeric_limits<std::int32_t>::max(),
+                                    std::numeric_limits<std::int32_t>::min(),
+                                    0};
       for (std::size_t i = 0; i < acc.size(); i += 5) acc[i] = edges[(i / 5) % 8];
       for (int t = 0; t < n; ++t) {  // every modulus, 256 (the one with ties) among them
         auto a0 = acc, a1 = acc;

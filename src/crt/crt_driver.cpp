@@ -14,6 +14,7 @@
 #include <memory>
 #include <new>
 
+#include "cpu/caches.hpp"
 #include "crt/crt_ops.hpp"
 #include "crt/moduli.hpp"
 #include "util/align.hpp"
@@ -428,6 +429,9 @@ template <typename T>
 std::uint64_t fill_caches(const CrtCall<T>& c, const ThreadSpace& ws, const CrtPlan* plan, int bits) {
   const int planes = plan ? plan->n : 1;
   const std::int64_t na = c.cache.a ? c.panels(true) : 0, nb = c.cache.b ? c.panels(false) : 0, np = na + nb;
+  // Caches larger than the L2 are read back from beyond it by the products: streaming stores spare the read of
+  // each line before its write (crt_ops.hpp).
+  const bool stream = c.cache.a + c.cache.b > cpu::cache_sizes().l2;
   std::uint64_t bytes = 0;
 #pragma omp for schedule(static)
   for (std::int64_t job = 0; job < c.kb * np; ++job) {
@@ -441,12 +445,13 @@ std::uint64_t fill_caches(const CrtCall<T>& c, const ThreadSpace& ws, const CrtP
     const std::size_t stride = plan ? std::size_t(c.panels(of_a)) * pb : 0;
     if (of_a) {
       load_lines(c.la, p * kTile, lines, l0, len, kcp, c.fa1.data(), c.fa2.data(), plan == nullptr, ws.yb);
-      pack_a_panel(ws.yb, kcp, lines, plan, bits, dst, stride);
+      pack_a_panel(ws.yb, kcp, lines, plan, bits, dst, stride, stream);
     } else {
       load_lines(c.lb, p * kTile, lines, l0, len, kcp, c.fb1.data(), c.fb2.data(), plan == nullptr, ws.yb);
-      pack_b_panel(ws.yb, kcp, lines, plan, bits, dst, stride);
+      pack_b_panel(ws.yb, kcp, lines, plan, bits, dst, stride, stream);
     }
     bytes += std::uint64_t(lines) * len * sizeof(T) + std::uint64_t(planes) * pb;
+    if (stream) _mm_sfence();  // streaming stores are weakly ordered: done before the loop's closing barrier
   }
   return bytes;
 }

@@ -16,9 +16,9 @@ struct CrtLoops {
   void (*load_across_fp64)(const double* x, int rows, const double* f1, const double* f2, bool digits, double* out);
   void (*residues)(const double* y, int len, double p, double invp, double hi, double lo, int bits, std::int8_t* out);
   void (*pack_a_panel)(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
-                       std::size_t stride);
+                       std::size_t stride, bool stream);
   void (*pack_b_panel)(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
-                       std::size_t stride);
+                       std::size_t stride, bool stream);
   void (*reduce_mod)(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t);
   void (*reconstruct_row)(const std::int32_t* acc, std::size_t stride, int cols, const CrtPlan& plan, double* s1,
                           double* s2, double* out);

@@ -2,12 +2,16 @@
 // linker never merges a copy built for one ISA into another.
 #pragma once
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #ifdef __AVX2__
 #include <immintrin.h>
 #endif
 
 #include "crt/crt_loops.hpp"
+#if defined(__AVX512F__)
+#include "pack/transpose_avx512.hpp"
+#endif
 
 namespace bf16x::crt {
 namespace {
@@ -206,47 +210,84 @@ void line_residues(const double* y, int len, const CrtPlan* plan, int bits, std:
 #endif
 }
 
+// A 64-byte piece of a panel: a streaming store where asked and the destination is a whole line, else a copy.
+#if defined(__AVX512F__)
+inline void put_line(std::int8_t* dst, __m512i v, bool stream) {
+  if (stream && reinterpret_cast<std::uintptr_t>(dst) % 64 == 0)
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(dst), v);
+  else
+    _mm512_storeu_si512(dst, v);
+}
+inline void put_line(std::int8_t* dst, const std::int8_t* src, bool stream) {
+  put_line(dst, _mm512_load_si512(src), stream);
+}
+#else
+inline void put_line(std::int8_t* dst, const std::int8_t* src, bool) { std::memcpy(dst, src, 64); }
+#endif
+
+// The sum of 64 int8 values.
+inline std::int32_t sum64(const std::int8_t* x) {
+#if defined(__AVX512BW__)
+  // Biased to unsigned bytes, summed eight at a time against zero, the bias taken back.
+  const __m512i u = _mm512_xor_si512(_mm512_load_si512(x), _mm512_set1_epi8(-128));
+  return std::int32_t(_mm512_reduce_add_epi64(_mm512_sad_epu8(u, _mm512_setzero_si512()))) - 64 * 128;
+#else
+  std::int32_t s = 0;
+  for (int l = 0; l < 64; ++l) s += x[l];
+  return s;
+#endif
+}
+
+// Row by row, 64 k at a time: each modulus's 64 residues in L1 first, then one whole line of its panel (the panel
+// of one modulus holds the chunk's rows at 64-byte steps), the row sums from the same lines.
 void pack_a_panel_loop(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
-                       std::size_t stride) {
+                       std::size_t stride, bool stream) {
   const int moduli = plan ? plan->n : 1;
+  alignas(64) std::int8_t res[kMaxModuli * 64];
   for (int r = 0; r < 32; ++r) {
-    if (r >= lines) {  // padding: zero residues, zero sum
+    std::int32_t sums[kMaxModuli] = {};
+    if (r >= lines) std::memset(res, 0, sizeof res);  // padding: zero residues, zero sum
+    for (int ch = 0; ch < kcp / 64; ++ch) {
+      if (r < lines) line_residues(yb + std::size_t(r) * kcp + ch * 64, 64, plan, bits, res, 64);
       for (int t = 0; t < moduli; ++t) {
-        std::int8_t* pt = panel + std::size_t(t) * stride;
-        for (int ch = 0; ch < kcp / 64; ++ch) std::memset(pt + std::size_t(ch) * 2048 + r * 64, 0, 64);
-        reinterpret_cast<std::int32_t*>(pt + std::size_t(kcp) * 32)[r] = 0;
+        put_line(panel + std::size_t(t) * stride + std::size_t(ch) * 2048 + r * 64, res + t * 64, stream);
+        sums[t] += sum64(res + t * 64);
       }
-      continue;
     }
-    for (int ch = 0; ch < kcp / 64; ++ch)
-      line_residues(yb + std::size_t(r) * kcp + ch * 64, 64, plan, bits, panel + std::size_t(ch) * 2048 + r * 64,
-                    stride);
-    for (int t = 0; t < moduli; ++t) {
-      std::int8_t* pt = panel + std::size_t(t) * stride;
-      std::int32_t s = 0;
-      for (int ch = 0; ch < kcp / 64; ++ch)
-        for (int l = 0; l < 64; ++l) s += pt[std::size_t(ch) * 2048 + r * 64 + l];
-      reinterpret_cast<std::int32_t*>(pt + std::size_t(kcp) * 32)[r] = s;
-    }
+    for (int t = 0; t < moduli; ++t)
+      reinterpret_cast<std::int32_t*>(panel + std::size_t(t) * stride + std::size_t(kcp) * 32)[r] = sums[t];
   }
 }
 
+// k-chunk by k-chunk: the residues of all 32 columns in L1, then each modulus's 16 pair rows of 128 bytes (4 bytes
+// of k per column), from a 16 x 16 transpose of 4-byte groups per 16 columns where the CPU has AVX-512.
 void pack_b_panel_loop(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
-                       std::size_t stride) {
+                       std::size_t stride, bool stream) {
   const int moduli = plan ? plan->n : 1;
-  alignas(64) std::int8_t res[kMaxModuli * 64];
-  // k-chunk by k-chunk, the 32 columns inside: a chunk's 4-byte pieces fill 16 x 128 bytes of each modulus's panel,
-  // which stay in L1 until every column has written its piece (column by column, every piece was a cache miss).
-  for (int l0 = 0; l0 < kcp; l0 += 64)
+  alignas(64) std::int8_t res[32][kMaxModuli * 64];
+  for (int l0 = 0; l0 < kcp; l0 += 64) {
     for (int c = 0; c < 32; ++c) {
       if (c < lines)
-        line_residues(yb + std::size_t(c) * kcp + l0, 64, plan, bits, res, 64);
+        line_residues(yb + std::size_t(c) * kcp + l0, 64, plan, bits, res[c], 64);
       else
-        std::memset(res, 0, sizeof res);  // padding
-      for (int t = 0; t < moduli; ++t)
-        for (int q = 0; q < 16; ++q)
-          std::memcpy(panel + std::size_t(t) * stride + std::size_t(l0 / 4 + q) * 128 + c * 4, res + t * 64 + 4 * q, 4);
+        std::memset(res[c], 0, sizeof res[c]);  // padding
     }
+    for (int t = 0; t < moduli; ++t) {
+      std::int8_t* out = panel + std::size_t(t) * stride + std::size_t(l0 / 4) * 128;
+#if defined(__AVX512F__)
+      for (int h = 0; h < 2; ++h) {
+        __m512i g[16];  // g[c]: column 16h + c's 16 groups of 4 k -> after the transpose g[q]: group q of 16 columns
+        for (int c = 0; c < 16; ++c) g[c] = _mm512_load_si512(res[16 * h + c] + t * 64);
+        pack::transpose16(g);
+        for (int q = 0; q < 16; ++q) put_line(out + q * 128 + h * 64, g[q], stream);
+      }
+#else
+      (void)stream;
+      for (int c = 0; c < 32; ++c)
+        for (int q = 0; q < 16; ++q) std::memcpy(out + q * 128 + c * 4, res[c] + t * 64 + 4 * q, 4);
+#endif
+    }
+  }
 }
 
 // The symmetric residue of an integer-valued r (|r| < 2^32) modulo p: |q p| < 2^32, so r - q p is exact.

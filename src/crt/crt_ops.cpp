@@ -30,12 +30,12 @@ void residues(const double* y, int len, double p, double invp, double hi, double
 }
 
 void pack_a_panel(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
-                  std::size_t stride) {
-  crt_loops().pack_a_panel(yb, kcp, lines, plan, bits, panel, stride);
+                  std::size_t stride, bool stream) {
+  crt_loops().pack_a_panel(yb, kcp, lines, plan, bits, panel, stride, stream);
 }
 void pack_b_panel(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
-                  std::size_t stride) {
-  crt_loops().pack_b_panel(yb, kcp, lines, plan, bits, panel, stride);
+                  std::size_t stride, bool stream) {
+  crt_loops().pack_b_panel(yb, kcp, lines, plan, bits, panel, stride, stream);
 }
 
 void reduce_mod(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t) {

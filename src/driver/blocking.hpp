@@ -16,16 +16,14 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cpu/caches.hpp"
+
 namespace bf16x::driver {
 
 inline constexpr std::size_t kAccBudget = std::size_t(32) << 20;  // bytes of the FP32/FP64 accumulator panel
 
-struct CacheSizes {
-  std::size_t l1 = 0, l2 = 0, l3 = 0;  // data cache bytes per level (0: unknown)
-};
-// sysconf(_SC_LEVEL*_CACHE_SIZE), else /sys/devices/system/cpu/cpu0/cache/index*/{level,type,size}, else
-// 32 KiB / 1 MiB / 8 MiB; read once per process.
-const CacheSizes& cache_sizes();
+using cpu::cache_sizes;
+using cpu::CacheSizes;
 
 struct Blocking {
   int kc = 256;  // KC, a multiple of bk
