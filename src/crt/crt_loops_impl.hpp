@@ -210,7 +210,8 @@ void line_residues(const double* y, int len, const CrtPlan* plan, int bits, std:
 #endif
 }
 
-// A 64-byte piece of a panel: a streaming store where asked and the destination is a whole line, else a copy.
+// A 64-byte piece of a panel (64-byte aligned source): streaming stores where asked and the destination is a whole
+// line, else a copy.
 #if defined(__AVX512F__)
 inline void put_line(std::int8_t* dst, __m512i v, bool stream) {
   if (stream && reinterpret_cast<std::uintptr_t>(dst) % 64 == 0)
@@ -221,16 +222,35 @@ inline void put_line(std::int8_t* dst, __m512i v, bool stream) {
 inline void put_line(std::int8_t* dst, const std::int8_t* src, bool stream) {
   put_line(dst, _mm512_load_si512(src), stream);
 }
+#elif defined(__AVX2__)
+inline void put_line(std::int8_t* dst, const std::int8_t* src, bool stream) {
+  const __m256i lo = _mm256_load_si256(reinterpret_cast<const __m256i*>(src));
+  const __m256i hi = _mm256_load_si256(reinterpret_cast<const __m256i*>(src + 32));
+  if (stream && reinterpret_cast<std::uintptr_t>(dst) % 64 == 0) {
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst), lo);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + 32), hi);
+  } else {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst), lo);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + 32), hi);
+  }
+}
 #else
 inline void put_line(std::int8_t* dst, const std::int8_t* src, bool) { std::memcpy(dst, src, 64); }
 #endif
 
-// The sum of 64 int8 values.
+// The sum of 64 int8 values (64-byte aligned).
 inline std::int32_t sum64(const std::int8_t* x) {
 #if defined(__AVX512BW__)
   // Biased to unsigned bytes, summed eight at a time against zero, the bias taken back.
   const __m512i u = _mm512_xor_si512(_mm512_load_si512(x), _mm512_set1_epi8(-128));
   return std::int32_t(_mm512_reduce_add_epi64(_mm512_sad_epu8(u, _mm512_setzero_si512()))) - 64 * 128;
+#elif defined(__AVX2__)
+  const __m256i bias = _mm256_set1_epi8(-128), zero = _mm256_setzero_si256();
+  const __m256i lo = _mm256_xor_si256(_mm256_load_si256(reinterpret_cast<const __m256i*>(x)), bias);
+  const __m256i hi = _mm256_xor_si256(_mm256_load_si256(reinterpret_cast<const __m256i*>(x + 32)), bias);
+  const __m256i s4 = _mm256_add_epi64(_mm256_sad_epu8(lo, zero), _mm256_sad_epu8(hi, zero));
+  const __m128i s2 = _mm_add_epi64(_mm256_castsi256_si128(s4), _mm256_extracti128_si256(s4, 1));
+  return std::int32_t(_mm_cvtsi128_si64(_mm_add_epi64(s2, _mm_unpackhi_epi64(s2, s2)))) - 64 * 128;
 #else
   std::int32_t s = 0;
   for (int l = 0; l < 64; ++l) s += x[l];
