@@ -153,7 +153,6 @@ TEST(IsaVariants, CrtLoopsEqualGeneric) {
     constexpr int kLen = 77;
     const auto xf = values<float>(kLen, 40, false);
     const auto xd = values<double>(kLen, 41, false);
-    const auto f1 = values<double>(kLen, 42, false);
     for (bool digits : {false, true}) {
       std::vector<double> o0(kLen), o1(kLen);
       g.load_scaled_fp32(xf.data(), kLen, 0x1p20, 0x1p-3, digits, o0.data());
@@ -162,13 +161,31 @@ TEST(IsaVariants, CrtLoopsEqualGeneric) {
       g.load_scaled_fp64(xd.data(), kLen, 0x1p40, 0x1p-3, digits, o0.data());
       v.load_scaled_fp64(xd.data(), kLen, 0x1p40, 0x1p-3, digits, o1.data());
       expect_same_bits(o0, o1, "load_scaled_fp64", lv.name);
-      g.load_across_fp32(xf.data(), kLen, f1.data(), f1.data(), digits, o0.data());
-      v.load_across_fp32(xf.data(), kLen, f1.data(), f1.data(), digits, o1.data());
-      expect_same_bits(o0, o1, "load_across_fp32", lv.name);
-      g.load_across_fp64(xd.data(), kLen, f1.data(), f1.data(), digits, o0.data());
-      v.load_across_fp64(xd.data(), kLen, f1.data(), f1.data(), digits, o1.data());
-      expect_same_bits(o0, o1, "load_across_fp64", lv.name);
     }
+    // Lines across memory into the 32 x kcp block: whole and partial groups of 8 rows and of 8 lines.
+    constexpr int kLd = 37, kKcp = 32, kCols = 2;
+    const auto af = values<float>(kLd * kCols * 16, 43, false);
+    const auto ad = values<double>(kLd * kCols * 16, 44, false);
+    const auto g1 = values<double>(32, 45, false), g2 = values<double>(32, 46, false);
+    for (bool digits : {false, true})
+      for (int rows : {32, 24, 13, 5})
+        for (int len : {32, 16, 11, 3}) {
+          std::vector<double> y0(32 * kKcp, -1.0), y1 = y0;
+          g.load_across_fp32(af.data(), kLd, rows, len, g1.data(), g2.data(), digits, y0.data(), kKcp);
+          v.load_across_fp32(af.data(), kLd, rows, len, g1.data(), g2.data(), digits, y1.data(), kKcp);
+          expect_same_bits(y0, y1, "load_across_fp32", lv.name);
+          g.load_across_fp64(ad.data(), kLd, rows, len, g1.data(), g2.data(), digits, y0.data(), kKcp);
+          v.load_across_fp64(ad.data(), kLd, rows, len, g1.data(), g2.data(), digits, y1.data(), kKcp);
+          expect_same_bits(y0, y1, "load_across_fp64", lv.name);
+          // The element formula, and nothing written outside the rows x len block.
+          for (int r = 0; r < 32; ++r)
+            for (int l = 0; l < kKcp; ++l) {
+              const double x = ad[std::size_t(r + l * kLd)] * g1[std::size_t(r)] * g2[std::size_t(r)];
+              const double want = r >= rows || l >= len ? -1.0 : digits ? std::ceil(std::fabs(x)) : std::trunc(x);
+              ASSERT_EQ(std::memcmp(&y0[std::size_t(r * kKcp + l)], &want, sizeof want), 0)
+                  << "load_across_fp64 (" << r << ", " << l << ") rows " << rows << " len " << len;
+            }
+        }
 
     std::mt19937_64 rng(50);
     for (int n : {3, 8, 20}) {

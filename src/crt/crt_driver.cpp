@@ -152,16 +152,7 @@ void load_lines(const Lines<T>& x, std::int64_t r0, int rows, std::int64_t l0, i
       load_scaled(src, len, a, b, digits, yb + r * kcp);
     }
   } else {
-    // Lines across memory: 8 elements of each line at a time, computed along the contiguous direction into a
-    // small l-major buffer (vectorised), then transposed into yb.
-    double t8[8][kTile];
-    for (int lb = 0; lb < len; lb += 8) {
-      const int nl = std::min(8, len - lb);
-      for (int q = 0; q < nl; ++q)
-        load_scaled_across(x.p + r0 + (l0 + lb + q) * x.ld, rows, f1 + r0, f2 + r0, digits, t8[q]);
-      for (int r = 0; r < rows; ++r)
-        for (int q = 0; q < nl; ++q) yb[r * kcp + lb + q] = t8[q][r];
-    }
+    load_scaled_across(x.p + r0 + l0 * x.ld, x.ld, rows, len, f1 + r0, f2 + r0, digits, yb, kcp);
   }
 }
 

@@ -1,6 +1,7 @@
 // The bodies of crt/crt_loops.hpp, included once by each variant's translation unit; internal linkage, so the
 // linker never merges a copy built for one ISA into another.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -25,11 +26,77 @@ void load_scaled_loop(const T* x, int len, double f1, double f2, bool digits, do
 }
 
 template <typename T>
-void load_across_loop(const T* x, int rows, const double* f1, const double* f2, bool digits, double* out) {
+void load_across_column(const T* x, int rows, const double* f1, const double* f2, bool digits, double* out) {
   if (digits)
     for (int r = 0; r < rows; ++r) out[r] = std::ceil(std::fabs(double(x[r]) * f1[r] * f2[r]));
   else
     for (int r = 0; r < rows; ++r) out[r] = std::trunc(double(x[r]) * f1[r] * f2[r]);
+}
+
+#ifdef __AVX512F__
+// Eight elements of one line across memory (x[r], r < 8) scaled as load_across_column does.
+inline __m512d across8(const float* x, __m512d f1, __m512d f2, bool digits) {
+  const __m512d v = _mm512_mul_pd(_mm512_mul_pd(_mm512_cvtps_pd(_mm256_loadu_ps(x)), f1), f2);
+  return digits ? _mm512_roundscale_pd(_mm512_abs_pd(v), _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC)
+                : _mm512_roundscale_pd(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+}
+inline __m512d across8(const double* x, __m512d f1, __m512d f2, bool digits) {
+  const __m512d v = _mm512_mul_pd(_mm512_mul_pd(_mm512_loadu_pd(x), f1), f2);
+  return digits ? _mm512_roundscale_pd(_mm512_abs_pd(v), _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC)
+                : _mm512_roundscale_pd(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+}
+
+// In-register 8 x 8 transpose of doubles: v[i] holds row i, afterwards column i.
+inline void transpose8(__m512d* v) {
+  __m512d t[8], u[8];
+  for (int i = 0; i < 4; ++i) {
+    t[2 * i] = _mm512_unpacklo_pd(v[2 * i], v[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_pd(v[2 * i], v[2 * i + 1]);
+  }
+  // 2 x 2 blocks of 128-bit lanes: rows 4i.. of lane pairs.
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j) {
+      u[4 * i + j] = _mm512_shuffle_f64x2(t[4 * i + j], t[4 * i + 2 + j], 0x88);
+      u[4 * i + 2 + j] = _mm512_shuffle_f64x2(t[4 * i + j], t[4 * i + 2 + j], 0xdd);
+    }
+  for (int j = 0; j < 4; ++j) {
+    v[j] = _mm512_shuffle_f64x2(u[j], u[4 + j], 0x88);
+    v[4 + j] = _mm512_shuffle_f64x2(u[j], u[4 + j], 0xdd);
+  }
+}
+#endif
+
+// yb[r kcp + l] = the scaled element (r, l) = x[r + l ld], r < rows, l < len: the lines run across memory, so eight
+// of them are computed along the contiguous direction and transposed into yb (in registers where the CPU has
+// AVX-512, through a small buffer otherwise).
+template <typename T>
+void load_across_loop(const T* x, std::int64_t ld, int rows, int len, const double* f1, const double* f2, bool digits,
+                      double* yb, int kcp) {
+  int lb = 0;
+#ifdef __AVX512F__
+  const int rows8 = rows / 8 * 8;
+  for (; lb + 8 <= len; lb += 8) {
+    for (int r0 = 0; r0 < rows8; r0 += 8) {
+      const __m512d a = _mm512_loadu_pd(f1 + r0), b = _mm512_loadu_pd(f2 + r0);
+      __m512d v[8];
+      for (int q = 0; q < 8; ++q) v[q] = across8(x + r0 + (lb + q) * ld, a, b, digits);
+      transpose8(v);
+      for (int r = 0; r < 8; ++r) _mm512_storeu_pd(yb + std::size_t(r0 + r) * kcp + lb, v[r]);
+    }
+    for (int q = 0; q < 8 && rows8 < rows; ++q) {
+      double t[8];
+      load_across_column(x + rows8 + (lb + q) * ld, rows - rows8, f1 + rows8, f2 + rows8, digits, t);
+      for (int r = rows8; r < rows; ++r) yb[std::size_t(r) * kcp + lb + q] = t[r - rows8];
+    }
+  }
+#endif
+  double t8[8][32];
+  for (; lb < len; lb += 8) {
+    const int nl = std::min(8, len - lb);
+    for (int q = 0; q < nl; ++q) load_across_column(x + (lb + q) * ld, rows, f1, f2, digits, t8[q]);
+    for (int r = 0; r < rows; ++r)
+      for (int q = 0; q < nl; ++q) yb[std::size_t(r) * kcp + lb + q] = t8[q][r];
+  }
 }
 
 // r, congruent to its residue and within p of [lo, hi], moved into [lo, hi]: 0 or p subtracted or added (no

@@ -12,9 +12,11 @@ namespace bf16x::crt {
 void load_scaled(const float* x, int len, double f1, double f2, bool digits, double* out);
 void load_scaled(const double* x, int len, double f1, double f2, bool digits, double* out);
 
-// out[r] = digits ? ceil(|x_r| f1_r f2_r) : trunc(x_r f1_r f2_r) for r < rows (one element of each of `rows` lines).
-void load_scaled_across(const float* x, int rows, const double* f1, const double* f2, bool digits, double* out);
-void load_scaled_across(const double* x, int rows, const double* f1, const double* f2, bool digits, double* out);
+// yb[r kcp + l] = the same of x[r + l ld], r < rows (<= 32), l < len: `rows` lines that run across memory.
+void load_scaled_across(const float* x, std::int64_t ld, int rows, int len, const double* f1, const double* f2,
+                        bool digits, double* yb, int kcp);
+void load_scaled_across(const double* x, std::int64_t ld, int rows, int len, const double* f1, const double* f2,
+                        bool digits, double* yb, int kcp);
 
 // Symmetric residues in [lo, hi] of the integer-valued y[l] modulo p, |y| < 2^bits, bits <= 100.
 void residues(const double* y, int len, double p, double invp, double hi, double lo, int bits, std::int8_t* out);
