@@ -35,34 +35,13 @@ void load_across_column(const T* x, int rows, const double* f1, const double* f2
 
 #ifdef __AVX512F__
 // Eight elements of one line across memory (x[r], r < 8) scaled as load_across_column does.
-inline __m512d across8(const float* x, __m512d f1, __m512d f2, bool digits) {
-  const __m512d v = _mm512_mul_pd(_mm512_mul_pd(_mm512_cvtps_pd(_mm256_loadu_ps(x)), f1), f2);
+inline __m512d load8(const float* x) { return _mm512_cvtps_pd(_mm256_loadu_ps(x)); }
+inline __m512d load8(const double* x) { return _mm512_loadu_pd(x); }
+template <typename T>
+inline __m512d across8(const T* x, __m512d f1, __m512d f2, bool digits) {
+  const __m512d v = _mm512_mul_pd(_mm512_mul_pd(load8(x), f1), f2);
   return digits ? _mm512_roundscale_pd(_mm512_abs_pd(v), _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC)
                 : _mm512_roundscale_pd(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-}
-inline __m512d across8(const double* x, __m512d f1, __m512d f2, bool digits) {
-  const __m512d v = _mm512_mul_pd(_mm512_mul_pd(_mm512_loadu_pd(x), f1), f2);
-  return digits ? _mm512_roundscale_pd(_mm512_abs_pd(v), _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC)
-                : _mm512_roundscale_pd(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-}
-
-// In-register 8 x 8 transpose of doubles: v[i] holds row i, afterwards column i.
-inline void transpose8(__m512d* v) {
-  __m512d t[8], u[8];
-  for (int i = 0; i < 4; ++i) {
-    t[2 * i] = _mm512_unpacklo_pd(v[2 * i], v[2 * i + 1]);
-    t[2 * i + 1] = _mm512_unpackhi_pd(v[2 * i], v[2 * i + 1]);
-  }
-  // 2 x 2 blocks of 128-bit lanes: rows 4i.. of lane pairs.
-  for (int i = 0; i < 2; ++i)
-    for (int j = 0; j < 2; ++j) {
-      u[4 * i + j] = _mm512_shuffle_f64x2(t[4 * i + j], t[4 * i + 2 + j], 0x88);
-      u[4 * i + 2 + j] = _mm512_shuffle_f64x2(t[4 * i + j], t[4 * i + 2 + j], 0xdd);
-    }
-  for (int j = 0; j < 4; ++j) {
-    v[j] = _mm512_shuffle_f64x2(u[j], u[4 + j], 0x88);
-    v[4 + j] = _mm512_shuffle_f64x2(u[j], u[4 + j], 0xdd);
-  }
 }
 #endif
 
@@ -80,7 +59,7 @@ void load_across_loop(const T* x, std::int64_t ld, int rows, int len, const doub
       const __m512d a = _mm512_loadu_pd(f1 + r0), b = _mm512_loadu_pd(f2 + r0);
       __m512d v[8];
       for (int q = 0; q < 8; ++q) v[q] = across8(x + r0 + (lb + q) * ld, a, b, digits);
-      transpose8(v);
+      pack::transpose8(v);
       for (int r = 0; r < 8; ++r) _mm512_storeu_pd(yb + std::size_t(r0 + r) * kcp + lb, v[r]);
     }
     for (int q = 0; q < 8 && rows8 < rows; ++q) {

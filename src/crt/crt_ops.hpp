@@ -24,7 +24,7 @@ void residues(const double* y, int len, double p, double invp, double hi, double
 // as packed B panels (line c = column c): one panel per modulus of the plan, panel t at panel + t stride, from one
 // pass over yb (|values| < 2^bits, bits <= 100); or one panel of the values themselves (the digits) when plan is
 // null. Lines at or past `lines` are padding: zero bytes, and yb is not read there. stream: streaming stores where
-// the CPU has AVX-512 and a line of the panels is whole (for panels that will not be read before they leave the
+// the CPU has AVX2 or AVX-512 and a line of the panels is whole (for panels that will not be read before they leave the
 // caches: the operand caches of crt_driver).
 void pack_a_panel(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
                   std::size_t stride, bool stream = false);

@@ -23,25 +23,6 @@ namespace {
 inline __mmask8 lanes8(int n) { return n >= 8 ? __mmask8(0xff) : __mmask8((1u << (n > 0 ? n : 0)) - 1); }
 inline __mmask16 lanes16(int n) { return n >= 16 ? __mmask16(0xffff) : __mmask16((1u << (n > 0 ? n : 0)) - 1); }
 
-// 8 x 8 double transpose in place: pairs within 128-bit lanes, then lanes.
-void transpose8(__m512d* r) {
-  __m512d t[8], u[8];
-  for (int i = 0; i < 4; ++i) {
-    t[2 * i] = _mm512_unpacklo_pd(r[2 * i], r[2 * i + 1]);
-    t[2 * i + 1] = _mm512_unpackhi_pd(r[2 * i], r[2 * i + 1]);
-  }
-  for (int h = 0; h < 2; ++h) {  // rows 0-3 and 4-7
-    u[4 * h + 0] = _mm512_shuffle_f64x2(t[4 * h], t[4 * h + 2], 0x88);
-    u[4 * h + 2] = _mm512_shuffle_f64x2(t[4 * h], t[4 * h + 2], 0xdd);
-    u[4 * h + 1] = _mm512_shuffle_f64x2(t[4 * h + 1], t[4 * h + 3], 0x88);
-    u[4 * h + 3] = _mm512_shuffle_f64x2(t[4 * h + 1], t[4 * h + 3], 0xdd);
-  }
-  for (int c = 0; c < 4; ++c) {
-    r[c] = _mm512_shuffle_f64x2(u[c], u[4 + c], 0x88);
-    r[4 + c] = _mm512_shuffle_f64x2(u[c], u[4 + c], 0xdd);
-  }
-}
-
 // 8 results of one column: (alpha * acc) * s [+ beta * c], in FP64.
 inline __m512d finish(__m512d acc, __m512d s, __m512d alpha, __m512d beta, __m512d c, bool use_beta) {
   const __m512d v = _mm512_mul_pd(_mm512_mul_pd(alpha, acc), s);
@@ -101,7 +82,7 @@ void write_block_avx512(double* c, std::int64_t ldc, const double* acc, int ld, 
       const __m512d s_r = _mm512_maskz_loadu_pd(mr, sa + r0);
       for (int i = 0; i < 8; ++i)
         blk[i] = i < nr ? _mm512_maskz_loadu_pd(mc, acc + std::int64_t(r0 + i) * ld + c0) : _mm512_setzero_pd();
-      transpose8(blk);  // blk[j]: column c0 + j, rows r0 .. r0+7
+      pack::transpose8(blk);  // blk[j]: column c0 + j, rows r0 .. r0+7
       for (int j = 0; j < nc; ++j) {
         double* col = c + std::int64_t(c0 + j) * ldc + r0;
         const __m512d s = _mm512_mul_pd(s_r, _mm512_set1_pd(sb[c0 + j]));
