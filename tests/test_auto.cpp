@@ -2,7 +2,9 @@
 // elsewhere the error model (policy/error_model.hpp) picks the fewest products whose predicted e_scaled meets the
 // target, and the chosen mode must meet it against the double-double reference (docs/auto.md).
 #include <gtest/gtest.h>
+#include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <random>
@@ -100,6 +102,53 @@ void make(const Input& in, std::int64_t m, std::int64_t n, std::int64_t k, std::
   }
 }
 
+// The fill envelope from its definition (policy/error_model.hpp), line by line in long double, where |x| 2^-E is
+// exact for every finite FP64 x: v = f 2^-t (f in [1/2, 1)) lies in bin 1 + (127 - t) 4 + floor(8 f - 4), or bin 0
+// below 2^-128; worst[b] is the most entries of any nonzero line in bins 0..b. Lines are rows of op(X) (per_row) or
+// its columns; nonfinite is the only field defined once a NaN or Inf is seen.
+template <typename T>
+policy::FillEnvelope envelope_by_definition(const pack::MatrixView<T>& x, std::int64_t rows, std::int64_t cols,
+                                            bool per_row) {
+  using Env = policy::FillEnvelope;
+  Env env;
+  const std::int64_t count = per_row ? rows : cols, len = per_row ? cols : rows;
+  env.len = len;
+  auto at = [&](std::int64_t r, std::int64_t l) {
+    const std::int64_t i = per_row ? r : l, j = per_row ? l : r;
+    return static_cast<long double>(x.trans ? x.data[j + i * x.ld] : x.data[i + j * x.ld]);
+  };
+  for (std::int64_t r = 0; r < count; ++r) {
+    long double mx = 0;
+    for (std::int64_t l = 0; l < len; ++l) {
+      const long double v = std::fabs(at(r, l));
+      if (!std::isfinite(v)) env.nonfinite = true;
+      mx = std::max(mx, v);
+    }
+    if (mx == 0 || env.nonfinite) continue;
+    ++env.lines;
+    int E;
+    std::frexp(mx, &E);
+    std::vector<std::int64_t> in_bin(Env::kBins);
+    for (std::int64_t l = 0; l < len; ++l) {
+      const long double v = std::ldexp(std::fabs(at(r, l)), -E);
+      int bin = 0;
+      if (v != 0) {
+        int e;
+        const long double f = std::frexp(v, &e);
+        const int t = -e;
+        if (t < Env::kBinades) bin = 1 + (Env::kBinades - 1 - t) * Env::kSubBins + int(8 * f - 4);
+      }
+      ++in_bin[std::size_t(bin)];
+    }
+    std::int64_t below = 0;
+    for (int b = 0; b < Env::kBins; ++b) {
+      below += in_bin[std::size_t(b)];
+      env.worst[std::size_t(b)] = std::max(env.worst[std::size_t(b)], below);
+    }
+  }
+  return env;
+}
+
 }  // namespace
 
 TEST(ErrorModel, FillEnvelopeBoundsTheTrueFillRatio) {
@@ -131,6 +180,75 @@ TEST(ErrorModel, FillEnvelopeBoundsTheTrueFillRatio) {
   EXPECT_EQ(policy::fill_ratio(ea, eb), estimated_fill_ratio(a, b));
 }
 
+// The pass over the operands gives the envelope of its definition, bin for bin, on every path: lines along memory
+// and across it, FP64 and FP32, blocks of lines cut short, lines whose length is not a multiple of four, the
+// parallel pass on 1-3 threads, and values in every corner of the binning: bin edges, subnormals, lines whose scale
+// is so small that the fast form of the binning does not hold, zero lines and zero entries. Single lines too: the
+// envelope of many lines is their maximum, where one line binned wrongly can hide.
+template <typename T>
+void check_envelope_definition() {
+  const int threads_before = omp_get_max_threads();
+  std::mt19937_64 g(11);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (const auto& [rows, cols] : {std::pair{37, 53}, {1, 9}, {1, 300}, {300, 1}, {70, 3}, {300, 261}, {261, 300}})
+    for (int kind = 0; kind < 7; ++kind) {
+      check::Mat<T> a(rows, cols);
+      for (std::int64_t j = 0; j < cols; ++j)
+        for (std::int64_t i = 0; i < rows; ++i) {
+          double v = u(g);
+          switch (kind) {
+            case 1:
+              v = std::ldexp(v, -int((i * 7 + j) % 300));
+              break;  // graded over many binades
+            case 2:
+              v = std::ldexp(v, -int((i * 13 + j * 5) % 1100));
+              break;  // down into the subnormals
+            case 3:
+              v = std::ldexp(v, -880 - int(i % 120) - int(j % 120));
+              break;  // line scales 2^-880..2^-999
+            case 4:
+              v = (i + j) % 3 ? 0.0 : v;
+              break;  // sparse
+            case 5:
+              v = std::ldexp(1 + std::floor(4 * std::fabs(v)) / 4, -int((i + 3 * j) % 200));
+              break;  // edges
+            case 6:
+              v = (i == 2 || j == 1) ? 0.0 : std::ldexp(v, int(j % 40) - 20);
+              break;  // zero lines
+          }
+          a(i, j) = T(v);
+        }
+      check::Mat<T> at(cols, rows);  // the same op(X), stored transposed
+      for (std::int64_t j = 0; j < cols; ++j)
+        for (std::int64_t i = 0; i < rows; ++i) at(j, i) = a(i, j);
+      for (const bool per_row : {true, false}) {
+        const policy::FillEnvelope want =
+            envelope_by_definition(pack::MatrixView<T>{a.data(), a.rows, false}, rows, cols, per_row);
+        for (int threads = 1; threads <= 3; ++threads) {
+          omp_set_num_threads(threads);
+          for (const bool trans : {false, true}) {
+            const pack::MatrixView<T> x{trans ? at.data() : a.data(), trans ? at.rows : a.rows, trans};
+            const policy::FillEnvelope got = policy::measure_fill(x, rows, cols, per_row);
+            const std::string what = std::string(sizeof(T) == 8 ? "fp64" : "fp32") + " " + std::to_string(rows) + "x" +
+                                     std::to_string(cols) + " kind " + std::to_string(kind) +
+                                     (per_row ? " rows" : " columns") + (trans ? " transposed" : "") + " threads " +
+                                     std::to_string(threads);
+            ASSERT_FALSE(got.nonfinite) << what;
+            EXPECT_EQ(got.len, want.len) << what;
+            EXPECT_EQ(got.lines, want.lines) << what;
+            EXPECT_EQ(got.worst, want.worst) << what;
+          }
+        }
+      }
+    }
+  omp_set_num_threads(threads_before);
+}
+
+TEST(ErrorModel, FillPassGivesTheEnvelopeOfItsDefinition) {
+  check_envelope_definition<double>();
+  check_envelope_definition<float>();
+}
+
 TEST(ErrorModel, FillPassSeesNanAndInfAndIgnoresZeroLines) {
   check::Mat<double> a(20, 30), b(30, 10);
   for (auto& x : a.v) x = 0.5;
@@ -141,6 +259,18 @@ TEST(ErrorModel, FillPassSeesNanAndInfAndIgnoresZeroLines) {
   EXPECT_TRUE(policy::measure_fill(pack::MatrixView<double>{a.data(), 20, false}, 20, 30, true).nonfinite);
   b(2, 3) = NAN;
   EXPECT_TRUE(policy::measure_fill(pack::MatrixView<double>{b.data(), 30, false}, 30, 10, false).nonfinite);
+  // Along and across memory, FP32 too, in the parallel pass: one NaN or Inf anywhere is seen.
+  for (const bool per_row : {true, false}) {
+    check::Mat<float> f(300, 261);
+    for (auto& x : f.v) x = 0.25f;
+    f(299, 260) = -INFINITY;
+    EXPECT_TRUE(policy::measure_fill(pack::MatrixView<float>{f.data(), 300, false}, 300, 261, per_row).nonfinite);
+    f(299, 260) = 0.25f;
+    f(150, 3) = NAN;
+    EXPECT_TRUE(policy::measure_fill(pack::MatrixView<float>{f.data(), 300, false}, 300, 261, per_row).nonfinite);
+    f(150, 3) = 0.25f;
+    EXPECT_FALSE(policy::measure_fill(pack::MatrixView<float>{f.data(), 300, false}, 300, 261, per_row).nonfinite);
+  }
   check::Mat<double> z(20, 30);  // an all-zero operand: C = beta C exactly, nothing to predict
   EXPECT_EQ(estimated_fill_ratio(z, b), 0);
 }

@@ -1,10 +1,15 @@
 #include "policy/error_model.hpp"
 
+#include <emmintrin.h>
+#include <omp.h>
+#include <xmmintrin.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "bf16x/bf16x.h"
@@ -36,81 +41,168 @@ int bin_of(double x, int E) {
   return 1 + (Env::kBinades - 1 - t) * Env::kSubBins + q;
 }
 
-// |x| as an integer: with the sign cleared, IEEE patterns order like the values, NaN and Inf above every finite.
-template <typename T>
-std::uint64_t abs_bits(T x) {
-  const double d = double(x);  // exact for float
+// The fast form of bin_of for a line whose scale exponent E is at least kBinades - 1022: bin = max(0, key + c) with
+// key = the exponent and first two significand bits of |x| (bits 50..62) and c = bin_offset(E). Zeros and
+// subnormals fall into bin 0 there, as in bin_of (their t = E - e >= E + 1022 >= kBinades), and so does every
+// normal x with t >= kBinades (key + c <= 0 exactly then).
+static_assert(Env::kSubBins == 4, "key holds two significand bits");
+constexpr int kFastScale = Env::kBinades - 1022;
+int bin_offset(int E) { return 1 + Env::kSubBins * (Env::kBinades - 1023 - E); }
+int fast_bin(double x, int c) {
   std::uint64_t u;
-  std::memcpy(&u, &d, sizeof u);
-  return u & 0x7fffffffffffffffull;
+  std::memcpy(&u, &x, sizeof u);
+  return std::max(0, int((u << 1) >> 51) + c);
 }
-constexpr std::uint64_t kInfBits = 0x7ff0000000000000ull;
 
-// Lines of op(X): element l of line r sits at data[r * sr + l * sl]. Lines are handled kBlock at a time, walked
-// along the contiguous direction: line by line when sl == 1, across the block when sr == 1.
+// Per line of a block: the largest and smallest |x| (as FP64: exact for float too), and whether any entry is NaN or
+// Inf. SSE2 (baseline x86-64), two entries an operation: along the lines where they are contiguous, else across
+// the block, lines side by side.
+template <typename T>
+__m128d abs2(const T* p) {
+  const __m128d sign = _mm_set1_pd(-0.0);
+  if constexpr (sizeof(T) == 8)
+    return _mm_andnot_pd(sign, _mm_loadu_pd(p));
+  else
+    return _mm_andnot_pd(sign, _mm_cvtps_pd(_mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)))));
+}
+// Across memory, each column of a block is a piece of a few cache lines at a stride the hardware does not follow:
+// the piece kAhead columns on is asked for ahead of its use.
+constexpr std::int64_t kAhead = 8;
+template <typename T>
+void prefetch_piece(const T* p, std::int64_t nr) {
+  for (std::int64_t q = 0; q < nr * std::int64_t(sizeof(T)); q += 64)
+    _mm_prefetch(reinterpret_cast<const char*>(p) + q, _MM_HINT_T0);
+}
+
+template <typename T>
+bool extremes(const T* x, std::int64_t sr, std::int64_t sl, std::int64_t nr, std::int64_t len, double* mx, double* mn) {
+  constexpr double kMax = std::numeric_limits<double>::max();
+  const __m128d top = _mm_set1_pd(kMax);
+  __m128d bad = _mm_setzero_pd();
+  auto one = [&](double v, std::int64_t r) {  // the odd entry: max, min and the check, as the vector lanes do
+    v = std::fabs(v);
+    bad = _mm_or_pd(bad, _mm_set1_pd(v <= kMax ? 0.0 : -1.0));
+    mx[r] = v > mx[r] ? v : mx[r];
+    mn[r] = v < mn[r] ? v : mn[r];
+  };
+  for (std::int64_t r = 0; r < nr; ++r) mx[r] = 0, mn[r] = std::numeric_limits<double>::infinity();
+  if (sl == 1) {
+    for (std::int64_t r = 0; r < nr; ++r) {
+      const T* line = x + r * sr;
+      __m128d hi0 = _mm_setzero_pd(), hi1 = hi0, lo0 = _mm_set1_pd(mn[r]), lo1 = lo0;
+      std::int64_t l = 0;
+      for (; l + 4 <= len; l += 4) {
+        const __m128d v0 = abs2(line + l), v1 = abs2(line + l + 2);
+        bad = _mm_or_pd(bad, _mm_or_pd(_mm_cmpnle_pd(v0, top), _mm_cmpnle_pd(v1, top)));
+        hi0 = _mm_max_pd(hi0, v0), hi1 = _mm_max_pd(hi1, v1);
+        lo0 = _mm_min_pd(lo0, v0), lo1 = _mm_min_pd(lo1, v1);
+      }
+      alignas(16) double h[2], o[2];
+      _mm_store_pd(h, _mm_max_pd(hi0, hi1));
+      _mm_store_pd(o, _mm_min_pd(lo0, lo1));
+      mx[r] = std::max(h[0], h[1]), mn[r] = std::min(o[0], o[1]);
+      for (; l < len; ++l) one(double(line[l]), r);
+    }
+  } else {
+    const std::int64_t pairs = nr / 2;
+    for (std::int64_t l = 0; l < len; ++l) {
+      const T* col = x + l * sl;
+      if (l + kAhead < len) prefetch_piece(col + kAhead * sl, nr);
+      for (std::int64_t p = 0; p < pairs; ++p) {
+        const __m128d v = abs2(col + 2 * p);
+        bad = _mm_or_pd(bad, _mm_cmpnle_pd(v, top));
+        _mm_storeu_pd(mx + 2 * p, _mm_max_pd(_mm_loadu_pd(mx + 2 * p), v));
+        _mm_storeu_pd(mn + 2 * p, _mm_min_pd(_mm_loadu_pd(mn + 2 * p), v));
+      }
+      if (nr % 2) one(double(col[nr - 1]), nr - 1);
+    }
+  }
+  return _mm_movemask_pd(bad) != 0;
+}
+
+// Lines of op(X): element l of line r sits at data[r * sr + l * sl], walked along the contiguous direction, kBlock
+// lines at a time (a block of 2048-long FP64 lines, 512 KiB, is read again from the L2). Two passes over a block:
+// its lines' extremes (the scale, and the lowest and highest bin, since bin_of grows with |x|), then the counts.
+// - Along (sl == 1), line by line, into four counts per bin (entry l into count l % 4): most entries of a line lie
+//   in its top binades, and equal bins in a row then do not wait for each other's increments.
+// - Across (sr == 1), the block's lines side by side, into counts stored bin by bin (line r of bin b at
+//   b kBlock + r): the bins most entries fall into take a few KiB, in L1.
 template <typename T>
 Env measure(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count, std::int64_t len) {
   Env env;
   env.len = len;
-  constexpr std::int64_t kBlock = 16;
+  constexpr std::int64_t kBlock = 32;
   const std::int64_t blocks = (count + kBlock - 1) / kBlock;
   const bool big = count * len > 65536, along = sl == 1;
   bool nonfinite = false;
   std::int64_t lines = 0;
+  // The counts of each thread, zero between lines. Allocated here: nothing inside a parallel region may throw (an
+  // exception there ends the process).
+  const std::size_t per_thread = std::size_t((along ? 4 : kBlock) * Env::kBins);
+  std::vector<std::uint32_t> counts(per_thread * std::size_t(big ? omp_get_max_threads() : 1));
 #pragma omp parallel if (big) reduction(|| : nonfinite) reduction(+ : lines)
   {
-    // On the thread's stack: nothing inside a parallel region may throw (an exception there ends the process).
-    std::array<std::uint32_t, std::size_t(kBlock * Env::kBins)> hist{};
+    std::uint32_t* h = counts.data() + per_thread * std::size_t(omp_get_thread_num());
     std::array<std::int64_t, Env::kBins> worst{};
     int all_below = Env::kBins;  // every line has all its entries in bins below this one
+    // The envelope of line r, taking (and clearing) its count of bin b from take(b).
+    auto add_line = [&](double mx, int lo, int hi, auto&& take) {
+      std::int64_t below = 0;
+      if (mx != 0) {  // an all-zero line gives exact zeros
+        ++lines;
+        all_below = std::min(all_below, hi);
+        for (int b = lo; b < hi; ++b) {
+          below += take(b);
+          worst[std::size_t(b)] = std::max(worst[std::size_t(b)], below);
+        }
+      } else {
+        for (int b = lo; b < hi; ++b) take(b);
+      }
+    };
 #pragma omp for schedule(static)
     for (std::int64_t blk = 0; blk < blocks; ++blk) {
       const std::int64_t r0 = blk * kBlock, nr = std::min(kBlock, count - r0);
       const T* x = data + r0 * sr;
-      std::uint64_t mx[kBlock] = {};
-      if (along) {
-        for (std::int64_t r = 0; r < nr; ++r)
-          for (std::int64_t l = 0; l < len; ++l) mx[r] = std::max(mx[r], abs_bits(x[r * sr + l]));
-      } else {
-        for (std::int64_t l = 0; l < len; ++l)
-          for (std::int64_t r = 0; r < nr; ++r) mx[r] = std::max(mx[r], abs_bits(x[r + l * sl]));
-      }
-      int scale[kBlock], lo[kBlock], hi[kBlock];
-      for (std::int64_t r = 0; r < nr; ++r) {
-        nonfinite = nonfinite || mx[r] >= kInfBits;
-        double m;
-        std::memcpy(&m, &mx[r], sizeof m);
-        scale[r] = split::scale_exponent(m);
-        lo[r] = Env::kBins;
-        hi[r] = 0;
-      }
+      double mx[kBlock], mn[kBlock];
+      nonfinite = extremes(x, sr, sl, nr, len, mx, mn) || nonfinite;
       if (nonfinite) continue;
-      auto count_one = [&](std::int64_t r, T v) {
-        const int b = bin_of(double(v), scale[r]);
-        ++hist[std::size_t(r * Env::kBins + b)];
-        lo[r] = std::min(lo[r], b);
-        hi[r] = std::max(hi[r], b + 1);
-      };
-      if (along) {
-        for (std::int64_t r = 0; r < nr; ++r)
-          for (std::int64_t l = 0; l < len; ++l) count_one(r, x[r * sr + l]);
-      } else {
-        for (std::int64_t l = 0; l < len; ++l)
-          for (std::int64_t r = 0; r < nr; ++r) count_one(r, x[r + l * sl]);
-      }
-      // Cumulative counts into the envelope: 0 below a line's lowest bin, len from its highest on.
+      int scale[kBlock], lo[kBlock], hi[kBlock], offset[kBlock];
+      bool fast = true;
       for (std::int64_t r = 0; r < nr; ++r) {
-        std::uint32_t* h = hist.data() + r * Env::kBins;
-        if (mx[r] != 0) {  // an all-zero line gives exact zeros
-          ++lines;
-          all_below = std::min(all_below, hi[r]);
-          std::int64_t below = 0;
-          for (int b = lo[r]; b < hi[r]; ++b) {
-            below += h[b];
-            worst[std::size_t(b)] = std::max(worst[std::size_t(b)], below);
+        scale[r] = split::scale_exponent(mx[r]);
+        lo[r] = len > 0 ? bin_of(mn[r], scale[r]) : Env::kBins;
+        hi[r] = len > 0 ? bin_of(mx[r], scale[r]) + 1 : 0;
+        offset[r] = bin_offset(scale[r]);
+        fast = fast && scale[r] >= kFastScale;
+      }
+      if (along) {
+        for (std::int64_t r = 0; r < nr; ++r) {
+          const T* line = x + r * sr;
+          const int c = offset[r], e = scale[r];
+          std::int64_t l = 0;
+          if (fast) {
+            for (; l + 4 <= len; l += 4)
+              for (int q = 0; q < 4; ++q) ++h[q * Env::kBins + fast_bin(double(line[l + q]), c)];
           }
+          for (; l < len; ++l) ++h[bin_of(double(line[l]), e)];
+          add_line(mx[r], lo[r], hi[r], [&](int b) {
+            std::uint32_t n = 0;
+            for (int q = 0; q < 4; ++q) n += std::exchange(h[q * Env::kBins + b], 0u);
+            return n;
+          });
         }
-        std::fill(h + lo[r], h + std::max(lo[r], hi[r]), 0u);
+      } else {
+        if (fast) {
+          for (std::int64_t l = 0; l < len; ++l) {
+            if (l + kAhead < len) prefetch_piece(x + (l + kAhead) * sl, nr);
+            for (std::int64_t r = 0; r < nr; ++r) ++h[fast_bin(double(x[r + l * sl]), offset[r]) * kBlock + r];
+          }
+        } else {
+          for (std::int64_t l = 0; l < len; ++l)
+            for (std::int64_t r = 0; r < nr; ++r) ++h[bin_of(double(x[r + l * sl]), scale[r]) * kBlock + r];
+        }
+        for (std::int64_t r = 0; r < nr; ++r)
+          add_line(mx[r], lo[r], hi[r], [&](int b) { return std::exchange(h[b * kBlock + r], 0u); });
       }
     }
     for (int b = all_below; b < Env::kBins; ++b) worst[std::size_t(b)] = len;
