@@ -309,5 +309,34 @@ TEST(IsaVariants, CrtLoopsEqualGeneric) {
   }
 }
 
+// The bound pass's block maxima, every level against the definition: blocks whose widths end in whole and partial
+// vectors of 16 and 8, with a row stride past the width (the accumulator blocks) and nothing outside the block read
+// into them (poison values there), sums up to the int32 limit, and rows or columns with only zeros.
+TEST(IsaVariants, CrtMaximaAreTheBlockMaxima) {
+  std::mt19937_64 rng(29);
+  std::uniform_int_distribution<std::int32_t> d(0, std::numeric_limits<std::int32_t>::max());
+  constexpr int kLd = 96;
+  for (const auto& [rows, cols] : {std::pair{32, 64}, {7, 45}, {1, 1}, {13, 24}, {64, 96}, {3, 15}}) {
+    std::vector<std::int32_t> acc(std::size_t(rows) * kLd, std::numeric_limits<std::int32_t>::max());
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < cols; ++j) acc[std::size_t(i) * kLd + j] = i == 1 || j == 2 ? 0 : d(rng) >> (i + j) % 31;
+    std::vector<std::int32_t> want_r(std::size_t(rows), 0), want_c(std::size_t(cols), 0);
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < cols; ++j) {
+        want_r[std::size_t(i)] = std::max(want_r[std::size_t(i)], acc[std::size_t(i) * kLd + j]);
+        want_c[std::size_t(j)] = std::max(want_c[std::size_t(j)], acc[std::size_t(i) * kLd + j]);
+      }
+    std::vector<std::pair<const char*, const crt::CrtLoops*>> levels{{"generic", &crt::kCrtLoopsGeneric}};
+    for (const Level& lv : vector_levels())
+      if (lv.runs) levels.emplace_back(lv.name, &lv.crt);
+    for (const auto& [name, loops] : levels) {
+      std::vector<std::int32_t> got_r(std::size_t(rows), -1), got_c(std::size_t(cols), -1);
+      loops->maxima(acc.data(), kLd, rows, cols, got_r.data(), got_c.data());
+      EXPECT_EQ(got_r, want_r) << "row maxima on " << name << ", " << rows << " x " << cols;
+      EXPECT_EQ(got_c, want_c) << "column maxima on " << name << ", " << rows << " x " << cols;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace bf16x

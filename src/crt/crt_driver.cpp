@@ -17,6 +17,7 @@
 #include "cpu/caches.hpp"
 #include "crt/crt_ops.hpp"
 #include "crt/moduli.hpp"
+#include "pack/panels.hpp"
 #include "util/align.hpp"
 #include "util/clock.hpp"
 #include "util/phase_times.hpp"
@@ -57,48 +58,6 @@ struct Lines {
   std::int64_t ld;
   bool contig;
 };
-
-// Exponent e of each line's largest magnitude (max in [2^(e-1), 2^e), 0 for a zero line); true if any NaN/Inf.
-template <typename T>
-bool scan_lines(const Lines<T>& x, std::int64_t count, std::int64_t len, int* e) {
-  bool bad = false;
-  constexpr double kMax = std::numeric_limits<double>::max();
-  if (x.contig) {
-#pragma omp parallel for schedule(static) reduction(|| : bad) if (count * len > 65536)
-    for (std::int64_t r = 0; r < count; ++r) {
-      double mx = 0;
-      bool b = false;
-      const T* row = x.p + r * x.ld;
-      for (std::int64_t l = 0; l < len; ++l) {
-        const double v = std::fabs(double(row[l]));
-        b = b || !(v <= kMax);
-        mx = v > mx ? v : mx;
-      }
-      bad = bad || b;
-      e[r] = mx > 0 && mx <= kMax ? std::ilogb(mx) + 1 : 0;
-    }
-  } else {
-    constexpr std::int64_t kChunk = 512;
-    const std::int64_t chunks = (count + kChunk - 1) / kChunk;
-#pragma omp parallel for schedule(static) reduction(|| : bad) if (count * len > 65536)
-    for (std::int64_t ch = 0; ch < chunks; ++ch) {
-      double mx[kChunk] = {};
-      bool b = false;
-      const std::int64_t r0 = ch * kChunk, nr = std::min(kChunk, count - r0);
-      for (std::int64_t l = 0; l < len; ++l) {
-        const T* col = x.p + r0 + l * x.ld;
-        for (std::int64_t r = 0; r < nr; ++r) {
-          const double v = std::fabs(double(col[r]));
-          b = b || !(v <= kMax);
-          mx[r] = v > mx[r] ? v : mx[r];
-        }
-      }
-      bad = bad || b;
-      for (std::int64_t r = 0; r < nr; ++r) e[r0 + r] = mx[r] > 0 && mx[r] <= kMax ? std::ilogb(mx[r]) + 1 : 0;
-    }
-  }
-  return bad;
-}
 
 // ss[r] >= sum_l (x_rl f1_r f2_r)^2 (an upper bound of the squared 2-norm of each scaled line; f1 f2 = 2^(6 - e_r)
 // puts the line's entries in [0, 64]): the sum rounded up by (len + 3) units of 2^-52, which covers the rounding
@@ -396,7 +355,9 @@ DriverStatus prepare(CrtCall<T>& c, CrtConfig& cfg) {
   const std::int64_t m = c.x.m, n = c.x.n, k = c.x.k;
   util::PhaseClock clk(true);
   c.ph.bytes_scan = std::uint64_t(m * k + k * n) * sizeof(T) * (cfg.fast_scaling ? 2 : 1);
-  if (scan_lines(c.la, m, k, c.ea.data()) || scan_lines(c.lb, n, k, c.eb.data())) return DriverStatus::nonfinite_input;
+  // Exponent e of each line's largest magnitude (max in [2^(e-1), 2^e), 0 for a zero line), the slice modes' scan.
+  if (pack::scan_scales_a(c.x.a, m, k, true, c.ea).nonfinite || pack::scan_scales_b(c.x.b, k, n, true, c.eb).nonfinite)
+    return DriverStatus::nonfinite_input;
   const std::size_t total = c.lay.total * std::size_t(c.blk.threads) + c.cache.a + c.cache.b;
   // The calling thread's workspace (util/workspace.hpp, shared with the slice driver), grown on demand: its size is
   // bounded by the block sizes, the moduli and the thread count, not by m, n or k.
@@ -518,15 +479,26 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
         if (!sums_in_acc && ++pending == flush_digits) flush();
         clk.lap(ph.products);
       }
-      if (!sums_in_acc) flush();
+      if (!sums_in_acc) {
+        flush();
 #pragma omp critical(bf16x_crt_bound)
-      for (int i = 0; i < rows; ++i)
-        for (int j = 0; j < cols; ++j) {
-          const std::size_t e = std::size_t(i) * nc + j;
-          const double h = sums_in_acc ? double(ws.acc[e]) : ws.work[e];
-          c.hrow[i0 + i] = std::max(c.hrow[i0 + i], h);
-          c.hcol[j0 + j] = std::max(c.hcol[j0 + j], h);
+        for (int i = 0; i < rows; ++i)
+          for (int j = 0; j < cols; ++j) {
+            const double h = ws.work[std::size_t(i) * nc + j];
+            c.hrow[i0 + i] = std::max(c.hrow[i0 + i], h);
+            c.hcol[j0 + j] = std::max(c.hcol[j0 + j], h);
+          }
+      } else {
+        // The block's maxima first (into work, unused here), then only they under the lock.
+        auto* row_max = reinterpret_cast<std::int32_t*>(ws.work);
+        std::int32_t* col_max = row_max + mc;
+        maxima(ws.acc, std::size_t(nc), rows, cols, row_max, col_max);
+#pragma omp critical(bf16x_crt_bound)
+        {
+          for (int i = 0; i < rows; ++i) c.hrow[i0 + i] = std::max(c.hrow[i0 + i], double(row_max[i]));
+          for (int j = 0; j < cols; ++j) c.hcol[j0 + j] = std::max(c.hcol[j0 + j], double(col_max[j]));
         }
+      }
       clk.lap(ph.scan);
     }
     // The wait at the loop's barrier for the other threads' blocks: their digit products, mostly. Thread 0's phases

@@ -24,6 +24,8 @@ struct CrtLoops {
   void (*reduce_mod)(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t);
   void (*reconstruct_row)(const std::int32_t* acc, std::size_t stride, int cols, const CrtPlan& plan, double* s1,
                           double* s2, double* out);
+  void (*maxima)(const std::int32_t* acc, std::size_t ld, int rows, int cols, std::int32_t* row_max,
+                 std::int32_t* col_max);
 };
 
 // crt_loops_generic.cpp (x86-64), crt_loops_avx2_isa.cpp, crt_loops_avx512_isa.cpp.

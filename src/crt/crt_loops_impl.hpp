@@ -456,10 +456,49 @@ void reconstruct_row_loop(const std::int32_t* acc, std::size_t stride, int cols,
   }
 }
 
+void maxima_loop(const std::int32_t* acc, std::size_t ld, int rows, int cols, std::int32_t* row_max,
+                 std::int32_t* col_max) {
+  for (int j = 0; j < cols; ++j) col_max[j] = 0;
+  for (int i = 0; i < rows; ++i) {
+    const std::int32_t* row = acc + ld * std::size_t(i);
+    std::int32_t m = 0;
+    int j = 0;
+#ifdef __AVX512F__
+    __m512i m16 = _mm512_setzero_si512();
+    for (; j + 16 <= cols; j += 16) {
+      const __m512i v = _mm512_loadu_si512(row + j);
+      m16 = _mm512_max_epi32(m16, v);
+      _mm512_storeu_si512(col_max + j, _mm512_max_epi32(_mm512_loadu_si512(col_max + j), v));
+    }
+    m = _mm512_reduce_max_epi32(m16);
+#endif
+#ifdef __AVX2__
+    __m256i m8 = _mm256_set1_epi32(m);
+    for (; j + 8 <= cols; j += 8) {
+      const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + j));
+      m8 = _mm256_max_epi32(m8, v);
+      auto* c = reinterpret_cast<__m256i*>(col_max + j);
+      _mm256_storeu_si256(c, _mm256_max_epi32(_mm256_loadu_si256(c), v));
+    }
+    __m128i m4 = _mm_max_epi32(_mm256_castsi256_si128(m8), _mm256_extracti128_si256(m8, 1));
+    m4 = _mm_max_epi32(m4, _mm_shuffle_epi32(m4, 0x4e));
+    m4 = _mm_max_epi32(m4, _mm_shuffle_epi32(m4, 0xb1));
+    m = _mm_cvtsi128_si32(m4);
+#endif
+    for (; j < cols; ++j) {
+      m = std::max(m, row[j]);
+      col_max[j] = std::max(col_max[j], row[j]);
+    }
+    row_max[i] = m;
+  }
+}
+
 constexpr CrtLoops make_crt_loops() {
-  return {load_scaled_loop<float>, load_scaled_loop<double>, load_across_loop<float>, load_across_loop<double>,
-          residues_loop,           pack_a_panel_loop,        pack_b_panel_loop,       reduce_mod_loop,
-          reconstruct_row_loop};
+  return {load_scaled_loop<float>, load_scaled_loop<double>,
+          load_across_loop<float>, load_across_loop<double>,
+          residues_loop,           pack_a_panel_loop,
+          pack_b_panel_loop,       reduce_mod_loop,
+          reconstruct_row_loop,    maxima_loop};
 }
 
 }  // namespace

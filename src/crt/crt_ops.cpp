@@ -49,4 +49,8 @@ void reconstruct_row(const std::int32_t* acc, std::size_t stride, int cols, cons
   crt_loops().reconstruct_row(acc, stride, cols, plan, s1, s2, out);
 }
 
+void maxima(const std::int32_t* acc, std::size_t ld, int rows, int cols, std::int32_t* row_max, std::int32_t* col_max) {
+  crt_loops().maxima(acc, ld, rows, cols, row_max, col_max);
+}
+
 }  // namespace bf16x::crt

@@ -39,4 +39,7 @@ void reduce_mod(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t
 void reconstruct_row(const std::int32_t* acc, std::size_t stride, int cols, const CrtPlan& plan, double* s1, double* s2,
                      double* out);
 
+// row_max[i] = max(0, max_j acc[i ld + j]), col_max[j] = max(0, max_i acc[i ld + j]) over the rows x cols block.
+void maxima(const std::int32_t* acc, std::size_t ld, int rows, int cols, std::int32_t* row_max, std::int32_t* col_max);
+
 }  // namespace bf16x::crt
