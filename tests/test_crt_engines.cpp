@@ -33,7 +33,9 @@ TEST(CrtModuli, PairwiseCoprimeAndBounded) {
 }
 
 // Random X with |X| <= P/4 (P/4 capped at 2^126), its symmetric residues, and the reconstruction within the
-// bound of moduli.hpp (2^(g-33) + u |X|).
+// bound of moduli.hpp (2^(g-33) + u |X|). The residues reach reconstruct_row as the driver hands them over: int32
+// sums with multiples of p_t added, reduced by residue_rows into byte planes, whose bytes are checked against the
+// residues first.
 TEST(CrtModuli, ReconstructionOfRandomIntegers) {
   std::mt19937_64 g(3);
   for (int n = 1; n <= crt::kMaxModuli; ++n) {
@@ -60,7 +62,17 @@ TEST(CrtModuli, ReconstructionOfRandomIntegers) {
         acc[std::size_t(t) * cols + j] = r + m * int(std::int32_t(g() % 2000001) - 1000000);
       }
     }
-    crt::reconstruct_row(acc.data(), cols, cols, p, s1.data(), s2.data(), out.data());
+    std::vector<std::int8_t> res(acc.size());
+    for (int t = 0; t < n; ++t)
+      crt::residue_rows(acc.data() + t * cols, cols, 1, cols, p, t, res.data() + t * cols, cols);
+    for (int t = 0; t < n; ++t)
+      for (int j = 0; j < cols; ++j) {
+        const int m = crt::kModuli[t];
+        int r = int(((x[j] % m) + m) % m);
+        if (r > (m - 1) / 2) r -= m;
+        ASSERT_EQ(res[std::size_t(t) * cols + j], r) << "n=" << n << " t=" << t << " j=" << j;
+      }
+    crt::reconstruct_row(res.data(), cols, cols, p, s1.data(), s2.data(), out.data());
     for (int j = 0; j < cols; ++j) {
       const double xv = double(x[j]);
       EXPECT_LE(std::fabs(out[j] - xv), std::ldexp(1.0, p.g - 33) + std::ldexp(std::fabs(xv), -52))

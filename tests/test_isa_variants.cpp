@@ -296,13 +296,34 @@ TEST(IsaVariants, CrtLoopsEqualGeneric) {
         v.reduce_mod(a1.data(), a1.size(), plan, t);
         EXPECT_EQ(a0, a1) << "reduce_mod on " << lv.name << ", modulus " << plan.p[t];
       }
+      // residue_rows on blocks of int32 with a row stride, whole and partial vectors of 16 and 8, into byte planes
+      // with a stride of their own, and in place (the driver's many k-blocks): the same bytes.
+      for (int t = 0; t < n; ++t)
+        for (const auto& [rows, cols] : {std::pair{2, 64}, {3, 45}, {1, 7}}) {
+          if (rows > n) continue;
+          auto reduced = acc;
+          g.reduce_mod(reduced.data(), reduced.size(), plan, t);
+          std::vector<std::int8_t> r0(std::size_t(rows) * 70, 5), r1(r0);
+          g.residue_rows(acc.data(), 64, rows, cols, plan, t, r0.data(), 70);
+          v.residue_rows(acc.data(), 64, rows, cols, plan, t, r1.data(), 70);
+          EXPECT_EQ(r0, r1) << "residue_rows on " << lv.name << ", modulus " << plan.p[t];
+          for (int i = 0; i < rows; ++i)
+            for (int j = 0; j < 70; ++j)
+              ASSERT_EQ(r0[std::size_t(i) * 70 + j], j < cols ? reduced[std::size_t(i) * 64 + j] : 5)
+                  << "residue_rows, modulus " << plan.p[t];
+          std::vector<std::int32_t> in_place(acc.begin(), acc.begin() + std::ptrdiff_t(rows) * 64);
+          auto* bytes = reinterpret_cast<std::int8_t*>(in_place.data());
+          v.residue_rows(in_place.data(), 64, rows, cols, plan, t, bytes, 64);
+          for (int i = 0; i < rows; ++i)
+            EXPECT_TRUE(std::equal(bytes + i * 64, bytes + i * 64 + cols, r0.begin() + i * 70))
+                << "residue_rows in place on " << lv.name << ", modulus " << plan.p[t];
+        }
       std::vector<double> s1(kCols), s2(kCols), o0(kCols), o1(kCols);
-      // On the raw accumulators (reconstruct_row reduces them itself), then on reduced ones.
-      for (int reduced = 0; reduced < 2; ++reduced) {
-        if (reduced)
-          for (int t = 0; t < n; ++t) g.reduce_mod(acc.data() + t * 64, 64, plan, t);
-        g.reconstruct_row(acc.data(), 64, kCols, plan, s1.data(), s2.data(), o0.data());
-        v.reconstruct_row(acc.data(), 64, kCols, plan, s1.data(), s2.data(), o1.data());
+      std::vector<std::int8_t> res(acc.size());
+      for (int t = 0; t < n; ++t) g.residue_rows(acc.data() + t * 64, 64, 1, 64, plan, t, res.data() + t * 64, 64);
+      {
+        g.reconstruct_row(res.data(), 64, kCols, plan, s1.data(), s2.data(), o0.data());
+        v.reconstruct_row(res.data(), 64, kCols, plan, s1.data(), s2.data(), o1.data());
         expect_same_bits(o0, o1, "reconstruct_row", lv.name);
       }
     }

@@ -531,6 +531,12 @@ void choose_scales(CrtCall<T>& c) {
 }
 
 // The N residue products per block, the CRT and the scaled write of C. Returns the micro-tiles.
+// The CRT reads the block's residues: N byte planes at the start of ws.acc (plane t at t mc nc, row stride nc).
+// - One k-block (k <= kc): each column of tiles of a modulus is summed in a small int32 buffer after the planes (mc
+//   rows of 32, in the L2) and reduced into its plane at once: the block's int32 sums (N MiB at 512 x 512) are
+//   never written to memory, nor zeroed there, nor read back.
+// - More k-blocks: the N int32 planes of the block take every k-block's products, reduced now and then so that
+//   they stay below 2^31, and at the end into the residue planes in place.
 template <typename T>
 std::uint64_t products_pass(CrtCall<T>& c) {
   const CrtPlan& plan = c.plan;
@@ -539,6 +545,8 @@ std::uint64_t products_pass(CrtCall<T>& c) {
   const std::int64_t flush_res = std::max<std::int64_t>(1, ((1ll << 31) - 1 - 128) / (std::int64_t(kc) << 14));
   const Int8Kernel kernel = c.cfg.engine->kernel;
   const int bits = c.max_s;  // |A'_il| < 2^s_i, |B'_lj| < 2^s_j: how the residues are formed (crt_loops_impl.hpp)
+  const bool one_k_block = c.kb == 1;
+  const std::uint64_t c_bytes = sizeof(T) * (c.x.beta != T(0) ? 2 : 1);
   std::uint64_t tiles = 0, dots = 0, bytes_pack = 0, bytes_write = 0;
 #pragma omp parallel num_threads(c.blk.threads) reduction(+ : tiles, dots, bytes_pack, bytes_write)
   {
@@ -547,6 +555,9 @@ std::uint64_t products_pass(CrtCall<T>& c) {
     util::PhaseTimes ph;
     util::PhaseClock clk(omp_get_thread_num() == 0);
     std::int64_t a_row = -1;
+    const std::size_t accn = std::size_t(mc) * nc;
+    auto* res = reinterpret_cast<std::int8_t*>(ws.acc);
+    auto* column = reinterpret_cast<std::int32_t*>(res + accn * std::size_t(N));  // one k-block: mc x 32
     if (c.cache.a || c.cache.b) {
       bytes_pack += fill_caches(c, ws, &plan, bits);
       clk.lap(ph.pack);
@@ -556,7 +567,6 @@ std::uint64_t products_pass(CrtCall<T>& c) {
       std::int64_t i0, j0;
       int rows, cols, rp, cp;
       c.block(blkid, i0, j0, rows, cols, rp, cp);
-      const std::size_t accn = std::size_t(mc) * nc;
       std::int64_t pending = 0;
       for (std::int64_t kk = 0; kk < c.kb; ++kk) {
         const std::int64_t l0 = kk * kc;
@@ -582,16 +592,23 @@ std::uint64_t products_pass(CrtCall<T>& c) {
           const std::int8_t* bt = c.cache.b ? c.cached(false, N, kk, t) + (j0 / kTile) * c.bp_bytes
                                             : ws.bpack + std::size_t(t) * (nc / kTile) * c.bp_bytes;
           std::int32_t* acct = ws.acc + accn * t;
-          for (int jp = 0; jp < cp; ++jp)
+          for (int jp = 0; jp < cp; ++jp) {
             for (int ip = 0; ip < rp; ++ip) {
-              std::int32_t* tile = acct + ip * kTile * nc + jp * kTile;
-              if (kk == 0) zero_tile(tile, nc);  // in cache for the kernel: no fill of all N blocks first
-              kernel(at + ip * c.ap_bytes, bt + jp * c.bp_bytes, kcp, tile, nc);
+              std::int32_t* tile = one_k_block ? column + ip * kTile * kTile : acct + ip * kTile * nc + jp * kTile;
+              const int ld = one_k_block ? kTile : nc;
+              if (kk == 0) zero_tile(tile, ld);  // in cache for the kernel: no fill of all N blocks first
+              kernel(at + ip * c.ap_bytes, bt + jp * c.bp_bytes, kcp, tile, ld);
             }
+            if (one_k_block) {
+              clk.lap(ph.products);
+              residue_rows(column, kTile, rp * kTile, kTile, plan, t, res + accn * t + jp * kTile, nc);
+              clk.lap(ph.write);
+            }
+          }
         }
         tiles += std::uint64_t(rp) * cp * N;
         dots += std::uint64_t(rp) * cp * N * (kcp / 64) * 4;
-        if (++pending == flush_res) {
+        if (!one_k_block && ++pending == flush_res) {
           for (int t = 0; t < N; ++t)
             for (int i = 0; i < rp * kTile; ++i)
               reduce_mod(ws.acc + accn * t + std::size_t(i) * nc, cp * kTile, plan, t);
@@ -599,12 +616,15 @@ std::uint64_t products_pass(CrtCall<T>& c) {
         }
       }
       clk.lap(ph.products);
+      if (!one_k_block)  // in place, plane by plane and row by row (crt_ops.hpp)
+        for (int t = 0; t < N; ++t) residue_rows(ws.acc + accn * t, nc, rows, cols, plan, t, res + accn * t, nc);
       // CRT, row by row of the block, into work; then the scaled write.
       for (int i = 0; i < rows; ++i)
-        reconstruct_row(ws.acc + std::size_t(i) * nc, accn, cols, plan, ws.s12, ws.s12 + nc,
+        reconstruct_row(res + std::size_t(i) * nc, accn, cols, plan, ws.s12, ws.s12 + nc,
                         ws.work + std::size_t(i) * nc);
       write_block(c.x, i0, rows, j0, cols, ws.work, nc, c.oa.data(), c.ob.data(), plan.L);
-      bytes_write += std::uint64_t(rows) * cols * (4 * std::uint64_t(N) + sizeof(T) * (c.x.beta != T(0) ? 2 : 1));
+      // The residue planes written and read, and before them (several k-blocks) the int32 planes read.
+      bytes_write += std::uint64_t(rows) * cols * ((one_k_block ? 2 : 6) * std::uint64_t(N) + c_bytes);
       clk.lap(ph.write);
     }
     clk.lap(ph.products);  // the wait for the other threads' blocks, as in bound_pass

@@ -22,7 +22,9 @@ struct CrtLoops {
   void (*pack_b_panel)(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
                        std::size_t stride, bool stream);
   void (*reduce_mod)(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t);
-  void (*reconstruct_row)(const std::int32_t* acc, std::size_t stride, int cols, const CrtPlan& plan, double* s1,
+  void (*residue_rows)(const std::int32_t* acc, std::size_t ld, int rows, int cols, const CrtPlan& plan, int t,
+                       std::int8_t* out, std::size_t ld_out);
+  void (*reconstruct_row)(const std::int8_t* res, std::size_t stride, int cols, const CrtPlan& plan, double* s1,
                           double* s2, double* out);
   void (*maxima)(const std::int32_t* acc, std::size_t ld, int rows, int cols, std::int32_t* row_max,
                  std::int32_t* col_max);

@@ -402,7 +402,43 @@ void reduce_mod_loop(std::int32_t* acc, std::size_t count, const CrtPlan& plan, 
   for (; e < count; ++e) acc[e] = std::int32_t(reduce(double(acc[e]), plan.p[t], plan.invp[t], plan.hi[t], plan.lo[t]));
 }
 
-void reconstruct_row_loop(const std::int32_t* acc, std::size_t stride, int cols, const CrtPlan& plan, double* s1,
+void residue_rows_loop(const std::int32_t* acc, std::size_t ld, int rows, int cols, const CrtPlan& plan, int t,
+                       std::int8_t* out, std::size_t ld_out) {
+  for (int i = 0; i < rows; ++i) {
+    const std::int32_t* a = acc + ld * std::size_t(i);
+    std::int8_t* o = out + ld_out * std::size_t(i);
+    int j = 0;
+    // Each group's int32 are read before its bytes are written: in place (out == acc as bytes) they land on or
+    // before what was read.
+#ifdef __AVX512F__
+    const Reduce8 red8(plan, t);
+    for (; j + 16 <= cols; j += 16) {
+      const __m256i lo = _mm512_cvttpd_epi32(red8(a + j)), hi = _mm512_cvttpd_epi32(red8(a + j + 8));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(o + j),
+                       _mm512_cvtepi32_epi8(_mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1)));
+    }
+#endif
+#ifdef __AVX2__
+    const Reduce4 red(plan, t);
+    for (; j + 8 <= cols; j += 8) {
+      const __m128i q = _mm_packs_epi32(_mm256_cvttpd_epi32(red(a + j)), _mm256_cvttpd_epi32(red(a + j + 4)));
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(o + j), _mm_packs_epi16(q, q));
+    }
+#endif
+    for (; j < cols; ++j) o[j] = std::int8_t(reduce(double(a[j]), plan.p[t], plan.invp[t], plan.hi[t], plan.lo[t]));
+  }
+}
+
+#ifdef __AVX2__
+// Four residues, as FP64.
+inline __m256d residues4(const std::int8_t* x) {
+  std::int32_t w;
+  std::memcpy(&w, x, sizeof w);
+  return _mm256_cvtepi32_pd(_mm_cvtepi8_epi32(_mm_cvtsi32_si128(w)));
+}
+#endif
+
+void reconstruct_row_loop(const std::int8_t* res, std::size_t stride, int cols, const CrtPlan& plan, double* s1,
                           double* s2, double* out) {
   const double P1 = plan.P1, P2 = plan.P2, invP = plan.invP;
   int j0 = 0;
@@ -411,7 +447,8 @@ void reconstruct_row_loop(const std::int32_t* acc, std::size_t stride, int cols,
   for (; j0 + 8 <= cols; j0 += 8) {
     __m512d v1 = _mm512_setzero_pd(), v2 = _mm512_setzero_pd();
     for (int t = 0; t < plan.n; ++t) {
-      const __m512d r = Reduce8(plan, t)(acc + stride * std::size_t(t) + j0);
+      const __m512d r = _mm512_cvtepi32_pd(
+          _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(res + stride * std::size_t(t) + j0))));
       v1 = _mm512_add_pd(v1, _mm512_mul_pd(r, _mm512_set1_pd(plan.q1[t])));
       v2 = _mm512_add_pd(v2, _mm512_mul_pd(r, _mm512_set1_pd(plan.q2[t])));
     }
@@ -427,7 +464,7 @@ void reconstruct_row_loop(const std::int32_t* acc, std::size_t stride, int cols,
   for (; j0 + 4 <= cols; j0 += 4) {
     __m256d v1 = _mm256_setzero_pd(), v2 = _mm256_setzero_pd();
     for (int t = 0; t < plan.n; ++t) {
-      const __m256d r = Reduce4(plan, t)(acc + stride * std::size_t(t) + j0);
+      const __m256d r = residues4(res + stride * std::size_t(t) + j0);
       v1 = _mm256_add_pd(v1, _mm256_mul_pd(r, _mm256_set1_pd(plan.q1[t])));
       v2 = _mm256_add_pd(v2, _mm256_mul_pd(r, _mm256_set1_pd(plan.q2[t])));
     }
@@ -440,10 +477,10 @@ void reconstruct_row_loop(const std::int32_t* acc, std::size_t stride, int cols,
 #endif
   for (int j = j0; j < cols; ++j) s1[j] = s2[j] = 0;
   for (int t = 0; t < plan.n; ++t) {
-    const std::int32_t* a = acc + stride * std::size_t(t);
+    const std::int8_t* a = res + stride * std::size_t(t);
     const double q1 = plan.q1[t], q2 = plan.q2[t];
     for (int j = j0; j < cols; ++j) {
-      const double r = reduce(double(a[j]), plan.p[t], plan.invp[t], plan.hi[t], plan.lo[t]);
+      const double r = a[j];
       s1[j] += r * q1;  // exact: multiples of 2^g below 2^53 2^g
       s2[j] += r * q2;
     }
@@ -494,11 +531,17 @@ void maxima_loop(const std::int32_t* acc, std::size_t ld, int rows, int cols, st
 }
 
 constexpr CrtLoops make_crt_loops() {
-  return {load_scaled_loop<float>, load_scaled_loop<double>,
-          load_across_loop<float>, load_across_loop<double>,
-          residues_loop,           pack_a_panel_loop,
-          pack_b_panel_loop,       reduce_mod_loop,
-          reconstruct_row_loop,    maxima_loop};
+  return {load_scaled_loop<float>,
+          load_scaled_loop<double>,
+          load_across_loop<float>,
+          load_across_loop<double>,
+          residues_loop,
+          pack_a_panel_loop,
+          pack_b_panel_loop,
+          reduce_mod_loop,
+          residue_rows_loop,
+          reconstruct_row_loop,
+          maxima_loop};
 }
 
 }  // namespace

@@ -44,9 +44,14 @@ void reduce_mod(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t
   crt_loops().reduce_mod(acc, count, plan, t);
 }
 
-void reconstruct_row(const std::int32_t* acc, std::size_t stride, int cols, const CrtPlan& plan, double* s1, double* s2,
+void residue_rows(const std::int32_t* acc, std::size_t ld, int rows, int cols, const CrtPlan& plan, int t,
+                  std::int8_t* out, std::size_t ld_out) {
+  crt_loops().residue_rows(acc, ld, rows, cols, plan, t, out, ld_out);
+}
+
+void reconstruct_row(const std::int8_t* res, std::size_t stride, int cols, const CrtPlan& plan, double* s1, double* s2,
                      double* out) {
-  crt_loops().reconstruct_row(acc, stride, cols, plan, s1, s2, out);
+  crt_loops().reconstruct_row(res, stride, cols, plan, s1, s2, out);
 }
 
 void maxima(const std::int32_t* acc, std::size_t ld, int rows, int cols, std::int32_t* row_max, std::int32_t* col_max) {

@@ -34,9 +34,15 @@ void pack_b_panel(const double* yb, int kcp, int lines, const CrtPlan* plan, int
 // acc[e] = symmetric residue of acc[e] modulo p_t.
 void reduce_mod(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t);
 
-// out[j] = X_j (as FP64) for j < cols, where X_j == acc[t * stride + j] (mod p_t) for every t and |X_j| <= P/4.
-// s1, s2: scratch of cols doubles.
-void reconstruct_row(const std::int32_t* acc, std::size_t stride, int cols, const CrtPlan& plan, double* s1, double* s2,
+// out[i ld_out + j] = symmetric residue of acc[i ld + j] modulo p_t (as reduce_mod; it fits a byte: p_t <= 256), for
+// i < rows, j < cols. out may be acc itself, as bytes (ld_out <= 4 ld): each row's bytes land where its int32 were
+// read or before, and never on a later row's.
+void residue_rows(const std::int32_t* acc, std::size_t ld, int rows, int cols, const CrtPlan& plan, int t,
+                  std::int8_t* out, std::size_t ld_out);
+
+// out[j] = X_j (as FP64) for j < cols, where X_j == res[t * stride + j] (mod p_t) for every t and |X_j| <= P/4; res
+// holds the symmetric residues (residue_rows). s1, s2: scratch of cols doubles.
+void reconstruct_row(const std::int8_t* res, std::size_t stride, int cols, const CrtPlan& plan, double* s1, double* s2,
                      double* out);
 
 // row_max[i] = max(0, max_j acc[i ld + j]), col_max[j] = max(0, max_i acc[i ld + j]) over the rows x cols block.
