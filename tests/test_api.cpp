@@ -187,45 +187,47 @@ TEST(Api, StatsReportTheModeAndEngineThatRan) {
 
 // Version 3 of the stats: the phases lie inside the call, and each O(n^2) phase's bytes are what it must move
 // (docs/performance.md, "Phases"): the scan reads A and B, the pack reads them and writes at least one BF16 slice
-// (INT8 residue per modulus) of each, the write writes C (and reads it where beta != 0; the CRT modes read one int32
-// residue product per modulus too). The tile operations of a CRT call: TDPBSSD (16 x 16 x 64) per 32 x 32 tile and
-// 64 of k, over the bound product and the N residue products.
+// (INT8 residue per modulus) of each, the write writes C (and reads it where beta != 0; the CRT modes write and read
+// one residue byte per modulus, and with more than one k-block (k > 2048) read one int32 sum per modulus first). The
+// tile operations of a CRT call: TDPBSSD (16 x 16 x 64) per 32 x 32 tile and 64 of k, over the bound product and the
+// N residue products.
 TEST(Api, StatsPhasesAndTheirBytes) {
-  constexpr std::int64_t m = 100, n = 90, k = 300;
-  std::vector<double> a(m * k), b(k * n), c(m * n, 1.0);
-  for (std::size_t i = 0; i < a.size(); ++i) a[i] = std::sin(double(i));
-  for (std::size_t i = 0; i < b.size(); ++i) b[i] = std::cos(double(i));
-  const double ab = double(m * k + k * n);
-  for (const int mode : {BF16X_MODE_FP64X10, BF16X_MODE_FP64C(8)})
-    for (const double beta : {0.0, 0.5}) {
-      bf16x_stats st{};
-      bf16x_options o;
-      bf16x_options_init(&o);
-      o.mode = mode;
-      o.guard = BF16X_GUARD_OFF;
-      o.stats = &st;
-      const auto t0 = std::chrono::steady_clock::now();
-      ASSERT_EQ(bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, 1.0, a.data(), m, b.data(), k,
-                               beta, c.data(), m, &o),
-                BF16X_OK);
-      const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      SCOPED_TRACE(bf16x_mode_name(mode));
-      for (double s : {st.seconds_scan, st.seconds_pack, st.seconds_products, st.seconds_write}) EXPECT_GE(s, 0.0);
-      EXPECT_GT(st.seconds_products, 0.0);
-      EXPECT_LE(st.seconds_scan + st.seconds_pack + st.seconds_products + st.seconds_write, wall);
-      const bool crt = mode != BF16X_MODE_FP64X10;
-      const double moduli = crt ? 8 : 0;
-      const double c_bytes = double(m * n) * 8 * (beta != 0 ? 2 : 1);
-      EXPECT_EQ(double(st.bytes_write), c_bytes + double(m * n) * 4 * moduli);
-      EXPECT_GE(double(st.bytes_pack), ab * 8 + ab * (crt ? moduli : 2));
-      if (crt) {
-        EXPECT_GE(double(st.bytes_scan), ab * 8 * 2);  // the scan and the bound product's loads
-        const std::uint64_t tiles = ((m + 31) / 32) * ((n + 31) / 32) * ((k + 63) / 64) * 4;
-        EXPECT_EQ(st.dot_products, tiles * (8 + 1));
-      } else {
-        EXPECT_EQ(double(st.bytes_scan), ab * 8);
+  constexpr std::int64_t m = 100, n = 90;
+  for (const std::int64_t k : {300, 2100})
+    for (const int mode : {BF16X_MODE_FP64X10, BF16X_MODE_FP64C(8)})
+      for (const double beta : {0.0, 0.5}) {
+        std::vector<double> a(m * k), b(k * n), c(m * n, 1.0);
+        for (std::size_t i = 0; i < a.size(); ++i) a[i] = std::sin(double(i));
+        for (std::size_t i = 0; i < b.size(); ++i) b[i] = std::cos(double(i));
+        const double ab = double(m * k + k * n);
+        bf16x_stats st{};
+        bf16x_options o;
+        bf16x_options_init(&o);
+        o.mode = mode;
+        o.guard = BF16X_GUARD_OFF;
+        o.stats = &st;
+        const auto t0 = std::chrono::steady_clock::now();
+        ASSERT_EQ(bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, 1.0, a.data(), m, b.data(),
+                                 k, beta, c.data(), m, &o),
+                  BF16X_OK);
+        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        SCOPED_TRACE(bf16x_mode_name(mode));
+        for (double s : {st.seconds_scan, st.seconds_pack, st.seconds_products, st.seconds_write}) EXPECT_GE(s, 0.0);
+        EXPECT_GT(st.seconds_products, 0.0);
+        EXPECT_LE(st.seconds_scan + st.seconds_pack + st.seconds_products + st.seconds_write, wall);
+        const bool crt = mode != BF16X_MODE_FP64X10;
+        const double moduli = crt ? 8 : 0;
+        const double c_bytes = double(m * n) * 8 * (beta != 0 ? 2 : 1);
+        EXPECT_EQ(double(st.bytes_write), c_bytes + double(m * n) * (k > 2048 ? 6 : 2) * moduli);
+        EXPECT_GE(double(st.bytes_pack), ab * 8 + ab * (crt ? moduli : 2));
+        if (crt) {
+          EXPECT_GE(double(st.bytes_scan), ab * 8 * 2);  // the scan and the bound product's loads
+          const std::uint64_t tiles = ((m + 31) / 32) * ((n + 31) / 32) * ((k + 63) / 64) * 4;
+          EXPECT_EQ(st.dot_products, tiles * (8 + 1));
+        } else {
+          EXPECT_EQ(double(st.bytes_scan), ab * 8);
+        }
       }
-    }
 }
 
 TEST(Api, CppWrapperThrowsOnErrorAndComputes) {

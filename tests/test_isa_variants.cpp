@@ -10,6 +10,7 @@
 #include <limits>
 #include <new>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "cpu/features.hpp"
@@ -327,6 +328,80 @@ TEST(IsaVariants, CrtLoopsEqualGeneric) {
         expect_same_bits(o0, o1, "reconstruct_row", lv.name);
       }
     }
+  }
+}
+
+// The CRT's scaled write of C, every level against the generic loop bit for bit and both against ldexp (the
+// definition: one rounding of m_alpha X 2^(e_row + e_col), then beta C added in FP64 and one rounding to T): FP64 and
+// FP32, C column-major and row-major inside a larger array whose other entries must stay, beta zero (C not read: NaN
+// there) and not, blocks whose sides end in whole and partial groups of eight, rows and columns whose factors are 0
+// (the ldexp path: results that overflow or fall below the normal range) among fast ones.
+template <typename T>
+auto write_of(const crt::CrtLoops& l) {
+  if constexpr (sizeof(T) == 8)
+    return l.write_fp64;
+  else
+    return l.write_fp32;
+}
+
+template <typename T>
+void check_write_loops(const char* level, const crt::CrtLoops& v) {
+  std::mt19937_64 rng(41);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::uniform_int_distribution<int> e(-40, 40);
+  for (const auto& [rows, cols] : {std::pair{16, 24}, {13, 21}, {8, 8}, {5, 3}, {40, 17}})
+    for (const bool row_major : {false, true})
+      for (const double beta : {0.0, -0.75}) {
+        const int ldx = cols + 3;
+        const auto nr = static_cast<std::size_t>(rows), ncl = static_cast<std::size_t>(cols);
+        std::vector<double> x(nr * ldx), fr(nr), fc(ncl);
+        std::vector<int> er(nr), ec(ncl);
+        for (auto& xv : x) xv = std::ldexp(std::round(u(rng) * 0x1p40), 20);
+        x[0] = 0x1p90, x[1] = -0x1p90;
+        for (int i = 0; i < rows; ++i) {
+          const bool slow = i % 16 == 11;  // the row blocks of 8 from row 8 on, every other one
+          er[std::size_t(i)] = slow ? (i / 16 % 2 ? 1000 : -1150) : e(rng);
+          fr[std::size_t(i)] = slow ? 0.0 : std::ldexp(1.0, er[std::size_t(i)]);
+        }
+        for (int j = 0; j < cols; ++j) {
+          ec[std::size_t(j)] = j == 9 ? -1030 : e(rng);
+          fc[std::size_t(j)] = j == 9 ? 0.0 : std::ldexp(1.0, ec[std::size_t(j)]);
+        }
+        const double m_alpha = 0.625;
+        const crt::WriteScales w{m_alpha, beta, fr.data(), fc.data(), er.data(), ec.data()};
+        const std::int64_t ld = (row_major ? cols : rows) + 5, rs = row_major ? ld : 1, cs = row_major ? 1 : ld;
+        std::vector<T> c_in(std::size_t(ld) * std::size_t(row_major ? rows : cols) + 7);
+        for (auto& cv : c_in) cv = beta == 0.0 ? std::numeric_limits<T>::quiet_NaN() : T(u(rng));
+        auto c0 = c_in, c1 = c_in;
+        write_of<T>(crt::kCrtLoopsGeneric)(c0.data() + 2, rs, cs, x.data(), ldx, rows, cols, w);
+        write_of<T>(v)(c1.data() + 2, rs, cs, x.data(), ldx, rows, cols, w);
+        const std::string what = std::string(level) + (sizeof(T) == 8 ? " fp64 " : " fp32 ") + std::to_string(rows) +
+                                 "x" + std::to_string(cols) + (row_major ? " row-major" : " column-major") +
+                                 (beta == 0 ? " beta 0" : " beta -0.75");
+        EXPECT_EQ(0, std::memcmp(c0.data(), c1.data(), c0.size() * sizeof(T))) << what;
+        std::vector<bool> inside(c_in.size());
+        for (int i = 0; i < rows; ++i)
+          for (int j = 0; j < cols; ++j) {
+            const std::size_t at = std::size_t(2 + i * rs + j * cs);
+            inside[at] = true;
+            const double s = std::ldexp(m_alpha * x[std::size_t(i) * ldx + j], er[std::size_t(i)] + ec[std::size_t(j)]);
+            const T want = beta == 0 ? T(s) : T(s + beta * double(c_in[at]));
+            ASSERT_EQ(0, std::memcmp(&want, &c0[at], sizeof(T))) << what << " at " << i << ", " << j;
+          }
+        for (std::size_t at = 0; at < c_in.size(); ++at)
+          if (!inside[at]) {
+            ASSERT_EQ(0, std::memcmp(&c_in[at], &c1[at], sizeof(T))) << what << " wrote outside at " << at;
+          }
+      }
+}
+
+TEST(IsaVariants, CrtWriteEqualsGenericAndLdexp) {
+  check_write_loops<double>("generic", crt::kCrtLoopsGeneric);
+  check_write_loops<float>("generic", crt::kCrtLoopsGeneric);
+  for (const Level& lv : vector_levels()) {
+    if (!lv.runs) continue;
+    check_write_loops<double>(lv.name, lv.crt);
+    check_write_loops<float>(lv.name, lv.crt);
   }
 }
 

@@ -154,52 +154,6 @@ Layout layout_of(int moduli, const Blocking& b, bool a_cached, bool b_cached) {
   return l;
 }
 
-// C(i, j) = alpha 2^(oa_i + ob_j) X_ij + beta C(i, j), as the BF16 driver writes (driver/block_ops.hpp): alpha =
-// m_alpha 2^e_alpha (m_alpha in [0.5, 1)) and its exponent joins the row and column scales, so the value is
-// (m_alpha X) 2^(oa_i + ob_j + e_alpha) + beta C in FP64, rounded once to T. Only the result itself is rounded to
-// the range of T: no 2^(oa + ob) X that overflows or underflows before alpha brings it back, no beta C in T.
-template <typename T>
-void write_block(const GemmArgs<T>& x, std::int64_t i0, int rows, std::int64_t j0, int cols, const double* X, int ldx,
-                 const int* oa, const int* ob, int L) {
-  // Element (i, j) of C at c[i * rs + j * cs]: a row-major C is written in place, not computed transposed.
-  const std::int64_t rs = x.c_row_major ? x.ldc : 1, cs = x.c_row_major ? 1 : x.ldc;
-  const double alpha = double(x.alpha), beta = double(x.beta);
-  int e_alpha = 0;
-  const double m_alpha = std::isfinite(alpha) ? std::frexp(alpha, &e_alpha) : alpha;
-  // Eight columns at a time, row by row: X is read along its rows and C in runs of eight or down eight columns,
-  // instead of one column at a time down X's stride (a cache line per entry). Each entry's arithmetic is as before.
-  constexpr int kCols = 8;
-  for (int jb = 0; jb < cols; jb += kCols) {
-    const int nj = std::min(kCols, cols - jb);
-    T* colp[kCols];
-    int obj[kCols];
-    bool colfast[kCols];
-    double fb[kCols];
-    for (int q = 0; q < nj; ++q) {
-      colp[q] = x.c + i0 * rs + (j0 + jb + q) * cs;
-      obj[q] = ob[j0 + jb + q];
-      colfast[q] = obj[q] >= -1000 && obj[q] <= 1000;
-      fb[q] = colfast[q] ? pow2(obj[q]) : 1.0;
-    }
-    for (int i = 0; i < rows; ++i) {
-      const int oai = oa[i0 + i] + e_alpha;
-      const bool rowfast = oai > -900 && oai + L + 2 < 1000;
-      const double fa = rowfast ? pow2(oai) : 1.0;
-      const double* xr = X + std::size_t(i) * ldx + jb;
-      for (int q = 0; q < nj; ++q) {
-        const double v = m_alpha * xr[q];  // one rounding; |v| < 2^L
-        double s;
-        if (colfast[q] && rowfast)
-          s = (v * fa) * fb[q];  // the first product is exact: one rounding, as ldexp
-        else
-          s = std::ldexp(v, oai + obj[q]);
-        T& cij = colp[q][i * rs];
-        cij = beta == 0.0 ? T(s) : T(s + beta * double(cij));
-      }
-    }
-  }
-}
-
 }  // namespace
 
 // The operand caches: every 32-line panel of op(A) / op(B), for every k-block and modulus plane, packed once per
@@ -269,6 +223,8 @@ struct CrtCall {
   std::vector<int> ea, eb, sa, sb, oa, ob;
   std::vector<double> fa1, fa2, fb1, fb2;  // the row / column factors: digits first, then 2^(s - e)
   std::vector<double> hrow, hcol;          // bound GEMM maxima (or the fast scaling's norms)
+  std::vector<double> wfa, wfb;            // the write's factors and exponents (write_scales)
+  std::vector<int> wea, web;
   void* mem = nullptr;
   int mc, nc, kc;
   std::int64_t mb, nb, kb, nblocks;
@@ -300,6 +256,10 @@ struct CrtCall {
         fb2(std::size_t(x_.n)),
         hrow(std::size_t(x_.m), 0.0),
         hcol(std::size_t(x_.n), 0.0),
+        wfa(std::size_t(x_.m)),
+        wfb(std::size_t(x_.n)),
+        wea(std::size_t(x_.m)),
+        web(std::size_t(x_.n)),
         mc(blk.mc),
         nc(blk.nc),
         kc(blk.kc),
@@ -530,6 +490,28 @@ void choose_scales(CrtCall<T>& c) {
   }
 }
 
+// C(i, j) = alpha 2^(oa_i + ob_j) X_ij + beta C(i, j), as the BF16 driver writes (driver/block_ops.hpp): alpha =
+// m_alpha 2^e_alpha (m_alpha in [0.5, 1)) and its exponent joins the row scales, so the value is
+// (m_alpha X) 2^(oa_i + e_alpha + ob_j) + beta C in FP64, rounded once to T. Only the result itself is rounded to
+// the range of T: no 2^(oa + ob) X that overflows or underflows before alpha brings it back, no beta C in T. The
+// factors 2^e are used where m_alpha X 2^e_row (|m_alpha X| in [2^-1, 2^L)) stays a normal double, so that the first
+// product is exact and the second the one rounding (as ldexp's), else ldexp (crt_ops.hpp, write_scaled).
+template <typename T>
+WriteScales write_scales(CrtCall<T>& c) {
+  const double alpha = double(c.x.alpha);
+  int e_alpha = 0;
+  const double m_alpha = std::isfinite(alpha) ? std::frexp(alpha, &e_alpha) : alpha;
+  for (std::int64_t i = 0; i < c.x.m; ++i) {
+    c.wea[i] = c.oa[i] + e_alpha;
+    c.wfa[i] = c.wea[i] > -900 && c.wea[i] + c.plan.L + 2 < 1000 ? pow2(c.wea[i]) : 0.0;
+  }
+  for (std::int64_t j = 0; j < c.x.n; ++j) {
+    c.web[j] = c.ob[j];
+    c.wfb[j] = c.ob[j] >= -1000 && c.ob[j] <= 1000 ? pow2(c.ob[j]) : 0.0;
+  }
+  return WriteScales{m_alpha, double(c.x.beta), c.wfa.data(), c.wfb.data(), c.wea.data(), c.web.data()};
+}
+
 // The N residue products per block, the CRT and the scaled write of C. Returns the micro-tiles.
 // The CRT reads the block's residues: N byte planes at the start of ws.acc (plane t at t mc nc, row stride nc).
 // - One k-block (k <= kc): each column of tiles of a modulus is summed in a small int32 buffer after the planes (mc
@@ -546,6 +528,9 @@ std::uint64_t products_pass(CrtCall<T>& c) {
   const Int8Kernel kernel = c.cfg.engine->kernel;
   const int bits = c.max_s;  // |A'_il| < 2^s_i, |B'_lj| < 2^s_j: how the residues are formed (crt_loops_impl.hpp)
   const bool one_k_block = c.kb == 1;
+  const WriteScales scales = write_scales(c);
+  // Element (i, j) of C at c[i * rs + j * cs]: a row-major C is written in place, not computed transposed.
+  const std::int64_t rs = c.x.c_row_major ? c.x.ldc : 1, cs = c.x.c_row_major ? 1 : c.x.ldc;
   const std::uint64_t c_bytes = sizeof(T) * (c.x.beta != T(0) ? 2 : 1);
   std::uint64_t tiles = 0, dots = 0, bytes_pack = 0, bytes_write = 0;
 #pragma omp parallel num_threads(c.blk.threads) reduction(+ : tiles, dots, bytes_pack, bytes_write)
@@ -622,7 +607,9 @@ std::uint64_t products_pass(CrtCall<T>& c) {
       for (int i = 0; i < rows; ++i)
         reconstruct_row(res + std::size_t(i) * nc, accn, cols, plan, ws.s12, ws.s12 + nc,
                         ws.work + std::size_t(i) * nc);
-      write_block(c.x, i0, rows, j0, cols, ws.work, nc, c.oa.data(), c.ob.data(), plan.L);
+      WriteScales w = scales;
+      w.f_row += i0, w.e_row += i0, w.f_col += j0, w.e_col += j0;
+      write_scaled(c.x.c + i0 * rs + j0 * cs, rs, cs, ws.work, nc, rows, cols, w);
       // The residue planes written and read, and before them (several k-blocks) the int32 planes read.
       bytes_write += std::uint64_t(rows) * cols * ((one_k_block ? 2 : 6) * std::uint64_t(N) + c_bytes);
       clk.lap(ph.write);

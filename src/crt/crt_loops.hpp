@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "crt/moduli.hpp"
+#include "crt/write_scales.hpp"
 
 namespace bf16x::crt {
 
@@ -28,6 +29,10 @@ struct CrtLoops {
                           double* s2, double* out);
   void (*maxima)(const std::int32_t* acc, std::size_t ld, int rows, int cols, std::int32_t* row_max,
                  std::int32_t* col_max);
+  void (*write_fp32)(float* c, std::int64_t rs, std::int64_t cs, const double* x, int ldx, int rows, int cols,
+                     const WriteScales& w);
+  void (*write_fp64)(double* c, std::int64_t rs, std::int64_t cs, const double* x, int ldx, int rows, int cols,
+                     const WriteScales& w);
 };
 
 // crt_loops_generic.cpp (x86-64), crt_loops_avx2_isa.cpp, crt_loops_avx512_isa.cpp.

@@ -530,6 +530,72 @@ void maxima_loop(const std::int32_t* acc, std::size_t ld, int rows, int cols, st
   }
 }
 
+template <typename T>
+void write_loop(T* c, std::int64_t rs, std::int64_t cs, const double* x, int ldx, int rows, int cols,
+                const WriteScales& w) {
+  auto element = [&](int i, int j) {
+    const double v = w.m_alpha * x[std::size_t(i) * ldx + j];                            // one rounding; |v| < 2^L
+    const double s = w.f_row[i] != 0 && w.f_col[j] != 0 ? (v * w.f_row[i]) * w.f_col[j]  // the first product exact
+                                                        : std::ldexp(v, w.e_row[i] + w.e_col[j]);
+    T& cij = c[i * rs + j * cs];
+    cij = w.beta == 0.0 ? T(s) : T(s + w.beta * double(cij));
+  };
+  // Eight columns at a time, row by row: X is read along its rows and C in runs of eight or down eight columns.
+  auto elements = [&](int i0, int i1, int j0, int j1) {
+    for (int jb = j0; jb < j1; jb += 8)
+      for (int i = i0; i < i1; ++i)
+        for (int j = jb; j < std::min(jb + 8, j1); ++j) element(i, j);
+  };
+  int jv = 0;
+#ifdef __AVX512F__
+  // Blocks of 8 x 8 whose scales are all nonzero, with the elements' operations in the same order: C column-major
+  // (rs == 1) gets X's block transposed and each column at once, C row-major (cs == 1) each row at once.
+  if (rs == 1 || cs == 1) {
+    const __m512d ma = _mm512_set1_pd(w.m_alpha), beta = _mm512_set1_pd(w.beta), zero = _mm512_setzero_pd();
+    auto load = [](const T* p) {
+      if constexpr (sizeof(T) == 8)
+        return _mm512_loadu_pd(p);
+      else
+        return _mm512_cvtps_pd(_mm256_loadu_ps(p));
+    };
+    auto store = [&](T* p, __m512d s) {
+      if (w.beta != 0.0) s = _mm512_add_pd(s, _mm512_mul_pd(beta, load(p)));
+      if constexpr (sizeof(T) == 8)
+        _mm512_storeu_pd(p, s);
+      else
+        _mm256_storeu_ps(p, _mm512_cvtpd_ps(s));
+    };
+    const int iv = rows / 8 * 8;
+    jv = cols / 8 * 8;
+    for (int jb = 0; jb < jv; jb += 8) {
+      const __m512d fc = _mm512_loadu_pd(w.f_col + jb);
+      const bool cols_fast = _mm512_cmp_pd_mask(fc, zero, _CMP_NEQ_OQ) == 0xff;
+      for (int ib = 0; ib < iv; ib += 8) {
+        const __m512d fr = _mm512_loadu_pd(w.f_row + ib);
+        if (!cols_fast || _mm512_cmp_pd_mask(fr, zero, _CMP_NEQ_OQ) != 0xff) {
+          elements(ib, ib + 8, jb, jb + 8);
+          continue;
+        }
+        __m512d r[8];
+        for (int q = 0; q < 8; ++q) r[q] = _mm512_loadu_pd(x + std::size_t(ib + q) * ldx + jb);
+        if (rs == 1) {
+          pack::transpose8(r);  // r[q]: column jb + q, rows ib .. ib + 7
+          for (int q = 0; q < 8; ++q)
+            store(c + ib + (jb + q) * cs,
+                  _mm512_mul_pd(_mm512_mul_pd(_mm512_mul_pd(ma, r[q]), fr), _mm512_set1_pd(w.f_col[jb + q])));
+        } else {
+          for (int q = 0; q < 8; ++q)
+            store(c + (ib + q) * rs + jb,
+                  _mm512_mul_pd(_mm512_mul_pd(_mm512_mul_pd(ma, r[q]), _mm512_set1_pd(w.f_row[ib + q])), fc));
+        }
+      }
+      elements(iv, rows, jb, jb + 8);
+    }
+  }
+#endif
+  elements(0, rows, jv, cols);
+}
+
 constexpr CrtLoops make_crt_loops() {
   return {load_scaled_loop<float>,
           load_scaled_loop<double>,
@@ -541,7 +607,9 @@ constexpr CrtLoops make_crt_loops() {
           reduce_mod_loop,
           residue_rows_loop,
           reconstruct_row_loop,
-          maxima_loop};
+          maxima_loop,
+          write_loop<float>,
+          write_loop<double>};
 }
 
 }  // namespace

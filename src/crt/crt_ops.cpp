@@ -58,4 +58,13 @@ void maxima(const std::int32_t* acc, std::size_t ld, int rows, int cols, std::in
   crt_loops().maxima(acc, ld, rows, cols, row_max, col_max);
 }
 
+void write_scaled(float* c, std::int64_t rs, std::int64_t cs, const double* x, int ldx, int rows, int cols,
+                  const WriteScales& w) {
+  crt_loops().write_fp32(c, rs, cs, x, ldx, rows, cols, w);
+}
+void write_scaled(double* c, std::int64_t rs, std::int64_t cs, const double* x, int ldx, int rows, int cols,
+                  const WriteScales& w) {
+  crt_loops().write_fp64(c, rs, cs, x, ldx, rows, cols, w);
+}
+
 }  // namespace bf16x::crt

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "crt/moduli.hpp"
+#include "crt/write_scales.hpp"
 
 namespace bf16x::crt {
 
@@ -44,6 +45,14 @@ void residue_rows(const std::int32_t* acc, std::size_t ld, int rows, int cols, c
 // holds the symmetric residues (residue_rows). s1, s2: scratch of cols doubles.
 void reconstruct_row(const std::int8_t* res, std::size_t stride, int cols, const CrtPlan& plan, double* s1, double* s2,
                      double* out);
+
+// C(i, j) at c[i rs + j cs], i < rows, j < cols, from X(i, j) at x[i ldx + j]: v = m_alpha X, s = (v f_row[i])
+// f_col[j] where both are nonzero (one rounding, as ldexp), else ldexp(v, e_row[i] + e_col[j]); then C = T(s) where
+// beta is 0 (C not read), else T(s + beta C) in FP64.
+void write_scaled(float* c, std::int64_t rs, std::int64_t cs, const double* x, int ldx, int rows, int cols,
+                  const WriteScales& w);
+void write_scaled(double* c, std::int64_t rs, std::int64_t cs, const double* x, int ldx, int rows, int cols,
+                  const WriteScales& w);
 
 // row_max[i] = max(0, max_j acc[i ld + j]), col_max[j] = max(0, max_i acc[i ld + j]) over the rows x cols block.
 void maxima(const std::int32_t* acc, std::size_t ld, int rows, int cols, std::int32_t* row_max, std::int32_t* col_max);
