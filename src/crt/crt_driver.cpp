@@ -129,7 +129,7 @@ void zero_tile(std::int32_t* c, int ldc) {
 struct ThreadSpace {
   std::int8_t* apack;  // N x (mc/32) A panels (none where the call's A cache holds them)
   std::int8_t* bpack;  // N x (nc/32) B panels (none where the call's B cache holds them)
-  std::int32_t* acc;   // N x mc x nc
+  std::int32_t* acc;   // the bound pass's mc x nc sums; the products' N x mc x nc sums, or their residues (one k-block)
   double* yb;          // 32 x kc
   double* work;        // mc x nc (bound sums, then X)
   double* s12;         // 2 x nc
@@ -139,14 +139,17 @@ struct Layout {
   std::size_t apack, bpack, acc, yb, work, s12, total;
 };
 
-// Per thread; without the panels of an operand the call caches.
-Layout layout_of(int moduli, const Blocking& b, bool a_cached, bool b_cached) {
+// Per thread; without the panels of an operand the call caches. With one k-block (k <= kc) the products keep only
+// their N byte residue planes and a column of int32 tiles (products_pass), not N int32 planes.
+Layout layout_of(int moduli, const Blocking& b, bool a_cached, bool b_cached, bool one_k_block) {
   const auto al = util::align64;
   Layout l;
-  const std::size_t nm = std::size_t(std::max(moduli, 1));
+  const std::size_t nm = std::size_t(std::max(moduli, 1)), plane = std::size_t(b.mc) * b.nc;
   l.apack = a_cached ? 0 : al(nm * (b.mc / kTile) * a_panel_bytes(b.kc));
   l.bpack = b_cached ? 0 : al(nm * (b.nc / kTile) * b_panel_bytes(b.kc));
-  l.acc = al(nm * b.mc * b.nc * sizeof(std::int32_t));
+  const std::size_t bound_sums = plane * sizeof(std::int32_t);
+  l.acc = al(one_k_block ? std::max(bound_sums, nm * plane + std::size_t(b.mc) * kTile * sizeof(std::int32_t))
+                         : nm * bound_sums);
   l.yb = al(std::size_t(kTile) * b.kc * sizeof(double));
   l.work = al(std::size_t(b.mc) * b.nc * sizeof(double));
   l.s12 = al(2 * std::size_t(b.nc) * sizeof(double));
@@ -167,7 +170,7 @@ Caches operand_caches(int moduli, std::int64_t m, std::int64_t n, std::int64_t k
   const std::size_t nm = std::size_t(std::max(moduli, 1)), kb = std::size_t((k + b.kc - 1) / b.kc);
   const std::size_t bb = util::align64(nm * kb * std::size_t(panel_count(n)) * b_panel_bytes(b.kc));
   const std::size_t ab = util::align64(nm * kb * std::size_t(panel_count(m)) * a_panel_bytes(b.kc));
-  const Layout all = layout_of(moduli, b, false, false);
+  const Layout all = layout_of(moduli, b, false, false, k <= b.kc);
   const std::size_t budget = std::max(kCacheBudget, (all.apack + all.bpack) * std::size_t(b.threads));
   Caches c;
   if (bb <= budget) c.b = bb;
@@ -205,7 +208,7 @@ Blocking crt_blocking(std::int64_t m, std::int64_t n, std::int64_t k, const CrtC
 
 std::size_t crt_workspace_bytes(int moduli, std::int64_t m, std::int64_t n, std::int64_t k, const Blocking& b) {
   const Caches c = operand_caches(moduli, m, n, k, b);
-  return layout_of(moduli, b, c.a > 0, c.b > 0).total * std::size_t(b.threads) + c.a + c.b;
+  return layout_of(moduli, b, c.a > 0, c.b > 0, k <= b.kc).total * std::size_t(b.threads) + c.a + c.b;
 }
 
 namespace {
@@ -243,7 +246,7 @@ struct CrtCall {
         la{x_.a.data, x_.a.ld, x_.a.trans},
         lb{x_.b.data, x_.b.ld, !x_.b.trans},
         cache(cfg_.operand_caches ? operand_caches(plan.n, x_.m, x_.n, x_.k, blk) : Caches{}),
-        lay(layout_of(plan.n, blk, cache.a > 0, cache.b > 0)),
+        lay(layout_of(plan.n, blk, cache.a > 0, cache.b > 0, x_.k <= blk.kc)),
         ea(std::size_t(x_.m)),
         eb(std::size_t(x_.n)),
         sa(std::size_t(x_.m)),
@@ -527,7 +530,7 @@ std::uint64_t products_pass(CrtCall<T>& c) {
   const std::int64_t flush_res = std::max<std::int64_t>(1, ((1ll << 31) - 1 - 128) / (std::int64_t(kc) << 14));
   const Int8Kernel kernel = c.cfg.engine->kernel;
   const int bits = c.max_s;  // |A'_il| < 2^s_i, |B'_lj| < 2^s_j: how the residues are formed (crt_loops_impl.hpp)
-  const bool one_k_block = c.kb == 1;
+  const bool one_k_block = c.kb <= 1;  // as layout_of: k <= kc
   const WriteScales scales = write_scales(c);
   // Element (i, j) of C at c[i * rs + j * cs]: a row-major C is written in place, not computed transposed.
   const std::int64_t rs = c.x.c_row_major ? c.x.ldc : 1, cs = c.x.c_row_major ? 1 : c.x.ldc;
@@ -542,7 +545,8 @@ std::uint64_t products_pass(CrtCall<T>& c) {
     std::int64_t a_row = -1;
     const std::size_t accn = std::size_t(mc) * nc;
     auto* res = reinterpret_cast<std::int8_t*>(ws.acc);
-    auto* column = reinterpret_cast<std::int32_t*>(res + accn * std::size_t(N));  // one k-block: mc x 32
+    const std::size_t res_plane = accn;  // residue plane t at t res_plane bytes, row stride nc
+    auto* column = reinterpret_cast<std::int32_t*>(res + res_plane * std::size_t(N));  // one k-block: mc x 32
     if (c.cache.a || c.cache.b) {
       bytes_pack += fill_caches(c, ws, &plan, bits);
       clk.lap(ph.pack);
@@ -586,7 +590,7 @@ std::uint64_t products_pass(CrtCall<T>& c) {
             }
             if (one_k_block) {
               clk.lap(ph.products);
-              residue_rows(column, kTile, rp * kTile, kTile, plan, t, res + accn * t + jp * kTile, nc);
+              residue_rows(column, kTile, rp * kTile, kTile, plan, t, res + res_plane * t + jp * kTile, nc);
               clk.lap(ph.write);
             }
           }
@@ -602,10 +606,10 @@ std::uint64_t products_pass(CrtCall<T>& c) {
       }
       clk.lap(ph.products);
       if (!one_k_block)  // in place, plane by plane and row by row (crt_ops.hpp)
-        for (int t = 0; t < N; ++t) residue_rows(ws.acc + accn * t, nc, rows, cols, plan, t, res + accn * t, nc);
+        for (int t = 0; t < N; ++t) residue_rows(ws.acc + accn * t, nc, rows, cols, plan, t, res + res_plane * t, nc);
       // CRT, row by row of the block, into work; then the scaled write.
       for (int i = 0; i < rows; ++i)
-        reconstruct_row(res + std::size_t(i) * nc, accn, cols, plan, ws.s12, ws.s12 + nc,
+        reconstruct_row(res + std::size_t(i) * nc, res_plane, cols, plan, ws.s12, ws.s12 + nc,
                         ws.work + std::size_t(i) * nc);
       WriteScales w = scales;
       w.f_row += i0, w.e_row += i0, w.f_col += j0, w.e_col += j0;
