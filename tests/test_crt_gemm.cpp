@@ -408,6 +408,7 @@ TEST(CrtGemm, WorkspaceBytesIsWhatTheCallReserves) {
   };
   const Case cases[] = {{BF16X_MODE_FP64C(15), 70, 50, 300},
                         {BF16X_MODE_FP64C(20), 600, 40, 1500},
+                        {BF16X_MODE_FP64C(8), 40, 30, 2200},  // two k-blocks: the int32 sums of every modulus
                         {BF16X_MODE_FP32C(8), 33, 90, 64},
                         {BF16X_MODE_FP32C(10), 130, 200, 40}};
   std::uint64_t seed = 30;
