@@ -139,17 +139,20 @@ struct Layout {
   std::size_t apack, bpack, acc, yb, work, s12, total;
 };
 
-// Per thread; without the panels of an operand the call caches. With one k-block (k <= kc) the products keep only
-// their N byte residue planes and a column of int32 tiles (products_pass), not N int32 planes.
-Layout layout_of(int moduli, const Blocking& b, bool a_cached, bool b_cached, bool one_k_block) {
+// Whether the call's k fits one k-block: its products then keep only their N byte residue planes and a column of
+// int32 tiles (products_pass), not N int32 planes.
+bool one_k_block(std::int64_t k, const Blocking& b) { return k <= b.kc; }
+
+// Per thread, for depth k; without the panels of an operand the call caches.
+Layout layout_of(int moduli, const Blocking& b, bool a_cached, bool b_cached, std::int64_t k) {
   const auto al = util::align64;
   Layout l;
   const std::size_t nm = std::size_t(std::max(moduli, 1)), plane = std::size_t(b.mc) * b.nc;
   l.apack = a_cached ? 0 : al(nm * (b.mc / kTile) * a_panel_bytes(b.kc));
   l.bpack = b_cached ? 0 : al(nm * (b.nc / kTile) * b_panel_bytes(b.kc));
   const std::size_t bound_sums = plane * sizeof(std::int32_t);
-  l.acc = al(one_k_block ? std::max(bound_sums, nm * plane + std::size_t(b.mc) * kTile * sizeof(std::int32_t))
-                         : nm * bound_sums);
+  l.acc = al(one_k_block(k, b) ? std::max(bound_sums, nm * plane + std::size_t(b.mc) * kTile * sizeof(std::int32_t))
+                               : nm * bound_sums);
   l.yb = al(std::size_t(kTile) * b.kc * sizeof(double));
   l.work = al(std::size_t(b.mc) * b.nc * sizeof(double));
   l.s12 = al(2 * std::size_t(b.nc) * sizeof(double));
@@ -170,7 +173,7 @@ Caches operand_caches(int moduli, std::int64_t m, std::int64_t n, std::int64_t k
   const std::size_t nm = std::size_t(std::max(moduli, 1)), kb = std::size_t((k + b.kc - 1) / b.kc);
   const std::size_t bb = util::align64(nm * kb * std::size_t(panel_count(n)) * b_panel_bytes(b.kc));
   const std::size_t ab = util::align64(nm * kb * std::size_t(panel_count(m)) * a_panel_bytes(b.kc));
-  const Layout all = layout_of(moduli, b, false, false, k <= b.kc);
+  const Layout all = layout_of(moduli, b, false, false, k);
   const std::size_t budget = std::max(kCacheBudget, (all.apack + all.bpack) * std::size_t(b.threads));
   Caches c;
   if (bb <= budget) c.b = bb;
@@ -208,7 +211,7 @@ Blocking crt_blocking(std::int64_t m, std::int64_t n, std::int64_t k, const CrtC
 
 std::size_t crt_workspace_bytes(int moduli, std::int64_t m, std::int64_t n, std::int64_t k, const Blocking& b) {
   const Caches c = operand_caches(moduli, m, n, k, b);
-  return layout_of(moduli, b, c.a > 0, c.b > 0, k <= b.kc).total * std::size_t(b.threads) + c.a + c.b;
+  return layout_of(moduli, b, c.a > 0, c.b > 0, k).total * std::size_t(b.threads) + c.a + c.b;
 }
 
 namespace {
@@ -226,8 +229,8 @@ struct CrtCall {
   std::vector<int> ea, eb, sa, sb, oa, ob;
   std::vector<double> fa1, fa2, fb1, fb2;  // the row / column factors: digits first, then 2^(s - e)
   std::vector<double> hrow, hcol;          // bound GEMM maxima (or the fast scaling's norms)
-  std::vector<double> wfa, wfb;            // the write's factors and exponents (write_scales)
-  std::vector<int> wea, web;
+  std::vector<double> wfa, wfb;            // the write's factors (write_scales)
+  std::vector<int> wea;                    // the write's row exponents (oa + e_alpha; the columns' are ob)
   void* mem = nullptr;
   int mc, nc, kc;
   std::int64_t mb, nb, kb, nblocks;
@@ -246,7 +249,7 @@ struct CrtCall {
         la{x_.a.data, x_.a.ld, x_.a.trans},
         lb{x_.b.data, x_.b.ld, !x_.b.trans},
         cache(cfg_.operand_caches ? operand_caches(plan.n, x_.m, x_.n, x_.k, blk) : Caches{}),
-        lay(layout_of(plan.n, blk, cache.a > 0, cache.b > 0, x_.k <= blk.kc)),
+        lay(layout_of(plan.n, blk, cache.a > 0, cache.b > 0, x_.k)),
         ea(std::size_t(x_.m)),
         eb(std::size_t(x_.n)),
         sa(std::size_t(x_.m)),
@@ -262,7 +265,6 @@ struct CrtCall {
         wfa(std::size_t(x_.m)),
         wfb(std::size_t(x_.n)),
         wea(std::size_t(x_.m)),
-        web(std::size_t(x_.n)),
         mc(blk.mc),
         nc(blk.nc),
         kc(blk.kc),
@@ -508,11 +510,8 @@ WriteScales write_scales(CrtCall<T>& c) {
     c.wea[i] = c.oa[i] + e_alpha;
     c.wfa[i] = c.wea[i] > -900 && c.wea[i] + c.plan.L + 2 < 1000 ? pow2(c.wea[i]) : 0.0;
   }
-  for (std::int64_t j = 0; j < c.x.n; ++j) {
-    c.web[j] = c.ob[j];
-    c.wfb[j] = c.ob[j] >= -1000 && c.ob[j] <= 1000 ? pow2(c.ob[j]) : 0.0;
-  }
-  return WriteScales{m_alpha, double(c.x.beta), c.wfa.data(), c.wfb.data(), c.wea.data(), c.web.data()};
+  for (std::int64_t j = 0; j < c.x.n; ++j) c.wfb[j] = c.ob[j] >= -1000 && c.ob[j] <= 1000 ? pow2(c.ob[j]) : 0.0;
+  return WriteScales{m_alpha, double(c.x.beta), c.wfa.data(), c.wfb.data(), c.wea.data(), c.ob.data()};
 }
 
 // The N residue products per block, the CRT and the scaled write of C. Returns the micro-tiles.
@@ -530,7 +529,7 @@ std::uint64_t products_pass(CrtCall<T>& c) {
   const std::int64_t flush_res = std::max<std::int64_t>(1, ((1ll << 31) - 1 - 128) / (std::int64_t(kc) << 14));
   const Int8Kernel kernel = c.cfg.engine->kernel;
   const int bits = c.max_s;  // |A'_il| < 2^s_i, |B'_lj| < 2^s_j: how the residues are formed (crt_loops_impl.hpp)
-  const bool one_k_block = c.kb <= 1;  // as layout_of: k <= kc
+  const bool one_k = one_k_block(c.x.k, c.blk);  // as layout_of
   const WriteScales scales = write_scales(c);
   // Element (i, j) of C at c[i * rs + j * cs]: a row-major C is written in place, not computed transposed.
   const std::int64_t rs = c.x.c_row_major ? c.x.ldc : 1, cs = c.x.c_row_major ? 1 : c.x.ldc;
@@ -545,8 +544,7 @@ std::uint64_t products_pass(CrtCall<T>& c) {
     std::int64_t a_row = -1;
     const std::size_t accn = std::size_t(mc) * nc;
     auto* res = reinterpret_cast<std::int8_t*>(ws.acc);
-    const std::size_t res_plane = accn;  // residue plane t at t res_plane bytes, row stride nc
-    auto* column = reinterpret_cast<std::int32_t*>(res + res_plane * std::size_t(N));  // one k-block: mc x 32
+    auto* column = reinterpret_cast<std::int32_t*>(res + accn * std::size_t(N));  // one k-block: mc x 32
     if (c.cache.a || c.cache.b) {
       bytes_pack += fill_caches(c, ws, &plan, bits);
       clk.lap(ph.pack);
@@ -583,21 +581,21 @@ std::uint64_t products_pass(CrtCall<T>& c) {
           std::int32_t* acct = ws.acc + accn * t;
           for (int jp = 0; jp < cp; ++jp) {
             for (int ip = 0; ip < rp; ++ip) {
-              std::int32_t* tile = one_k_block ? column + ip * kTile * kTile : acct + ip * kTile * nc + jp * kTile;
-              const int ld = one_k_block ? kTile : nc;
+              std::int32_t* tile = one_k ? column + ip * kTile * kTile : acct + ip * kTile * nc + jp * kTile;
+              const int ld = one_k ? kTile : nc;
               if (kk == 0) zero_tile(tile, ld);  // in cache for the kernel: no fill of all N blocks first
               kernel(at + ip * c.ap_bytes, bt + jp * c.bp_bytes, kcp, tile, ld);
             }
-            if (one_k_block) {
+            if (one_k) {
               clk.lap(ph.products);
-              residue_rows(column, kTile, rp * kTile, kTile, plan, t, res + res_plane * t + jp * kTile, nc);
+              residue_rows(column, kTile, rp * kTile, kTile, plan, t, res + accn * t + jp * kTile, nc);
               clk.lap(ph.write);
             }
           }
         }
         tiles += std::uint64_t(rp) * cp * N;
         dots += std::uint64_t(rp) * cp * N * (kcp / 64) * 4;
-        if (!one_k_block && ++pending == flush_res) {
+        if (!one_k && ++pending == flush_res) {
           for (int t = 0; t < N; ++t)
             for (int i = 0; i < rp * kTile; ++i)
               reduce_mod(ws.acc + accn * t + std::size_t(i) * nc, cp * kTile, plan, t);
@@ -605,17 +603,17 @@ std::uint64_t products_pass(CrtCall<T>& c) {
         }
       }
       clk.lap(ph.products);
-      if (!one_k_block)  // in place, plane by plane and row by row (crt_ops.hpp)
-        for (int t = 0; t < N; ++t) residue_rows(ws.acc + accn * t, nc, rows, cols, plan, t, res + res_plane * t, nc);
+      if (!one_k)  // in place, plane by plane and row by row (crt_ops.hpp)
+        for (int t = 0; t < N; ++t) residue_rows(ws.acc + accn * t, nc, rows, cols, plan, t, res + accn * t, nc);
       // CRT, row by row of the block, into work; then the scaled write.
       for (int i = 0; i < rows; ++i)
-        reconstruct_row(res + std::size_t(i) * nc, res_plane, cols, plan, ws.s12, ws.s12 + nc,
+        reconstruct_row(res + std::size_t(i) * nc, accn, cols, plan, ws.s12, ws.s12 + nc,
                         ws.work + std::size_t(i) * nc);
       WriteScales w = scales;
       w.f_row += i0, w.e_row += i0, w.f_col += j0, w.e_col += j0;
       write_scaled(c.x.c + i0 * rs + j0 * cs, rs, cs, ws.work, nc, rows, cols, w);
       // The residue planes written and read, and before them (several k-blocks) the int32 planes read.
-      bytes_write += std::uint64_t(rows) * cols * ((one_k_block ? 2 : 6) * std::uint64_t(N) + c_bytes);
+      bytes_write += std::uint64_t(rows) * cols * ((one_k ? 2 : 6) * std::uint64_t(N) + c_bytes);
       clk.lap(ph.write);
     }
     clk.lap(ph.products);  // the wait for the other threads' blocks, as in bound_pass
