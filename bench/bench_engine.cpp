@@ -4,11 +4,15 @@
 //   bf16x_microbench --benchmark_filter=MicroKernel     the 32x32 micro-kernel on one L1-resident k-block
 //   bf16x_microbench --benchmark_filter=RawGemm         the raw BF16 GEMM on packed operands, 1 thread
 //   bf16x_microbench --benchmark_filter=Amx             TDPBF16PS issue rate, then the AMX kernel and raw GEMM
+//   bf16x_microbench --benchmark_filter=Pack            the slice packer on a 2048 x 2048 operand in the driver's
+//                                                       windows, 1 thread; GB_s = bytes read and written per
+//                                                       second, to hold against the bench's stream copy
 // MicroKernel and RawGemm run on the avx512bf16 engine, MicroKernelAvx2 and RawGemmAvx2 on the avx2 engine,
 // MicroKernelAmx and RawGemmAmx on the amx engine (AMX hardware only). TDP_per_s counts TDPBF16PS (16x16x32).
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -20,6 +24,7 @@
 #include "engine/avx512bf16/kernel_avx512bf16.hpp"
 #include "engine/engine.hpp"
 #include "engine/records.hpp"
+#include "pack/panels.hpp"
 
 namespace {
 
@@ -107,6 +112,56 @@ void RawGemmAmx(benchmark::State& st) { RawGemmOf<BF16X_ENGINE_AMX>(st); }
 BENCHMARK(RawGemmAmx)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(RawGemmAvx2)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(RawGemm)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The slice packer as the driver runs it at n = 2048: one operand of 2048 x 2048 (column-major) packed as the
+// driver's eight 2048 x 256 windows along k. Each iteration packs another of 8 copies of the operand (256 MiB of
+// FP64 in all), so that the source comes from memory, as in a call, and not from the last-level cache. Args:
+// element bytes (4: FP32, 3 slices as fp32x6; 8: FP64, 6 slices as fp64x21), operand (0: A, 1: B), streaming
+// stores (0/1).
+void Pack(benchmark::State& st) {
+  omp_set_num_threads(1);
+  const bool fp64 = st.range(0) == 8, is_b = st.range(1) == 1;
+  constexpr std::int64_t n = 2048, kc = 256, copies = 8;
+  const int slices = fp64 ? 6 : 3, bk = fp64 ? pack::kBlockK : pack::kBlockKFp32;
+  const pack::SplitOptions opt{slices, true, st.range(2) == 1};
+  pack::PackedPanels out;
+  pack::init_panels(out, n, kc, bk, slices);
+  out.scale_exp.assign(std::size_t(n), 1);
+  // 64-byte aligned, as the workspace is (streaming stores need it)
+  std::vector<bf16_t> dst(std::size_t(out.elems()) + 32);
+  out.data = reinterpret_cast<bf16_t*>((reinterpret_cast<std::uintptr_t>(dst.data()) + 63) / 64 * 64);
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> d(fp64 ? std::size_t(n * n * copies) : 0);
+  std::vector<float> f(fp64 ? 0 : std::size_t(n * n * copies));
+  for (auto& x : d) x = u(rng);
+  for (auto& x : f) x = float(u(rng));
+  std::int64_t copy = 0;
+  for (auto _ : st) {
+    const std::int64_t base = n * n * (copy++ % copies);
+    for (std::int64_t pc = 0; pc < n; pc += kc) {
+      // window (:, pc..) of A, (pc.., :) of B
+      const std::int64_t off = base + (is_b ? pc : pc * n);
+      if (fp64) {
+        const pack::MatrixView<double> v{d.data() + off, n, false};
+        is_b ? pack::pack_b_vnni(v, opt, out) : pack::pack_a(v, opt, out);
+      } else {
+        const pack::MatrixView<float> v{f.data() + off, n, false};
+        is_b ? pack::pack_b_vnni(v, opt, out) : pack::pack_a(v, opt, out);
+      }
+      benchmark::DoNotOptimize(out.data);
+    }
+  }
+  const double bytes = double(n * n) * (double(fp64 ? 8 : 4) + 2.0 * slices);
+  st.counters["GB_s"] = benchmark::Counter(bytes * double(st.iterations()) * 1e-9, benchmark::Counter::kIsRate);
+}
+BENCHMARK(Pack)
+    ->ArgNames({"bytes", "b", "stream"})
+    // the least time of the repetitions too: on a shared machine the median moves with the neighbours' traffic
+    ->ComputeStatistics("min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); })
+    ->ArgsProduct({{4, 8}, {0, 1}, {0, 1}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 

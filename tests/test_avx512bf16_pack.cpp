@@ -50,11 +50,16 @@ T draw(std::mt19937_64& rng, int kind) {
 template <typename T>
 using Packer = void (*)(const PanelJob<T>&);
 
+// kblocks > 1: a job over several k-blocks of padded depth block_kp (PanelJob::kblocks), the blocks' panels apart
+// by more than their size, so that a write into the gap between them shows.
 template <typename T>
 void compare(Packer<T> vector, bool k_contiguous, PanelLayout layout, int panels, int extent, int depth, int slices,
-             bool scaled, int kind, std::uint64_t seed, int below) {
+             bool scaled, int kind, std::uint64_t seed, int below, int kblocks = 1, int block_kp = 0) {
   std::mt19937_64 rng(seed);
-  const int kp = int(round_up(depth, kKChunk));
+  const int kp = kblocks > 1 ? block_kp : int(round_up(depth, kKChunk));
+  const std::int64_t block_elems = std::int64_t(kTileM) * kp * slices * panels;
+  const std::int64_t block_stride = kblocks > 1 ? block_elems + 96 : 0;
+  const auto in_gap = [&](std::size_t i) { return kblocks > 1 && std::int64_t(i) % block_stride >= block_elems; };
   const std::int64_t ld = (k_contiguous ? depth : extent) + 3;  // ld > the contiguous extent
   const std::int64_t outer = k_contiguous ? extent : depth;
   std::vector<T> src(std::size_t(ld * outer + 16));
@@ -78,7 +83,8 @@ void compare(Packer<T> vector, bool k_contiguous, PanelLayout layout, int panels
     else
       E = kind == 2 && u % 5 == 0 ? int(rng() % 270) - 140 : int(rng() % 40) - 20;
   }
-  std::vector<bf16_t> want(std::size_t(kTileM) * kp * slices * panels, 0xdead), got(want.size(), 0xbeef);
+  const std::size_t total = std::size_t(kblocks > 1 ? block_stride * (kblocks - 1) + block_elems : block_elems);
+  std::vector<bf16_t> want(total, 0xdead), got(want.size(), 0xbeef);
   PanelJob<T> job{src.data(),
                   k_contiguous ? ld : 1,
                   k_contiguous ? 1 : ld,
@@ -91,11 +97,13 @@ void compare(Packer<T> vector, bool k_contiguous, PanelLayout layout, int panels
                   slices,
                   layout,
                   want.data()};
+  job.kblocks = kblocks;
+  job.block_stride = block_stride;
   split_panel_generic(job);
   job.dst = got.data();
   vector(job);
   for (std::size_t i = 0; i < want.size(); ++i)
-    if (want[i] != got[i]) {
+    if (in_gap(i) ? want[i] != 0xdead || got[i] != 0xbeef : want[i] != got[i]) {
       FAIL() << "slice " << i / (std::size_t(kTileM) * kp) << " element " << i % (std::size_t(kTileM) * kp)
              << ": generic 0x" << std::hex << want[i] << " vector 0x" << got[i];
     }
@@ -111,7 +119,7 @@ void compare(Packer<T> vector, bool k_contiguous, PanelLayout layout, int panels
   job.stream = true;
   vector(job);
   for (std::size_t i = 0; i < want.size(); ++i)
-    if (want[i] != aligned.get()[i]) {
+    if (in_gap(i) ? aligned.get()[i] != 0xa5a5 : want[i] != aligned.get()[i]) {
       FAIL() << "streaming stores: slice " << i / (std::size_t(kTileM) * kp) << " element "
              << i % (std::size_t(kTileM) * kp) << ": generic 0x" << std::hex << want[i] << " vector 0x"
              << aligned.get()[i];
@@ -136,6 +144,26 @@ void sweep(Packer<T> vector, int max_slices, int below = 0) {
                            std::to_string(kind) + (scaled ? " scaled" : " unscaled") + " slices " +
                            std::to_string(slices));
               compare<T>(vector, kc, lay, panels, extent, depth, slices, scaled, kind, seed++, below);
+              if (::testing::Test::HasFatalFailure()) return;
+            }
+  // Jobs over several k-blocks (pack_a / pack_b_vnni give them k-contiguous sources): whole blocks, the last one
+  // whole or partial.
+  for (bool kc : {true, false})
+    for (PanelLayout lay : {PanelLayout::a_rows, PanelLayout::b_vnni})
+      for (auto [panels, extent] : {std::pair{1, 17}, {1, 32}, {2, 40}})
+        for (int block_kp : {32, 64})
+          for (int kblocks : {2, 4})
+            for (int last : {1, block_kp / 2 + 1, block_kp}) {
+              const int depth = (kblocks - 1) * block_kp + last;
+              const int slices = std::is_same_v<T, bf16_t> ? 1 : 1 + int(seed % std::uint64_t(max_slices));
+              SCOPED_TRACE(std::string(kc ? "k-contiguous" : "u-contiguous") +
+                           (lay == PanelLayout::a_rows ? " -> A" : " -> B") + " panels " + std::to_string(panels) +
+                           " extent " + std::to_string(extent) + " k-blocks " + std::to_string(kblocks) + " of " +
+                           std::to_string(block_kp) + " depth " + std::to_string(depth) + " slices " +
+                           std::to_string(slices));
+              compare<T>(vector, kc, lay, panels, extent, depth, slices, true, int(seed % 3), seed, below, kblocks,
+                         block_kp);
+              ++seed;
               if (::testing::Test::HasFatalFailure()) return;
             }
 }

@@ -88,3 +88,13 @@ TEST(Pack, Fp32RoundTrip) {
     for (bool t : {false, true}) round_trip<float>(m, k, 64, 3, t, check::Dist::uniform);
   round_trip<float>(50, 70, 64, 3, false, check::Dist::loguniform);
 }
+
+// Enough k-blocks that a k-contiguous side (op(B) of an untransposed operand, op(A) of a transposed one) is packed in
+// jobs of several blocks (up to 1 KiB of each line): whole groups, a rest of whole blocks, a partial last block.
+TEST(Pack, RoundTripOverManyKBlocks) {
+  for (bool t : {false, true}) {
+    round_trip<float>(70, 64 * 9 + 17, 64, 3, t, check::Dist::uniform);
+    round_trip<float>(33, 32 * 11, 32, 3, t, check::Dist::loguniform);
+    round_trip<double>(40, 32 * 9 + 5, 32, 6, t, check::Dist::uniform);
+  }
+}

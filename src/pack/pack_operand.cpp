@@ -5,37 +5,70 @@
 // VDPBF16PS).
 #include <omp.h>
 
+#include <algorithm>
+
 #include "pack/panel_job.hpp"
 #include "pack/panels.hpp"
 
 namespace bf16x::pack {
 namespace {
 
+// K-blocks per job on a k-contiguous source: enough whole blocks for each line to be read as a piece of at least
+// 1 KiB (fp32x6's 64-deep blocks are 256 bytes of a line: read block by block, each piece is a separate miss at the
+// line stride that no prefetcher follows, which took the packing of such an operand to 4x its memory time), while
+// leaving at least 4 jobs per thread. Only blocks whose padded depth is the block (bk a multiple of kKChunk)
+// continue each other in the source.
+int kblocks_per_job(const KBlocking& kb, std::size_t elem_bytes, std::int64_t runs, int threads) {
+  if (kb.bk % kKChunk != 0) return 1;
+  const std::int64_t want = std::max<std::int64_t>(1, 1024 / (std::int64_t(kb.bk) * std::int64_t(elem_bytes)));
+  const std::int64_t full = kb.k / kb.bk;
+  const std::int64_t jobs_wanted = 4 * std::int64_t(threads > 0 ? threads : 1);
+  const std::int64_t most = std::max<std::int64_t>(1, runs * full / jobs_wanted);
+  return int(std::max<std::int64_t>(1, std::min({want, full, most})));
+}
+
 // Element (r, l) of the operand, r across the panels and l along k: data[r * across + l * along].
 template <typename T>
 void pack_team(const T* data, std::int64_t across, std::int64_t along, const SplitOptions& opt, PanelLayout layout,
                PackedPanels& out) {
   static_assert(kTileM == kTileN, "A and B micro-panels have the same width");
-  const std::int64_t panels = out.padded_extent / kTileM, kblocks = out.kblk.blocks();
-  const int run = panels_per_job(panels, kblocks, along == 1, omp_get_num_threads());
+  const KBlocking& kblk = out.kblk;
+  const std::int64_t panels = out.padded_extent / kTileM, kblocks = kblk.blocks();
+  const int threads = omp_get_num_threads();
+  const int run = panels_per_job(panels, kblocks, along == 1, threads);
   const std::int64_t runs = (panels + run - 1) / run;
+  // Groups of `per` k-blocks: the whole blocks in groups, then the rest of them and a partial last block alone.
+  const int per = along == 1 ? kblocks_per_job(kblk, sizeof(T), runs, threads) : 1;
+  const std::int64_t full = kblk.k / kblk.bk, grouped = full / per, groups = grouped + (kblocks - grouped * per);
+  const auto group_at = [&](std::int64_t g, std::int64_t& kb0) {
+    kb0 = g < grouped ? g * per : grouped * per + (g - grouped);
+    return g < grouped ? per : 1;
+  };
+  // Jobs in source order: a k-contiguous source walks the k-blocks of one run of lines back to back, so that each
+  // line is read front to back; otherwise the runs of one k-block's columns.
+  const std::int64_t major = along == 1 ? runs : groups, minor = along == 1 ? groups : runs;
 #pragma omp for collapse(2) schedule(static) nowait
-  for (std::int64_t kb = 0; kb < kblocks; ++kb)
-    for (std::int64_t q = 0; q < runs; ++q) {
-      const std::int64_t p = q * run, r0 = p * kTileM, k0 = out.kblk.begin(kb);
-      const PanelJob<T> job{data + r0 * across + k0 * along,
-                            across,
-                            along,
-                            int(std::min<std::int64_t>(run, panels - p)),
-                            int(std::min<std::int64_t>(std::int64_t(run) * kTileM, out.extent - r0)),
-                            out.kblk.depth(kb),
-                            out.kblk.padded(kb),
-                            out.exps() + r0,
-                            opt.scaled,
-                            opt.slices,
-                            layout,
-                            out.panel(kb, p, 0),
-                            opt.stream};
+  for (std::int64_t i = 0; i < major; ++i)
+    for (std::int64_t j = 0; j < minor; ++j) {
+      const std::int64_t g = along == 1 ? j : i, q = along == 1 ? i : j;
+      std::int64_t kb = 0;
+      const int nb = group_at(g, kb);
+      const std::int64_t p = q * run, r0 = p * kTileM, k0 = kblk.begin(kb);
+      PanelJob<T> job{data + r0 * across + k0 * along,
+                      across,
+                      along,
+                      int(std::min<std::int64_t>(run, panels - p)),
+                      int(std::min<std::int64_t>(std::int64_t(run) * kTileM, out.extent - r0)),
+                      nb > 1 ? nb * kblk.bk : kblk.depth(kb),
+                      kblk.padded(kb),
+                      out.exps() + r0,
+                      opt.scaled,
+                      opt.slices,
+                      layout,
+                      out.panel(kb, p, 0),
+                      opt.stream};
+      job.kblocks = nb;
+      job.block_stride = std::int64_t(kblk.bk) * out.padded_extent * out.slices;
       split_panel(job);
     }
 }

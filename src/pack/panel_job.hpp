@@ -30,6 +30,19 @@ struct PanelJob {
   PanelLayout layout;
   bf16_t* dst;          // panel q, slice s at dst + (q * slices + s) * 32 * kp; every element is written
   bool stream = false;  // SplitOptions::stream (taken by the AVX-512 packer where dst is 64-byte aligned)
+  // Several consecutive k-blocks in one job (a k-contiguous source: each line is then read as one longer piece):
+  // l = b * kp + l' is column l' of k-block b, whose panels start block_stride elements after block b - 1's. The
+  // source runs on over the blocks, so every block but the job's last is a whole one (kp = the k-block).
+  int kblocks = 1;
+  std::int64_t block_stride = 0;
+  int span() const { return kp * kblocks; }  // padded depth of the whole job
+  // Offset of packed element (u, l) of slice 0 from dst, in either layout.
+  std::int64_t at(int u, int l) const {
+    const int q = u / kTileM, w = u % kTileM, b = l / kp, c = l % kp;
+    return b * block_stride + std::int64_t(q) * slices * kTileM * kp +
+           (layout == PanelLayout::a_rows ? std::int64_t(w) * kp + c
+                                          : std::int64_t(c / kPair) * kBPairStride + w * kPair + c % kPair);
+  }
 };
 
 // Micro-panels per job: one where the source runs along k (nothing to gain), else up to 8 (256 contiguous

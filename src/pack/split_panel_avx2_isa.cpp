@@ -99,12 +99,7 @@ template <typename V>
 void split_lanes(const PanelJob<typename V::T>& job) {
   constexpr int L = V::kLanes;
   const std::ptrdiff_t slice_stride = std::ptrdiff_t(kTileM) * job.kp;
-  const auto at = [&](int u, int l) {
-    const int q = u / kTileM, w = u % kTileM;
-    return std::ptrdiff_t(q) * job.slices * slice_stride +
-           (job.layout == PanelLayout::a_rows ? std::ptrdiff_t(w) * job.kp + l
-                                              : std::ptrdiff_t(l / kPair) * kBPairStride + w * kPair + l % kPair);
-  };
+  const auto at = [&](int u, int l) { return std::ptrdiff_t(job.at(u, l)); };
   const auto element = [&](int u, int l) {
     bf16_t* dst = job.dst + at(u, l);
     if (u < job.extent && l < job.depth)
@@ -112,8 +107,9 @@ void split_lanes(const PanelJob<typename V::T>& job) {
     else
       for (int s = 0; s < job.slices; ++s) dst[s * slice_stride] = 0;
   };
-  // Where lane i lands relative to lane 0: the lanes of a load stay inside one micro-panel (u and l are multiples
-  // of L, which divides kTileM and is even), so the offsets are the same for every load along u or along l.
+  // Where lane i lands relative to lane 0: the lanes of a load stay inside one micro-panel and k-block (u and l are
+  // multiples of L, which divides kTileM and kp and is even), so the offsets are the same for every load along u or
+  // along l.
   std::ptrdiff_t along_u[L], along_l[L];
   for (int i = 0; i < L; ++i) along_u[i] = at(i, 0) - at(0, 0), along_l[i] = at(0, i) - at(0, 0);
   const auto store = [&](int u, int l, const std::ptrdiff_t* off, const std::uint16_t(*out)[L]) {
@@ -125,14 +121,15 @@ void split_lanes(const PanelJob<typename V::T>& job) {
   // The padding rows (u >= extent), whole: a row of an A panel is contiguous, a column of a B panel one pair per
   // pair-row.
   for (int u = job.extent; u < kTileM * job.panels; ++u)
-    for (int s = 0; s < job.slices; ++s) {
-      bf16_t* row = job.dst + at(u, 0) + s * slice_stride;
-      if (job.layout == PanelLayout::a_rows)
-        std::fill(row, row + job.kp, bf16_t(0));
-      else
-        for (int q = 0; q < job.kp / kPair; ++q)
-          std::fill(row + q * kBPairStride, row + q * kBPairStride + kPair, bf16_t(0));
-    }
+    for (int b = 0; b < job.kblocks; ++b)
+      for (int s = 0; s < job.slices; ++s) {
+        bf16_t* row = job.dst + at(u, b * job.kp) + s * slice_stride;
+        if (job.layout == PanelLayout::a_rows)
+          std::fill(row, row + job.kp, bf16_t(0));
+        else
+          for (int q = 0; q < job.kp / kPair; ++q)
+            std::fill(row + q * kBPairStride, row + q * kBPairStride + kPair, bf16_t(0));
+      }
   if (job.sl == 1) {  // k-contiguous: L values of k of one u per load
     for (int u = 0; u < job.extent; ++u) {
       int l = 0;
@@ -141,10 +138,10 @@ void split_lanes(const PanelJob<typename V::T>& job) {
           V::split(job.src + u * job.su + l, V::broadcast(job.scale_exp[u]), job.slices, out);
           store(u, l, along_l, out);
         }
-      for (; l < job.kp; ++l) element(u, l);
+      for (; l < job.span(); ++l) element(u, l);
     }
   } else {  // u-contiguous: one k of L values of u per load
-    for (int l = 0; l < job.kp; ++l) {
+    for (int l = 0; l < job.span(); ++l) {
       int u = 0;
       if (l < job.depth)
         for (; u + L <= job.extent; u += L) {

@@ -202,7 +202,7 @@ void split_job(const PanelJob<T>& job) {
   const bool a_rows = job.layout == PanelLayout::a_rows;
   const bool transpose = k_contiguous != a_rows;
   const std::int64_t slice_stride = std::int64_t(kTileM) * job.kp, panel_stride = slice_stride * NS;
-  const int kchunks = job.kp / kKChunk, blocks = 2 * job.panels;  // 16-wide u blocks of the run
+  const int kchunks = job.span() / kKChunk, blocks = 2 * job.panels;  // 16-wide u blocks of the run
   // Memory order: along k within a u block (k-contiguous source), across the run within a k chunk otherwise.
   const int outer = k_contiguous ? blocks : kchunks, inner = k_contiguous ? kchunks : blocks;
   // Every destination row is a whole 64-byte line (kp and the pair rows are multiples of 64 bytes).
@@ -219,14 +219,16 @@ void split_job(const PanelJob<T>& job) {
         load_u_major<NS, kScaled>(job, u0, l0, nat);
       else
         load_pair_major<NS, kScaled>(job, u0, l0, nat);
-      bf16_t* panel = job.dst + (u0 / kTileM) * panel_stride;
+      // (a k chunk lies inside one k-block: kp is a multiple of kKChunk)
+      const int lb = l0 % job.kp;
+      bf16_t* panel = job.dst + (l0 / job.kp) * job.block_stride + (u0 / kTileM) * panel_stride;
       const int w0 = u0 % kTileM;
       for (int s = 0; s < NS; ++s) {
         if (transpose) transpose16(nat[s]);
         bf16_t* d = panel + s * slice_stride;
         for (int r = 0; r < kU; ++r) {
-          bf16_t* row = a_rows ? d + std::int64_t(w0 + r) * job.kp + l0
-                               : d + std::int64_t(l0 / kPair + r) * kBPairStride + w0 * kPair;
+          bf16_t* row = a_rows ? d + std::int64_t(w0 + r) * job.kp + lb
+                               : d + std::int64_t(lb / kPair + r) * kBPairStride + w0 * kPair;
           if (stream)
             _mm512_stream_si512(reinterpret_cast<__m512i*>(row), nat[s][r]);
           else

@@ -9,16 +9,11 @@ template <typename T>
 void split_panel_generic(const PanelJob<T>& job) {
   const std::ptrdiff_t slice_stride = std::ptrdiff_t(kTileM) * job.kp;
   for (int u = 0; u < kTileM * job.panels; ++u)
-    for (int l = 0; l < job.kp; ++l) {
+    for (int l = 0; l < job.span(); ++l) {
       const bool valid = u < job.extent && l < job.depth;
       const T x = valid ? job.src[u * job.su + l * job.sl] : T(0);
       const int E = u < job.extent ? job.scale_exp[u] : 0;
-      const int q = u / kTileM, w = u % kTileM;
-      const std::ptrdiff_t at =
-          std::ptrdiff_t(q) * job.slices * slice_stride +
-          (job.layout == PanelLayout::a_rows ? std::ptrdiff_t(w) * job.kp + l
-                                             : std::ptrdiff_t(l / kPair) * kBPairStride + w * kPair + l % kPair);
-      split_element(x, E, job.scaled, job.slices, job.dst + at, slice_stride);
+      split_element(x, E, job.scaled, job.slices, job.dst + job.at(u, l), slice_stride);
     }
 }
 
