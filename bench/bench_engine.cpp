@@ -117,10 +117,10 @@ BENCHMARK(RawGemm)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kM
 // driver's eight 2048 x 256 windows along k. Each iteration packs another of 8 copies of the operand (256 MiB of
 // FP64 in all), so that the source comes from memory, as in a call, and not from the last-level cache. Args:
 // element bytes (4: FP32, 3 slices as fp32x6; 8: FP64, 6 slices as fp64x21), operand (0: A, 1: B), streaming
-// stores (0/1).
+// stores (0/1), source (1: from memory; 0: the first window eight times, from the caches: the arithmetic alone).
 void Pack(benchmark::State& st) {
   omp_set_num_threads(1);
-  const bool fp64 = st.range(0) == 8, is_b = st.range(1) == 1;
+  const bool fp64 = st.range(0) == 8, is_b = st.range(1) == 1, from_memory = st.range(3) == 1;
   constexpr std::int64_t n = 2048, kc = 256, copies = 8;
   const int slices = fp64 ? 6 : 3, bk = fp64 ? pack::kBlockK : pack::kBlockKFp32;
   const pack::SplitOptions opt{slices, true, st.range(2) == 1};
@@ -141,7 +141,7 @@ void Pack(benchmark::State& st) {
     const std::int64_t base = n * n * (copy++ % copies);
     for (std::int64_t pc = 0; pc < n; pc += kc) {
       // window (:, pc..) of A, (pc.., :) of B
-      const std::int64_t off = base + (is_b ? pc : pc * n);
+      const std::int64_t off = from_memory ? base + (is_b ? pc : pc * n) : 0;
       if (fp64) {
         const pack::MatrixView<double> v{d.data() + off, n, false};
         is_b ? pack::pack_b_vnni(v, opt, out) : pack::pack_a(v, opt, out);
@@ -156,10 +156,10 @@ void Pack(benchmark::State& st) {
   st.counters["GB_s"] = benchmark::Counter(bytes * double(st.iterations()) * 1e-9, benchmark::Counter::kIsRate);
 }
 BENCHMARK(Pack)
-    ->ArgNames({"bytes", "b", "stream"})
+    ->ArgNames({"bytes", "b", "stream", "memory"})
     // the least time of the repetitions too: on a shared machine the median moves with the neighbours' traffic
     ->ComputeStatistics("min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); })
-    ->ArgsProduct({{4, 8}, {0, 1}, {0, 1}})
+    ->ArgsProduct({{4, 8}, {0, 1}, {0, 1}, {1, 0}})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
