@@ -148,19 +148,19 @@ bool envelope_proves(const EntryBound& e, std::int64_t k, double fill_ratio, dou
 namespace {
 
 using int8::kTile;
-constexpr int kBlock = 256, kPanels = kBlock / kTile;  // output blocks of the digit product
+constexpr int kBlock = 256;  // output blocks of the digit product
 
 // A thread's digit product of one block of C (at most kBlock x kBlock): the panels of one k-block, the block's FP64
-// sums in rows of kBlock. Sized by the call's largest block (`rows`: its rows rounded up to whole tiles), so that a
-// small call does not map, fault in and clear a 512 KiB sum block (2 ms a 4 x 4 call).
+// sums in rows of kBlock. Sized by the call's largest block (its row and column panels), so that a small call does
+// not map, fault in and clear 512 KiB of sums and up to 512 KiB of panels (2 ms a 4 x 4 call).
 struct BlockSpace {
   std::vector<std::int8_t> apack, bpack;
   std::vector<double> yb, h;
-  BlockSpace(int kc, int rows)
-      : apack(kPanels * int8::a_panel_bytes(kc)),
-        bpack(kPanels * int8::b_panel_bytes(kc)),
+  BlockSpace(int kc, int row_panels, int col_panels)
+      : apack(std::size_t(row_panels) * int8::a_panel_bytes(kc)),
+        bpack(std::size_t(col_panels) * int8::b_panel_bytes(kc)),
         yb(std::size_t(kTile) * kc),
-        h(std::size_t(rows) * kBlock) {}
+        h(std::size_t(row_panels) * kTile * kBlock) {}
 };
 
 // H = D(op(A)) D(op(B)) block by block, on the INT8 engine, k-blocks of kc.
@@ -259,10 +259,12 @@ GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>
   };
   // Everything the parallel region uses is allocated here: nothing inside it may throw.
   const int threads = int(std::min<std::int64_t>(omp_get_max_threads(), mb * nb));
-  const int block_rows = int((std::min<std::int64_t>(m, kBlock) + kTile - 1) / kTile * kTile);
+  const auto panels_of = [](std::int64_t extent) {
+    return int((std::min<std::int64_t>(extent, kBlock) + kTile - 1) / kTile);
+  };
   std::vector<BlockSpace> spaces;
   spaces.reserve(static_cast<std::size_t>(threads));
-  for (int t = 0; t < threads; ++t) spaces.emplace_back(kc, block_rows);
+  for (int t = 0; t < threads; ++t) spaces.emplace_back(kc, panels_of(m), panels_of(n));
   UnprovedMask mask(m, n);
   std::atomic<std::uint64_t> failed{0};
   std::uint64_t tiles = 0;
