@@ -97,16 +97,18 @@ TEST(IsaVariants, BlockLoopsEqualGeneric) {
     v.add_tile_fp32(d1.data(), kLd, part.data());
     expect_same_bits(d0, d1, "add_tile_fp32", lv.name);
 
+    // One group, fp64x6's 6 and fp64x21's 21 (one per product, the default), into a fresh tile and onto one.
     std::vector<std::vector<float>> groups;
     std::vector<const float*> src;
-    for (int i = 0; i < 5; ++i) groups.push_back(values<float>(32 * 32, 10 + i, i != 2));
+    for (int i = 0; i < 21; ++i) groups.push_back(values<float>(32 * 32, 10 + i, i != 2));
     for (const auto& x : groups) src.push_back(x.data());
-    for (bool first : {true, false}) {
-      auto e0 = values<double>(32 * kLd, 3), e1 = e0;
-      g.add_groups_fp64(e0.data(), kLd, src.data(), 5, first);
-      v.add_groups_fp64(e1.data(), kLd, src.data(), 5, first);
-      expect_same_bits(e0, e1, "add_groups_fp64", lv.name);
-    }
+    for (int n : {1, 6, 21})
+      for (bool first : {true, false}) {
+        auto e0 = values<double>(32 * kLd, 3), e1 = e0;
+        g.add_groups_fp64(e0.data(), kLd, src.data(), n, first);
+        v.add_groups_fp64(e1.data(), kLd, src.data(), n, first);
+        expect_same_bits(e0, e1, "add_groups_fp64", lv.name);
+      }
 
     const auto s = values<double>(64, 4, false);
     for (double alpha : {1.0, -0.75, 0.6180339887498949})

@@ -443,6 +443,31 @@ void reconstruct_row_loop(const std::int8_t* res, std::size_t stride, int cols, 
   const double P1 = plan.P1, P2 = plan.P2, invP = plan.invP;
   int j0 = 0;
 #ifdef __AVX512F__
+  // 32 columns at a time: four independent pairs of sums, so that the adds of the moduli overlap instead of waiting
+  // on one another (each column's operations and their order are those of the loops below).
+  for (; j0 + 32 <= cols; j0 += 32) {
+    __m512d v1[4], v2[4];
+    for (int g = 0; g < 4; ++g) v1[g] = v2[g] = _mm512_setzero_pd();
+    for (int t = 0; t < plan.n; ++t) {
+      const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(res + stride * std::size_t(t) + j0));
+      const __m512i w[2] = {_mm512_cvtepi8_epi32(_mm256_castsi256_si128(b)),
+                            _mm512_cvtepi8_epi32(_mm256_extracti128_si256(b, 1))};
+      const __m512d q1 = _mm512_set1_pd(plan.q1[t]), q2 = _mm512_set1_pd(plan.q2[t]);
+      for (int g = 0; g < 4; ++g) {
+        const __m256i r32 = g % 2 ? _mm512_extracti64x4_epi64(w[g / 2], 1) : _mm512_castsi512_si256(w[g / 2]);
+        const __m512d r = _mm512_cvtepi32_pd(r32);
+        v1[g] = _mm512_add_pd(v1[g], _mm512_mul_pd(r, q1));
+        v2[g] = _mm512_add_pd(v2[g], _mm512_mul_pd(r, q2));
+      }
+    }
+    for (int g = 0; g < 4; ++g) {
+      const __m512d K = _mm512_roundscale_pd(_mm512_mul_pd(_mm512_add_pd(v1[g], v2[g]), _mm512_set1_pd(invP)),
+                                             _MM_FROUND_CUR_DIRECTION);
+      const __m512d hi = _mm512_sub_pd(v1[g], _mm512_mul_pd(K, _mm512_set1_pd(P1)));
+      const __m512d lo = _mm512_sub_pd(v2[g], _mm512_mul_pd(K, _mm512_set1_pd(P2)));
+      _mm512_storeu_pd(out + j0 + 8 * g, _mm512_add_pd(hi, lo));
+    }
+  }
   // Eight columns at a time, as the four below.
   for (; j0 + 8 <= cols; j0 += 8) {
     __m512d v1 = _mm512_setzero_pd(), v2 = _mm512_setzero_pd();
@@ -460,7 +485,29 @@ void reconstruct_row_loop(const std::int8_t* res, std::size_t stride, int cols, 
   }
 #endif
 #ifdef __AVX2__
-  // Four columns at a time, the sums in registers; the same operations in the same order as below.
+  // 16 columns at a time (four independent pairs of sums, as above), then four; the sums in registers, the same
+  // operations in the same order as below.
+  for (; j0 + 16 <= cols; j0 += 16) {
+    __m256d v1[4], v2[4];
+    for (int g = 0; g < 4; ++g) v1[g] = v2[g] = _mm256_setzero_pd();
+    for (int t = 0; t < plan.n; ++t) {
+      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(res + stride * std::size_t(t) + j0));
+      const __m128i w[4] = {b, _mm_srli_si128(b, 4), _mm_srli_si128(b, 8), _mm_srli_si128(b, 12)};
+      const __m256d q1 = _mm256_set1_pd(plan.q1[t]), q2 = _mm256_set1_pd(plan.q2[t]);
+      for (int g = 0; g < 4; ++g) {
+        const __m256d r = _mm256_cvtepi32_pd(_mm_cvtepi8_epi32(w[g]));
+        v1[g] = _mm256_add_pd(v1[g], _mm256_mul_pd(r, q1));
+        v2[g] = _mm256_add_pd(v2[g], _mm256_mul_pd(r, q2));
+      }
+    }
+    for (int g = 0; g < 4; ++g) {
+      const __m256d K = _mm256_round_pd(_mm256_mul_pd(_mm256_add_pd(v1[g], v2[g]), _mm256_set1_pd(invP)),
+                                        _MM_FROUND_CUR_DIRECTION);
+      const __m256d hi = _mm256_sub_pd(v1[g], _mm256_mul_pd(K, _mm256_set1_pd(P1)));
+      const __m256d lo = _mm256_sub_pd(v2[g], _mm256_mul_pd(K, _mm256_set1_pd(P2)));
+      _mm256_storeu_pd(out + j0 + 4 * g, _mm256_add_pd(hi, lo));
+    }
+  }
   for (; j0 + 4 <= cols; j0 += 4) {
     __m256d v1 = _mm256_setzero_pd(), v2 = _mm256_setzero_pd();
     for (int t = 0; t < plan.n; ++t) {
