@@ -501,8 +501,8 @@ void reconstruct_row_loop(const std::int8_t* res, std::size_t stride, int cols, 
       }
     }
     for (int g = 0; g < 4; ++g) {
-      const __m256d K = _mm256_round_pd(_mm256_mul_pd(_mm256_add_pd(v1[g], v2[g]), _mm256_set1_pd(invP)),
-                                        _MM_FROUND_CUR_DIRECTION);
+      const __m256d K =
+          _mm256_round_pd(_mm256_mul_pd(_mm256_add_pd(v1[g], v2[g]), _mm256_set1_pd(invP)), _MM_FROUND_CUR_DIRECTION);
       const __m256d hi = _mm256_sub_pd(v1[g], _mm256_mul_pd(K, _mm256_set1_pd(P1)));
       const __m256d lo = _mm256_sub_pd(v2[g], _mm256_mul_pd(K, _mm256_set1_pd(P2)));
       _mm256_storeu_pd(out + j0 + 4 * g, _mm256_add_pd(hi, lo));
