@@ -92,6 +92,10 @@ TEST(Abi, FirstVersionSizesAreTheFieldsOfToday) {
   EXPECT_EQ(BF16X_STATS_SIZE_3, offsetof(bf16x_stats, bytes_write) + sizeof(std::uint64_t));
   EXPECT_EQ(offsetof(bf16x_stats, seconds_scan), (BF16X_STATS_SIZE_2 + 7) / 8 * 8);  // past the int guard's padding
   EXPECT_LE(BF16X_STATS_SIZE_3, sizeof(bf16x_stats));
+  // Version 4 appended bf16x_stats.seconds_sums.
+  EXPECT_EQ(BF16X_STATS_SIZE_4, offsetof(bf16x_stats, seconds_sums) + sizeof(double));
+  EXPECT_EQ(offsetof(bf16x_stats, seconds_sums), BF16X_STATS_SIZE_3);
+  EXPECT_LE(BF16X_STATS_SIZE_4, sizeof(bf16x_stats));
   EXPECT_EQ(offsetof(bf16x_options, size), 0u);
   EXPECT_EQ(offsetof(bf16x_stats, size), 0u);
   EXPECT_LE(BF16X_OPTIONS_SIZE_1, sizeof(bf16x_options));
@@ -162,8 +166,9 @@ TEST(Abi, OlderAndNewerCallersGetTheSameProduct) {
 }
 
 TEST(Abi, StatsAreWrittenUpToTheCallersSizeOnly) {
-  for (std::size_t size : {std::size_t(BF16X_STATS_SIZE_1), std::size_t(BF16X_STATS_SIZE_2),
-                           std::size_t(BF16X_STATS_SIZE_3), sizeof(bf16x_stats) + 32}) {
+  for (std::size_t size :
+       {std::size_t(BF16X_STATS_SIZE_1), std::size_t(BF16X_STATS_SIZE_2), std::size_t(BF16X_STATS_SIZE_3),
+        std::size_t(BF16X_STATS_SIZE_4), sizeof(bf16x_stats) + 32}) {
     CallerStruct s(size);
     ASSERT_EQ(bf16x_stats_init_sized(s.as<bf16x_stats>(), size), BF16X_OK);
     std::memset(s.bytes.get() + sizeof(std::size_t), kFill, size - sizeof(std::size_t));

@@ -161,11 +161,16 @@ typedef struct bf16x_stats {
   uint64_t bytes_scan;     /* bytes the scan reads (the CRT's bound: also its digit panels) */
   uint64_t bytes_pack;     /* bytes the split reads from A and B and writes as packed operands */
   uint64_t bytes_write;    /* bytes the write moves: C (read too where beta != 0), the CRT's int32 residue products */
+  /* Version 4. */
+  double seconds_sums; /* the part of seconds_products outside the engine: the exact sums of its results (fp32x6's
+                          FP32 block sums, the FP64 widening of the fp64 modes' group sums, the CRT's modular
+                          reductions between k-blocks), which a faster engine (AMX) leaves as they are */
   /* New fields go here, at the end. */
 } bf16x_stats;
 #define BF16X_STATS_SIZE_1 (offsetof(bf16x_stats, workspace_bytes) + sizeof(uint64_t))
 #define BF16X_STATS_SIZE_2 (offsetof(bf16x_stats, guard) + sizeof(int))
 #define BF16X_STATS_SIZE_3 (offsetof(bf16x_stats, bytes_write) + sizeof(uint64_t))
+#define BF16X_STATS_SIZE_4 (offsetof(bf16x_stats, seconds_sums) + sizeof(double))
 
 typedef struct bf16x_options {
   size_t size BF16X_SIZEOF_SELF(bf16x_options); /* sizeof the caller's struct (bf16x_options_init) */

@@ -38,7 +38,9 @@ class Stats(ctypes.Structure):
                 # version 3: the phases
                 ("seconds_scan", _c_double), ("seconds_pack", _c_double), ("seconds_products", _c_double),
                 ("seconds_write", _c_double), ("bytes_scan", ctypes.c_uint64), ("bytes_pack", ctypes.c_uint64),
-                ("bytes_write", ctypes.c_uint64)]
+                ("bytes_write", ctypes.c_uint64),
+                # version 4: the products' sums outside the engine
+                ("seconds_sums", _c_double)]
 
 
 class Options(ctypes.Structure):

@@ -157,6 +157,7 @@ int batch_gemm(const Batch<T>& bt, const bf16x_options* user) {
       sum.bytes_scan += s.bytes_scan;
       sum.bytes_pack += s.bytes_pack;
       sum.bytes_write += s.bytes_write;
+      sum.seconds_sums += s.seconds_sums;
     }
     write_stats(opt.stats, sum);
   }

@@ -323,6 +323,7 @@ void report_call(const bf16x_options& opt, const Outcome& out, int st, double se
     s.bytes_scan = out.phases.bytes_scan;
     s.bytes_pack = out.phases.bytes_pack;
     s.bytes_write = out.phases.bytes_write;
+    s.seconds_sums = out.phases.sums;
     write_stats(opt.stats, s);
   }
   if (!verbose_wanted()) return;

@@ -200,6 +200,7 @@ void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::M
   }
   util::PhaseTimes& ph = cfg.phases;
   ph.scan += first.scan, ph.pack += first.pack, ph.products += first.products, ph.write += first.write;
+  ph.sums += first.sums;
   cfg.exact_entries += exact;
   cfg.micro_tiles += tiles;
 }

@@ -441,8 +441,13 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
           }
         tiles += std::uint64_t(rp) * cp;
         dots += std::uint64_t(rp) * cp * (kcp / 64) * 4;
-        if (!sums_in_acc && ++pending == flush_digits) flush();
         clk.lap(ph.products);
+        if (!sums_in_acc && ++pending == flush_digits) {  // exact sums outside the engine (bf16x_stats.seconds_sums)
+          const double before = ph.products;
+          flush();
+          clk.lap(ph.products);
+          ph.sums += ph.products - before;
+        }
       }
       if (!sums_in_acc) {
         flush();
@@ -596,10 +601,14 @@ std::uint64_t products_pass(CrtCall<T>& c) {
         tiles += std::uint64_t(rp) * cp * N;
         dots += std::uint64_t(rp) * cp * N * (kcp / 64) * 4;
         if (!one_k && ++pending == flush_res) {
+          clk.lap(ph.products);
+          const double before = ph.products;
           for (int t = 0; t < N; ++t)
             for (int i = 0; i < rp * kTile; ++i)
               reduce_mod(ws.acc + accn * t + std::size_t(i) * nc, cp * kTile, plan, t);
           pending = 0;
+          clk.lap(ph.products);
+          ph.sums += ph.products - before;
         }
       }
       clk.lap(ph.products);

@@ -41,6 +41,16 @@ void write_output(const BlockOutput<T>& out, std::int64_t ci, std::int64_t cj, c
     }
 }
 
+// f(), timed on the clock where the caller times the sums (every SumsClock::kEvery-th run).
+template <typename F>
+inline void timed_sums(SumsClock* clock, const F& f) {
+  if (!clock || clock->runs++ % SumsClock::kEvery != 0) return f();
+  const double t = util::now();
+  f();
+  clock->timed += util::now() - t;
+  ++clock->timed_runs;
+}
+
 template <typename T>
 void run_block(const BlockOutput<T>& out, const BlockCompute& comp, const BlockPlan& plan, std::int64_t unit,
                unsigned char* tscratch, engine::EngineCounters* cnt) {
@@ -116,7 +126,7 @@ double run_block_window(const BlockOutput<T>& out, const BlockCompute& comp, con
         kernel({ap, bp, pa.kblk.padded(kb), comp.groups, 1, &dst, ld, running && kg > 0, cnt, pa.generation, tr, tc});
       } else {
         kernel({ap, bp, pa.kblk.padded(kb), comp.groups, 1, &part, kTileN, false, cnt, pa.generation, tr, tc});
-        add_tile_fp32(dst, ld, part);
+        timed_sums(win.sums, [&] { add_tile_fp32(dst, ld, part); });
       }
     });
   } else {
@@ -125,7 +135,7 @@ double run_block_window(const BlockOutput<T>& out, const BlockCompute& comp, con
     return each_tile(static_cast<double*>(acc_block), [&](std::int64_t kb, std::int64_t kg, double* dst, int tr,
                                                           int tc) {
       kernel({ap, bp, pa.kblk.padded(kb), comp.groups, comp.ngroups, outs, kTileN, false, cnt, pa.generation, tr, tc});
-      add_groups_fp64(dst, ld, outs, comp.ngroups, kg == 0);
+      timed_sums(win.sums, [&] { add_groups_fp64(dst, ld, outs, comp.ngroups, kg == 0); });
     });
   }
 }

@@ -46,10 +46,21 @@ struct BlockCompute {
 // Where the packed panels sit in the call: the window's first row / column of C (row0 / col0, added to the block's
 // offset for the write and the exponents), the index of its first k-block in the whole k range (a block
 // accumulator starts at k-block 0 and continues after it, so the per-element order over k-blocks is that of one
-// pass), and whether this is the last window of k (write: C is written from the accumulator).
+// pass), whether this is the last window of k (write: C is written from the accumulator), and the clock of the
+// block's sums outside the engine (add_tile_fp32, add_groups_fp64; null: not timed).
+struct SumsClock {
+  // A clock read (about 30 ns) costs a fifth of one tile's sums in fp32x6, so only every kEvery-th tile's sums are
+  // timed, and the time scaled by the count: all tiles' sums do the same work (edge tiles no more). kEvery is prime,
+  // so the timed tiles move across the rows and columns of tiles (blocks of 2^j tiles) instead of taking one column.
+  static constexpr std::uint64_t kEvery = 7;
+  double timed = 0;
+  std::uint64_t runs = 0, timed_runs = 0;
+  double seconds() const { return timed_runs ? timed * double(runs) / double(timed_runs) : 0.0; }
+};
 struct Window {
   std::int64_t row0, col0, kb_first;
   bool write;
+  SumsClock* sums = nullptr;
 };
 
 // Block `unit` of `plan` (over comp.a->extent x comp.b->extent) on the windows comp.a / comp.b: accumulates into

@@ -254,14 +254,19 @@ void run_steps(DriverCall<T>& c, bool master, engine::EngineCounters* cnt, doubl
     const BlockPlan bp = panel_plan(w.rows, w.cols, c.max_threads, c.lay.blk);
     const std::size_t acc_stride = block_acc_bytes(bp, c.acc);
     const BlockCompute comp{&wa[cur], &wb[cur], c.plan.groups.data(), c.ngroups, c.acc, c.cfg.engine, cnt};
-    const Window win{w.ic, w.jc, w.pc / c.bk, w.pc + w.depth == k};
+    SumsClock sums;
+    const Window win{w.ic, w.jc, w.pc / c.bk, w.pc + w.depth == k, master ? &sums : nullptr};
     const double tb = master ? now() : 0;
     double written = 0;
 #pragma omp for schedule(dynamic) nowait
     for (std::int64_t u = 0; u < bp.units(); ++u)  // loop 2
       written +=
           run_block_window(c.out, comp, bp, u, win, c.base + c.lay.acc_off + acc_stride * std::size_t(u), mine, cnt);
-    if (master) c.ph.products += now() - tb - written, c.ph.write += written;
+    if (master) {
+      const double products = now() - tb - written;
+      // (sampled: in a step of a few tiles the estimate may exceed the time it is part of)
+      c.ph.products += products, c.ph.write += written, c.ph.sums += std::min(sums.seconds(), products);
+    }
 #pragma omp barrier
   }
 }

@@ -13,10 +13,11 @@ struct PhaseTimes {
   double pack = 0;      // split or residues of A and B, and their packing
   double products = 0;  // the engine's products with their exact sums (FP64 widening, modular reductions)
   double write = 0;     // reconstruction and the write of C
+  double sums = 0;      // inside products: the exact sums of the engine's results, done outside the engine
   std::uint64_t bytes_scan = 0, bytes_pack = 0, bytes_write = 0;
 
   void add(const PhaseTimes& o) {
-    scan += o.scan, pack += o.pack, products += o.products, write += o.write;
+    scan += o.scan, pack += o.pack, products += o.products, write += o.write, sums += o.sums;
     bytes_scan += o.bytes_scan, bytes_pack += o.bytes_pack, bytes_write += o.bytes_write;
   }
 };

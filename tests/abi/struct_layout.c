@@ -47,6 +47,7 @@ int main(void) {
   FIELD(bf16x_stats, bytes_scan);
   FIELD(bf16x_stats, bytes_pack);
   FIELD(bf16x_stats, bytes_write);
+  FIELD(bf16x_stats, seconds_sums);
   END();
 
   BEGIN(bf16x_options, 0);

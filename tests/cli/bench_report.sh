@@ -44,12 +44,14 @@ check(all(r[k] is None or is_num(r[k]) for r in rows for k in num_keys), "row me
 check(all(is_num(r["time_ms"]) and r["time_ms"] > 0 for r in rows), "every row has a time in ms")
 check({r["mode"] for r in rows} >= {"fp64x6", "native"}, "rows of fp64x6 and native")
 # The phases (bf16x_stats version 3) and the AMX projection: numbers on the mode rows, inside the call's time.
-phase_keys = ("scan_ms", "pack_ms", "products_ms", "write_ms", "bytes_scan", "bytes_pack", "bytes_write",
+phase_keys = ("scan_ms", "pack_ms", "products_ms", "write_ms", "sums_ms", "bytes_scan", "bytes_pack", "bytes_write",
               "dot_products", "bandwidth_gbs", "clock_ghz", "amx_projected_ms", "amx_native_model_ms")
 mode_rows = [r for r in rows if r["mode"] == "fp64x6"]
 check(all(is_num(r[k]) for r in mode_rows for k in phase_keys), "fp64x6 rows have phases, bytes and the projection")
 check(all(r["products_ms"] > 0 and r["scan_ms"] + r["pack_ms"] + r["products_ms"] + r["write_ms"] <= r["time_ms"]
           for r in mode_rows), "the phases lie inside the call (one timed run: the same call)")
+check(all(0 < r["sums_ms"] <= r["products_ms"] for r in mode_rows),
+      "fp64x6's sums outside the engine (its FP64 widening) are part of its products")
 check(all(r["bytes_scan"] == 2 * r["n"] ** 2 * 8 and r["bytes_write"] == r["n"] ** 2 * 8 for r in mode_rows),
       "scan reads A and B, the write writes C (beta 0)")
 check(all(r[k] is None for r in rows if r["products"] == 0 for k in phase_keys),

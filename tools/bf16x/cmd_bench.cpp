@@ -83,7 +83,7 @@ double median(std::vector<double> v) {
 // What a timed run reports of its own time, in seconds: bf16x_stats' split and compute and its phases, or the raw
 // GEMM's packing and compute; kNone where the run has no such part.
 struct Parts {
-  double split = kNone, compute = kNone, scan = kNone, pack = kNone, products = kNone, write = kNone;
+  double split = kNone, compute = kNone, scan = kNone, pack = kNone, products = kNone, write = kNone, sums = kNone;
 };
 
 // Times f (which fills its parts and returns its own seconds, or a negative value on failure) --warmup + --reps
@@ -113,8 +113,8 @@ Timing time_it(const BenchArgs& a, const std::function<double(Parts&)>& f, const
     for (const Parts& q : runs) v.push_back(q.*m);
     return median(v);
   };
-  r.parts = {part(&Parts::split), part(&Parts::compute),  part(&Parts::scan),
-             part(&Parts::pack),  part(&Parts::products), part(&Parts::write)};
+  r.parts = {part(&Parts::split),    part(&Parts::compute), part(&Parts::scan), part(&Parts::pack),
+             part(&Parts::products), part(&Parts::write),   part(&Parts::sums)};
   return r;
 }
 
@@ -412,8 +412,8 @@ Row measure_mode(Group& g, const std::string& m) {
         status = s;
         ran = st.mode;
         if (s != BF16X_OK || st.mode != mode) return -1.0;
-        p = {st.seconds_split, st.seconds_compute,  st.seconds_scan,
-             st.seconds_pack,  st.seconds_products, st.seconds_write};
+        p = {st.seconds_split,    st.seconds_compute, st.seconds_scan, st.seconds_pack,
+             st.seconds_products, st.seconds_write,   st.seconds_sums};
         return el;
       },
       [&] { return g.raw_once(); });
@@ -439,6 +439,7 @@ Row measure_mode(Group& g, const std::string& m) {
     r.speedup_raw = r.overhead = r.overhead_packed = 0;
   r.rel_err = fp32 ? rel_err(g.cref, x.cf.data()) : rel_err(g.cref, x.cd.data());
   r.scan = tm.parts.scan, r.pack = tm.parts.pack, r.prod = tm.parts.products, r.write = tm.parts.write;
+  r.sums = tm.parts.sums;
   r.bytes_scan = double(st.bytes_scan), r.bytes_pack = double(st.bytes_pack), r.bytes_write = double(st.bytes_write);
   r.dot_products = double(st.dot_products);
   // The correctly rounded modes run on the FMA units: no tile operations to project onto AMX.

@@ -62,6 +62,7 @@ bool write_json(const Report& r, const std::string& path) {
                          {"pack_ms", jms(x.pack)},
                          {"products_ms", jms(x.prod)},
                          {"write_ms", jms(x.write)},
+                         {"sums_ms", jms(x.sums)},
                          {"bytes_scan", jnum(x.bytes_scan)},
                          {"bytes_pack", jnum(x.bytes_pack)},
                          {"bytes_write", jnum(x.bytes_write)},
@@ -126,7 +127,7 @@ bool read_json(Report& r, const std::string& path) {
         return x.contains(key) ? num_of(x.at(key)) * scale : kNone;
       };
       row.scan = opt("scan_ms", 1e-3), row.pack = opt("pack_ms", 1e-3), row.prod = opt("products_ms", 1e-3);
-      row.write = opt("write_ms", 1e-3);
+      row.write = opt("write_ms", 1e-3), row.sums = opt("sums_ms", 1e-3);
       row.bytes_scan = opt("bytes_scan", 1), row.bytes_pack = opt("bytes_pack", 1),
       row.bytes_write = opt("bytes_write", 1);
       row.dot_products = opt("dot_products", 1), row.bandwidth = opt("bandwidth_gbs", 1e9);

@@ -85,7 +85,10 @@ void project_amx(Row& r, double bandwidth, double clock_hz, bool fp64, bool on_a
   if (!(r.prod >= 0) || !(r.dot_products >= 0) || !(clock_hz > 0)) return;
   const double t = double(r.threads), n = double(r.n);
   r.amx_measured = on_amx;
-  r.amx_seconds = on_amx ? r.seconds : (r.seconds - r.prod) + r.dot_products * 16.0 / (clock_hz * t);
+  // The sums of the engine's results stay on the vector units with AMX: outside the tile operations' time. A row
+  // loaded from a file written before bf16x_stats version 4 has no sums (taken as 0).
+  const double sums = r.sums >= 0 ? r.sums : 0.0;
+  r.amx_seconds = on_amx ? r.seconds : (r.seconds - r.prod + sums) + r.dot_products * 16.0 / (clock_hz * t);
   r.amx_native = 2.0 * n * n * n / ((fp64 ? 32.0 : 64.0) * 0.9 * clock_hz * t);
 }
 
@@ -94,20 +97,21 @@ void print_phase_head() {
       "\n  Phases (bf16x_stats, medians, the first thread's seconds) against the stream-copy bound bytes / B_t, and "
       "the "
       "AMX projection (a MODEL, not a measurement: docs/performance.md \"AMX projection\"):\n"
-      "  xbw = phase time / (bytes / B_t); nonprod = 1 - products / time; amx_ms = (time - products) + tile ops x 16 "
-      "cycles / (f t), or * = measured: the call ran on the AMX hardware; nat512_ms = 2n^3 / (32 or 64 x 0.9 x f t); "
-      "xnat = nat512_ms / amx_ms\n");
-  fmt::print("{:>5} {:>2} {:<11} {:>8} {:>6} {:>8} {:>6} {:>9} {:>8} {:>6} {:>7} {:>7} {:>9} {:>9} {:>6}\n", "n", "t",
-             "mode", "scan_ms", "xbw", "pack_ms", "xbw", "prod_ms", "write_ms", "xbw", "nonprod", "B_GB/s", "amx_ms",
-             "nat512_ms", "xnat");
+      "  xbw = phase time / (bytes / B_t); nonprod = 1 - products / time; sums_ms = the part of prod_ms outside the "
+      "engine (exact sums of its results); amx_ms = (time - products + sums) + tile ops x 16 cycles / (f t), or * = "
+      "measured: the call ran on the AMX hardware; nat512_ms = 2n^3 / (32 or 64 x 0.9 x f t); xnat = nat512_ms / "
+      "amx_ms\n");
+  fmt::print("{:>5} {:>2} {:<11} {:>8} {:>6} {:>8} {:>6} {:>9} {:>8} {:>8} {:>6} {:>7} {:>7} {:>9} {:>9} {:>6}\n", "n",
+             "t", "mode", "scan_ms", "xbw", "pack_ms", "xbw", "prod_ms", "sums_ms", "write_ms", "xbw", "nonprod",
+             "B_GB/s", "amx_ms", "nat512_ms", "xnat");
 }
 
 void print_phase_row(const Row& r) {
   const double ms = 1e3;
-  fmt::print("{:>5} {:>2} {:<11} {:>8} {:>6} {:>8} {:>6} {:>9} {:>8} {:>6} {:>7} {:>7} {:>9} {:>9} {:>6}\n", r.n,
+  fmt::print("{:>5} {:>2} {:<11} {:>8} {:>6} {:>8} {:>6} {:>9} {:>8} {:>8} {:>6} {:>7} {:>7} {:>9} {:>9} {:>6}\n", r.n,
              r.threads, r.what, num(r.scan * ms, 2), num(over_bound(r.scan, r.bytes_scan, r.bandwidth), 1),
              num(r.pack * ms, 2), num(over_bound(r.pack, r.bytes_pack, r.bandwidth), 1), num(r.prod * ms, 2),
-             num(r.write * ms, 2), num(over_bound(r.write, r.bytes_write, r.bandwidth), 1),
+             num(r.sums * ms, 2), num(r.write * ms, 2), num(over_bound(r.write, r.bytes_write, r.bandwidth), 1),
              num(1.0 - r.prod / r.seconds, 3), num(r.bandwidth * 1e-9, 1),
              num(r.amx_seconds * ms, 2) + (r.amx_measured ? "*" : ""), num(r.amx_native * ms, 2),
              num(r.amx_native / r.amx_seconds, 2));

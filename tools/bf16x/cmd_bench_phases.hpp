@@ -2,10 +2,12 @@
 // and the AMX projection (docs/performance.md, "Phases" and "AMX projection"):
 //
 //   bound(phase)  = bytes(phase) / B_t, B_t the stream-copy bandwidth of t threads (bytes read + written per s)
-//   T_proj        = (T(mode) - T(products)) + tile operations x 16 cycles / (f t)
+//   T_proj        = (T(mode) - T(products) + T(sums)) + tile operations x 16 cycles / (f t)
 //   T_native,AVX-512 = 2 n^3 / (r x 0.9 x f t), r = 32 (FP64) or 64 (FP32) flop per cycle per core
 //
-// with f the core clock measured by a chain of dependent integer adds. The projection is a model, labelled as such
+// with f the core clock measured by a chain of dependent integer multiplications, and T(sums)
+// (bf16x_stats.seconds_sums) the part of the products phase that runs outside the engine, on the vector units: the
+// exact sums of its results, which stay where they are on AMX. The projection is a model, labelled as such
 // wherever it is printed, until AMX hardware runs the same bench.
 #pragma once
 #include <cstdint>

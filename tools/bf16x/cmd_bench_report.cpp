@@ -73,7 +73,7 @@ bool write_csv(const Report& r, const std::string& path) {
   f << "n,threads,mode,routine,products,seconds,gflops,speedup_host,speedup_onednn,speedup_raw,overhead,"
        "overhead_packed,seconds_split,seconds_compute,peak_fraction,rel_err,seconds_scan,seconds_pack,seconds_products,"
        "seconds_write,bytes_scan,bytes_pack,bytes_write,dot_products,bandwidth,clock_hz,amx_projected_seconds,"
-       "amx_native_model_seconds\n";
+       "amx_native_model_seconds,seconds_sums\n";
   auto c = [](double x) { return std::isnan(x) ? std::string() : fmt::format("{:.9g}", x); };
   for (const Row& x : r.rows)
     f << x.n << ',' << x.threads << ',' << x.what << ',' << x.routine << ',' << x.products << ',' << c(x.seconds) << ','
@@ -82,7 +82,7 @@ bool write_csv(const Report& r, const std::string& path) {
       << c(x.peak_fraction) << ',' << c(x.rel_err) << ',' << c(x.scan) << ',' << c(x.pack) << ',' << c(x.prod) << ','
       << c(x.write) << ',' << c(x.bytes_scan) << ',' << c(x.bytes_pack) << ',' << c(x.bytes_write) << ','
       << c(x.dot_products) << ',' << c(x.bandwidth) << ',' << c(x.clock_hz) << ',' << c(x.amx_seconds) << ','
-      << c(x.amx_native) << '\n';
+      << c(x.amx_native) << ',' << c(x.sums) << '\n';
   return bool(f);
 }
 

@@ -34,6 +34,7 @@ struct Row {
   double rel_err = kNone;          // ||C - C_dgemm||_F / ||C_dgemm||_F
   // The phases (bf16x_stats version 3, medians; emulation modes) and what they are measured against.
   double scan = kNone, pack = kNone, prod = kNone, write = kNone;  // seconds (the first thread's)
+  double sums = kNone;  // the part of prod outside the engine (bf16x_stats.seconds_sums, version 4)
   double bytes_scan = kNone, bytes_pack = kNone, bytes_write = kNone;
   double dot_products = kNone;  // TDPBF16PS / TDPBSSD equivalents of one call
   double bandwidth = kNone;     // stream copy on this many threads, bytes/s (cmd_bench_phases.hpp)
