@@ -25,32 +25,44 @@ bool cpuid_count(unsigned leaf, unsigned sub, unsigned& a, unsigned& b, unsigned
   return true;
 }
 
-bool osxsave() {
-  unsigned a, b, c, d;
-  return cpuid_count(1, 0, a, b, c, d) && (c & (1u << 27));
-}
+// CPUID and XCR0 as the process found them, read once: in a virtual machine each CPUID is an exit to the
+// hypervisor (microseconds), and the engine checks run on every GEMM call.
+struct Registers {
+  bool leaf1 = false;
+  unsigned leaf1_ecx = 0;
+  Leaf7 l7;
+  std::uint64_t xcr0 = 0;
+};
 
-std::uint64_t xcr0() {
-  if (!osxsave()) return 0;
-  std::uint32_t lo, hi;
-  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-  return (std::uint64_t(hi) << 32) | lo;
-}
-
-Leaf7 leaf7() {
-  Leaf7 r;
+Registers read_registers() {
+  Registers r;
   unsigned a, b, c, d;
+  if (cpuid_count(1, 0, a, b, c, d)) r.leaf1 = true, r.leaf1_ecx = c;
   if (cpuid_count(7, 0, a, b, c, d)) {
-    r.ebx = b;
-    r.ecx = c;
-    r.edx = d;
-    if (a >= 1 && cpuid_count(7, 1, a, b, c, d)) r.eax1 = a;
+    r.l7.ebx = b;
+    r.l7.ecx = c;
+    r.l7.edx = d;
+    if (a >= 1 && cpuid_count(7, 1, a, b, c, d)) r.l7.eax1 = a;
+  }
+  if (r.leaf1 && (r.leaf1_ecx & (1u << 27))) {  // OSXSAVE: XGETBV may run
+    std::uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    r.xcr0 = (std::uint64_t(hi) << 32) | lo;
   }
   return r;
 }
 
+const Registers& registers() {
+  static const Registers r = read_registers();  // C++11 magic static: once, thread-safe
+  return r;
+}
+
+std::uint64_t xcr0() { return registers().xcr0; }
+
+const Leaf7& leaf7() { return registers().l7; }
+
 const char* probe_amx() {
-  const Leaf7 l = leaf7();
+  const Leaf7& l = leaf7();
   const bool tile = l.edx & (1u << 24), bf16 = l.edx & (1u << 22);
   if (!tile || !bf16) return "cpuid";
   const std::uint64_t x = xcr0();
@@ -73,8 +85,8 @@ const char* amx_reason() {
 }  // namespace
 
 bool has_avx2_fma() {
-  unsigned a, b, c, d;
-  if (!cpuid_count(1, 0, a, b, c, d)) return false;
+  if (!registers().leaf1) return false;
+  const unsigned c = registers().leaf1_ecx;
   const bool fma = c & (1u << 12), avx = c & (1u << 28);
   const bool avx2 = leaf7().ebx & (1u << 5);
   const bool ymm_state = (xcr0() & 0x6) == 0x6;  // SSE, AVX
@@ -82,7 +94,7 @@ bool has_avx2_fma() {
 }
 
 bool has_avx512() {
-  const Leaf7 l = leaf7();
+  const Leaf7& l = leaf7();
   const bool f = l.ebx & (1u << 16), dq = l.ebx & (1u << 17), bw = l.ebx & (1u << 30), vl = l.ebx & (1u << 31);
   const bool zmm_state = (xcr0() & 0xe6) == 0xe6;  // SSE, AVX, opmask, ZMM_Hi256, Hi16_ZMM
   return f && dq && bw && vl && zmm_state && has_avx2_fma();

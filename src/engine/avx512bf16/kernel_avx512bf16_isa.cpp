@@ -46,15 +46,16 @@ inline __m512bh broadcast_pair(const bf16_t* p) {
 }
 
 // One pass: rows r0 .. r0+kRows-1 of the tile, all products of one group. KB > 0 fixes the depth at compile time
-// (full k-blocks), so the 8 A row addresses are immediate offsets of one base register.
-template <int KB>
+// (full k-blocks), so the 8 A row addresses are immediate offsets of one base register. H: the 16-column halves
+// computed; with H = 1 columns 16..31 are B's zero padding (not accumulating), written as the +0 they would sum to.
+template <int KB, int H>
 inline void pass(const MicroTileArgs& args, const ProductGroup& grp, int r0, float* out) {
   const int kb = KB > 0 ? KB : args.kb, ldo = args.ldo;
   __m512 acc[kRows][2];
   for (int r = 0; r < kRows; ++r) {
     const float* o = out + std::int64_t(r0 + r) * ldo;
     acc[r][0] = args.accumulate ? _mm512_loadu_ps(o) : _mm512_setzero_ps();
-    acc[r][1] = args.accumulate ? _mm512_loadu_ps(o + kHalf) : _mm512_setzero_ps();
+    acc[r][1] = args.accumulate && H == 2 ? _mm512_loadu_ps(o + kHalf) : _mm512_setzero_ps();
   }
   // One flat loop over (chunk, product) steps keeps the 16 accumulators in fixed registers.
   const int steps = (kb / kKChunk) * grp.count;
@@ -68,12 +69,12 @@ inline void pass(const MicroTileArgs& args, const ProductGroup& grp, int r0, flo
 #pragma GCC unroll 16
     for (int q = 0; q < kPairsPerChunk; ++q) {
       const __m512bh b0 = as_bh(_mm512_loadu_si512(b + q * kBPairStride));
-      const __m512bh b1 = as_bh(_mm512_loadu_si512(b + q * kBPairStride + kHalf * kPair));
+      const __m512bh b1 = H == 2 ? as_bh(_mm512_loadu_si512(b + q * kBPairStride + kHalf * kPair)) : b0;
 #pragma GCC unroll 8
       for (int r = 0; r < kRows; ++r) {
         const __m512bh av = broadcast_pair(a + std::int64_t(r) * kb + q * kPair);
         acc[r][0] = _mm512_dpbf16_ps(acc[r][0], av, b0);
-        acc[r][1] = _mm512_dpbf16_ps(acc[r][1], av, b1);
+        if (H == 2) acc[r][1] = _mm512_dpbf16_ps(acc[r][1], av, b1);
       }
     }
   }
@@ -84,16 +85,39 @@ inline void pass(const MicroTileArgs& args, const ProductGroup& grp, int r0, flo
   }
 }
 
+// Rows r0 .. r0+kRows-1 of out as +0: what a pass gives on A's zero padding rows.
+inline void zero_rows(float* out, int ldo, int r0) {
+  for (int r = 0; r < kRows; ++r) {
+    float* o = out + std::int64_t(r0 + r) * ldo;
+    _mm512_storeu_ps(o, _mm512_setzero_ps());
+    _mm512_storeu_ps(o + kHalf, _mm512_setzero_ps());
+  }
+}
+
+template <int H>
+inline void run_pass(const MicroTileArgs& args, const ProductGroup& grp, int r0, float* out) {
+  if (args.kb == pack::kBlockK)
+    pass<pack::kBlockK, H>(args, grp, r0, out);
+  else
+    pass<0, H>(args, grp, r0, out);
+}
+
 }  // namespace
 
 void kernel_avx512bf16_32x32(const MicroTileArgs& args) {
+  // Passes wholly in A's zero padding (rows >= args.rows) and the half of the columns wholly in B's (cols <= 16)
+  // are written as +0 without their products (engine/engine.hpp); with `accumulate` everything runs. Every other
+  // element is computed by the same instructions in the same order.
+  const int rows = args.accumulate ? kTileM : args.rows, cols = args.accumulate ? kTileN : args.cols;
   for (int g = 0; g < args.ngroups; ++g) {
     const ProductGroup& grp = args.groups[g];
     for (int r0 = 0; r0 < kTileM; r0 += kRows) {
-      if (args.kb == pack::kBlockK)
-        pass<pack::kBlockK>(args, grp, r0, args.out[g]);
+      if (r0 >= rows)
+        zero_rows(args.out[g], args.ldo, r0);
+      else if (cols <= kHalf)
+        run_pass<1>(args, grp, r0, args.out[g]);
       else
-        pass<0>(args, grp, r0, args.out[g]);
+        run_pass<2>(args, grp, r0, args.out[g]);
     }
     if (args.counters) {
       // AMX-equivalent units, as the reference engine counts them: per 32-deep chunk and product, 4 tile
