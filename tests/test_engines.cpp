@@ -181,6 +181,52 @@ TEST_P(Engines, KernelFp32x6) {
     }
 }
 
+// An edge tile of a skinny shape: A's lines past `rows` and B's past `cols` are the packers' zero padding. With
+// MicroTileArgs::rows / cols an engine may skip what lies wholly in the padding and write +0 there (engine.hpp);
+// the tile must be the same bits as the engine's full computation of it, padding included.
+TEST_P(Engines, KernelEdgeTilesEqualTheFullTile) {
+  const engine::EngineInfo& e = *info;
+  auto run = [&](const TilePanels& t, const Groups& groups, int rows, int cols) {
+    std::vector<engine::ProductGroup> pg;
+    std::vector<std::vector<float>> out;
+    std::vector<float*> outs;
+    for (const auto& g : groups) {
+      pg.push_back({g.data(), int(g.size())});
+      out.emplace_back(std::size_t(kTileM * kLdo), kSentinel);
+    }
+    for (auto& o : out) outs.push_back(o.data());
+    if (e.thread_begin) e.thread_begin();
+    e.kernel({t.a[0].data(), t.b[0].data(), t.kb[0], pg.data(), int(pg.size()), outs.data(), kLdo, false, nullptr, 0,
+              rows, cols});
+    if (e.thread_end) e.thread_end();
+    return out;
+  };
+  const Groups fp64 = groups_of(split::plan_groups(*split::scheme_for_mode(BF16X_MODE_FP64X21), false, 256));
+  for (const auto& [rows, cols] : {std::pair{8, 8}, {1, 32}, {32, 16}, {17, 5}, {9, 17}, {24, 31}, {32, 1}})
+    for (int k : {64, 100, 256})
+      for (bool fp32 : {false, true}) {
+        SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(cols) + ", k " + std::to_string(k) +
+                     (fp32 ? " fp32x6" : " fp64x21"));
+        const std::uint64_t seed = std::uint64_t(rows * 1000 + cols * 10 + k);
+        const TilePanels t = fp32 ? pack_tile<float>(k, 3, true, check::Dist::uniform, seed, 1.0, rows, cols)
+                                  : pack_tile<double>(k, 6, true, check::Dist::uniform, seed, 1.0, rows, cols);
+        const Groups& g = fp32 ? fp32x6_group() : fp64;
+        const auto full = run(t, g, kTileM, kTileN), edge = run(t, g, rows, cols);
+        for (std::size_t q = 0; q < g.size(); ++q)
+          for (int i = 0; i < kTileM; ++i)
+            for (int j = 0; j < kLdo; ++j) {
+              const std::size_t x = std::size_t(i * kLdo + j);
+              ASSERT_EQ(std::memcmp(&full[q][x], &edge[q][x], sizeof(float)), 0)
+                  << "group " << q << " (" << i << "," << j << "): " << full[q][x] << " vs " << edge[q][x];
+              if (j >= kTileN) {
+                ASSERT_EQ(edge[q][x], kSentinel) << "wrote past column 32";
+              } else if (i >= rows || j >= cols) {
+                ASSERT_TRUE(edge[q][x] == 0 && !std::signbit(edge[q][x])) << "padding (" << i << "," << j << ") not +0";
+              }
+            }
+      }
+}
+
 TEST_P(Engines, KernelSubnormalSlicesAndScrambledProducts) {
   // The paper's unscaled split of tiny values: BF16-subnormal slices (read as zero) and FP32-subnormal products
   // and partial sums (flushed); 36 products in one scrambled accumulator; accumulation from arbitrary values.

@@ -215,7 +215,13 @@ void split_job(const PanelJob<T>& job) {
         prefetch_block(job, k_contiguous ? u0 : u0 + kU, k_contiguous ? l0 + kKChunk : l0);
       else if (o + 1 < outer)
         prefetch_block(job, k_contiguous ? u0 + kU : 0, k_contiguous ? 0 : l0 + kKChunk);
-      if (k_contiguous)
+      // A u block wholly past the operand's edge (the second half of a skinny operand's panel) is zero rows:
+      // what the split of its zero lanes gives, without the split.
+      const bool padding = u0 >= job.extent;
+      if (padding)
+        for (int s = 0; s < NS; ++s)
+          for (int r = 0; r < kU; ++r) nat[s][r] = _mm512_setzero_si512();
+      else if (k_contiguous)
         load_u_major<NS, kScaled>(job, u0, l0, nat);
       else
         load_pair_major<NS, kScaled>(job, u0, l0, nat);
@@ -224,7 +230,7 @@ void split_job(const PanelJob<T>& job) {
       bf16_t* panel = job.dst + (l0 / job.kp) * job.block_stride + (u0 / kTileM) * panel_stride;
       const int w0 = u0 % kTileM;
       for (int s = 0; s < NS; ++s) {
-        if (transpose) transpose16(nat[s]);
+        if (transpose && !padding) transpose16(nat[s]);
         bf16_t* d = panel + s * slice_stride;
         for (int r = 0; r < kU; ++r) {
           bf16_t* row = a_rows ? d + std::int64_t(w0 + r) * job.kp + lb

@@ -36,18 +36,20 @@ struct TilePanels {
   int blocks() const { return int(kb.size()); }
 };
 
+// `rows` lines of A and `cols` of B (at most a tile): the packers pad the rest of the tile with zeros.
 template <typename T>
-TilePanels pack_tile(int k, int slices, bool scaled, check::Dist dist, std::uint64_t seed, double shrink = 1.0) {
-  check::Mat<T> am = check::make_input<T>(dist, kTileM, k, seed, 0);
-  check::Mat<T> bm = check::make_input<T>(dist, k, kTileN, seed, 1);
+TilePanels pack_tile(int k, int slices, bool scaled, check::Dist dist, std::uint64_t seed, double shrink = 1.0,
+                     int rows = kTileM, int cols = kTileN) {
+  check::Mat<T> am = check::make_input<T>(dist, rows, k, seed, 0);
+  check::Mat<T> bm = check::make_input<T>(dist, k, cols, seed, 1);
   for (auto& x : am.v) x = T(x * shrink);
   for (auto& x : bm.v) x = T(x * shrink);
   const pack::MatrixView<T> av{am.data(), am.rows, false}, bv{bm.data(), bm.rows, false};
   pack::PackedPanels pa, pb;
-  pack::init_panels(pa, kTileM, k, pack::kBlockK, slices);
-  pack::init_panels(pb, kTileN, k, pack::kBlockK, slices);
-  pack::scan_scales_a(av, kTileM, k, scaled, pa.scale_exp);
-  pack::scan_scales_b(bv, k, kTileN, scaled, pb.scale_exp);
+  pack::init_panels(pa, rows, k, pack::kBlockK, slices);
+  pack::init_panels(pb, cols, k, pack::kBlockK, slices);
+  pack::scan_scales_a(av, rows, k, scaled, pa.scale_exp);
+  pack::scan_scales_b(bv, k, cols, scaled, pb.scale_exp);
   TilePanels t;
   t.k = k;
   t.slices = slices;
