@@ -164,10 +164,14 @@ const split::GroupPlan& cached_plan(const split::Scheme& s, bool fuse, int bk) {
   return plan;
 }
 
-// Threads for a call: all of them unless the work is too small to repay a parallel region.
+// Threads for a call: all of them unless the work is too small to repay a parallel region, and no more than C has
+// micro-tiles: the products of one tile run on one thread, so a skinny call (8 x 8 x 4096) would only add the
+// others' waits at every step's barrier.
 int call_threads(std::int64_t m, std::int64_t n, std::int64_t k, std::size_t products) {
   const double work = double(m) * double(n) * double(k) * double(products);
-  return work < double(1 << 22) ? 1 : std::max(1, omp_get_max_threads());
+  if (work < double(1 << 22)) return 1;
+  const std::int64_t tiles = ((m + pack::kTileM - 1) / pack::kTileM) * ((n + pack::kTileN - 1) / pack::kTileN);
+  return int(std::max<std::int64_t>(1, std::min<std::int64_t>(omp_get_max_threads(), tiles)));
 }
 
 }  // namespace
