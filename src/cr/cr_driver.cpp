@@ -131,7 +131,8 @@ template <typename T, typename Finish>
 void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::MatrixView<T>& a,
                const pack::MatrixView<T>& b, const Lines& la, const Lines& lb, CrConfig& cfg,
                std::vector<double>& bpack, std::vector<double>& apack, Finish&& finish, TileSums sums = nullptr) {
-  const int threads = omp_get_max_threads();
+  // One thread where the work does not repay a parallel region (as the slice and CRT drivers decide).
+  const int threads = double(m) * double(ncols) * double(k) < double(1 << 15) ? 1 : omp_get_max_threads();
   const std::int64_t nc = block_cols(ncols, k);
   const std::vector<int>&ea = la.exp, &eb = lb.exp;
   const TileKernels& kern = tile_kernels(cfg.level);
@@ -145,7 +146,7 @@ void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::M
     // Work items: a block of rows times a group of column panels; a skinny op(A) splits the columns too, so that
     // every thread has work (each group packs its rows again).
     const std::int64_t groups = std::clamp<std::int64_t>((4 * threads + items - 1) / items, 1, col_panels);
-#pragma omp parallel reduction(+ : exact, tiles)
+#pragma omp parallel num_threads(threads) reduction(+ : exact, tiles)
     {
       util::PhaseClock lap(omp_get_thread_num() == 0);
       util::PhaseTimes mine;
