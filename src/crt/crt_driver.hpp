@@ -75,7 +75,7 @@ struct Blocking {
   int mc, nc, kc, threads;
 };
 // Threads for a call of max_threads: one where the work does not repay a parallel region (m n k under 2^19: a
-// 64 x 64 x 64 fp64c15 call ran in 75 us on one thread and 110 on two, the second only waking and waiting), else
+// 64 x 64 x 64 fp64c15 call ran in 75 us on one thread and 88-92 on two, the second only waking and waiting), else
 // max_threads, but no more than C has 32 x 32 tiles (a tile's products run on one thread).
 int crt_threads(std::int64_t m, std::int64_t n, std::int64_t k, int max_threads);
 Blocking crt_blocking(std::int64_t m, std::int64_t n, std::int64_t k, const CrtConfig& cfg);
