@@ -188,15 +188,9 @@ double crt_packed_elements(int moduli, std::int64_t m, std::int64_t n, std::int6
   return double(k) * (double(m) * double(c.a || keep_a ? 1 : nb) + double(n) * double(c.b ? 1 : mb));
 }
 
-int crt_threads(std::int64_t m, std::int64_t n, std::int64_t k, int max_threads) {
-  if (double(m) * double(n) * double(k) < double(1 << 19)) return 1;
-  const std::int64_t tiles = ((m + kTile - 1) / kTile) * ((n + kTile - 1) / kTile);
-  return int(std::max<std::int64_t>(1, std::min<std::int64_t>(max_threads, tiles)));
-}
-
 Blocking crt_blocking(std::int64_t m, std::int64_t n, std::int64_t k, const CrtConfig& cfg) {
   Blocking b;
-  b.threads = cfg.threads > 0 ? cfg.threads : crt_threads(m, n, k, omp_get_max_threads());
+  b.threads = cfg.threads > 0 ? cfg.threads : omp_get_max_threads();
   b.kc = int(std::clamp<std::int64_t>(cfg.kc > 0 ? round_up(cfg.kc, kKChunk) : kDefaultBlockK, kKChunk, 2048));
   b.kc = int(std::min<std::int64_t>(b.kc, round_up(std::max<std::int64_t>(k, 1), kKChunk)));
   b.mc = int(std::min<std::int64_t>(cfg.mc > 0 ? round_up(cfg.mc, kTile) : kDefaultBlock, round_up(m, kTile)));

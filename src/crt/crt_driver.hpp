@@ -52,7 +52,7 @@ struct CrtConfig {
   int moduli = 0;
   const Int8Engine* engine = nullptr;
   int mc = 0, nc = 0, kc = 0;  // 0: defaults (512, 512, 2048), mc/nc shrunk to give every thread work
-  int threads = 0;             // 0: crt_threads(m, n, k, omp_get_max_threads())
+  int threads = 0;             // 0: omp_get_max_threads()
   // Scales from the 2-norms of the rows of op(A) and columns of op(B) instead of the bound GEMM: one INT8 GEMM
   // fewer, at most a few bits fewer on typical data (docs/numerics.md, "Fast scaling"). BF16X_CRT_SCALING=fast.
   bool fast_scaling = false;
@@ -74,10 +74,6 @@ DriverStatus gemm_crt(const GemmArgs<T>& args, CrtConfig& cfg);
 struct Blocking {
   int mc, nc, kc, threads;
 };
-// Threads for a call of max_threads: one where the work does not repay a parallel region (m n k under 2^19: a
-// 64 x 64 x 64 fp64c15 call ran in 75 us on one thread and 88-92 on two, the second only waking and waiting), else
-// max_threads, but no more than C has 32 x 32 tiles (a tile's products run on one thread).
-int crt_threads(std::int64_t m, std::int64_t n, std::int64_t k, int max_threads);
 Blocking crt_blocking(std::int64_t m, std::int64_t n, std::int64_t k, const CrtConfig& cfg);
 // All threads together, and the call's operand caches where it packs an operand once (within max(64 MiB, the
 // per-thread panels they replace), so the bound stays one of the block sizes, the moduli and the thread count).
