@@ -199,9 +199,7 @@ void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::M
     cfg.phases.bytes_pack +=
         std::uint64_t(8) * std::uint64_t(k) * std::uint64_t(col_panels * nr + 2 * groups * row_panels * mr);
   }
-  util::PhaseTimes& ph = cfg.phases;
-  ph.scan += first.scan, ph.pack += first.pack, ph.products += first.products, ph.write += first.write;
-  ph.sums += first.sums;
+  cfg.phases.add(first);  // thread 0's times (the bytes are added to cfg.phases directly)
   cfg.exact_entries += exact;
   cfg.micro_tiles += tiles;
 }

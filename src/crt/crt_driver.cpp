@@ -443,10 +443,8 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
         dots += std::uint64_t(rp) * cp * (kcp / 64) * 4;
         clk.lap(ph.products);
         if (!sums_in_acc && ++pending == flush_digits) {  // exact sums outside the engine (bf16x_stats.seconds_sums)
-          const double before = ph.products;
           flush();
-          clk.lap(ph.products);
-          ph.sums += ph.products - before;
+          clk.lap(ph.products, ph.sums);
         }
       }
       if (!sums_in_acc) {
@@ -602,13 +600,11 @@ std::uint64_t products_pass(CrtCall<T>& c) {
         dots += std::uint64_t(rp) * cp * N * (kcp / 64) * 4;
         if (!one_k && ++pending == flush_res) {
           clk.lap(ph.products);
-          const double before = ph.products;
           for (int t = 0; t < N; ++t)
             for (int i = 0; i < rp * kTile; ++i)
               reduce_mod(ws.acc + accn * t + std::size_t(i) * nc, cp * kTile, plan, t);
           pending = 0;
-          clk.lap(ph.products);
-          ph.sums += ph.products - before;
+          clk.lap(ph.products, ph.sums);
         }
       }
       clk.lap(ph.products);

@@ -43,11 +43,7 @@ struct BlockCompute {
 // The plan's block shape is used as is; the threads are those of the region run_blocks opens (plan.threads), or,
 // for run_blocks_team, those of the enclosing region, which all call it (scratch for each of them; no barrier at
 // the end, the region's end joins).
-// Where the packed panels sit in the call: the window's first row / column of C (row0 / col0, added to the block's
-// offset for the write and the exponents), the index of its first k-block in the whole k range (a block
-// accumulator starts at k-block 0 and continues after it, so the per-element order over k-blocks is that of one
-// pass), whether this is the last window of k (write: C is written from the accumulator), and the clock of the
-// block's sums outside the engine (add_tile_fp32, add_groups_fp64; null: not timed).
+// The clock of a window's sums outside the engine, on the thread that reports the phases.
 struct SumsClock {
   // A clock read (about 30 ns) costs a fifth of one tile's sums in fp32x6, so only every kEvery-th tile's sums are
   // timed, and the time scaled by the count: all tiles' sums do the same work (edge tiles no more). kEvery is prime,
@@ -57,6 +53,12 @@ struct SumsClock {
   std::uint64_t runs = 0, timed_runs = 0;
   double seconds() const { return timed_runs ? timed * double(runs) / double(timed_runs) : 0.0; }
 };
+
+// Where the packed panels sit in the call: the window's first row / column of C (row0 / col0, added to the block's
+// offset for the write and the exponents), the index of its first k-block in the whole k range (a block
+// accumulator starts at k-block 0 and continues after it, so the per-element order over k-blocks is that of one
+// pass), whether this is the last window of k (write: C is written from the accumulator), and the clock of the
+// block's sums outside the engine (add_tile_fp32, add_groups_fp64; null: not timed).
 struct Window {
   std::int64_t row0, col0, kb_first;
   bool write;

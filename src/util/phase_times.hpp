@@ -32,6 +32,12 @@ class PhaseClock {
     phase += t - last_;
     last_ = t;
   }
+  // The same time added to a phase and to `part`, a share of it reported besides (PhaseTimes::sums in products).
+  void lap(double& phase, double& part) {
+    const double before = phase;
+    lap(phase);
+    part += phase - before;
+  }
 
  private:
   bool on_;
