@@ -113,16 +113,27 @@ double run_block_window(const BlockOutput<T>& out, const BlockCompute& comp, con
   // Loops 2-4 over the window's k-blocks and the block's micro-tiles: step(kb, kg, tile, tr, tc) with the tile's
   // operands set and its accumulator (in the block accumulator acc) prefetched; kg is the k-block's index in the whole
   // k range, which decides whether the block accumulator starts there; tr x tc is the part of the tile inside C.
+  // Within one window of kBlockK (fp32x6: four k-blocks of 64) the k-blocks are innermost, so that each block sum
+  // into a tile's accumulators finds them in L1 (k-blocks outermost, every sum fetched the tile from the L2). The raw
+  // GEMM's panels span all of k: there the k-blocks stay outermost, and a k-block's B panels stay in the L2 across
+  // the block's rows. Either way every element gets its k-blocks in order: the same bits.
+  const bool k_inner = pa.kblk.k <= pack::kBlockK;
   auto each_tile = [&](auto* acc, const auto& step) {
-    for (std::int64_t kb = 0; kb < pa.kblk.blocks(); ++kb) {  // loop 2 (the window's k-blocks)
-      const std::int64_t kg = win.kb_first + kb;
-      for (int mt = 0; mt < mtiles; ++mt)      // loop 3
-        for (int nt = 0; nt < ntiles; ++nt) {  // loop 4
-          tile_operands(kb, mt, nt);
-          prefetch_next(acc, kb, mt, nt);
-          step(kb, kg, acc + std::int64_t(mt) * kTileM * ld + nt * kTileN, std::min(kTileM, rows - mt * kTileM),
-               std::min(kTileN, cols - nt * kTileN));
-        }
+    auto visit = [&](std::int64_t kb, int mt, int nt) {
+      tile_operands(kb, mt, nt);
+      prefetch_next(acc, kb, mt, nt);
+      step(kb, win.kb_first + kb, acc + std::int64_t(mt) * kTileM * ld + nt * kTileN,
+           std::min(kTileM, rows - mt * kTileM), std::min(kTileN, cols - nt * kTileN));
+    };
+    const std::int64_t kblocks = pa.kblk.blocks();
+    if (k_inner) {
+      for (int mt = 0; mt < mtiles; ++mt)      // loop 2
+        for (int nt = 0; nt < ntiles; ++nt)    // loop 3
+          for (std::int64_t kb = 0; kb < kblocks; ++kb) visit(kb, mt, nt);  // loop 4
+    } else {
+      for (std::int64_t kb = 0; kb < kblocks; ++kb)
+        for (int mt = 0; mt < mtiles; ++mt)
+          for (int nt = 0; nt < ntiles; ++nt) visit(kb, mt, nt);
     }
     if (!win.write) return 0.0;
     const double t = util::now();

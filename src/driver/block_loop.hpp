@@ -5,6 +5,7 @@
 //   loop 2:    k-blocks of the panels                   (the exactness unit of the FP64 path)
 //   loop 3:      32-row micro-panels of the block        (one A micro-panel, reused across loop 4)
 //   loop 4:        32-column micro-panels of the block
+//   (within one window of kBlockK, loop 2 runs innermost: fp32x6's block sums then find the tile in L1)
 //                    micro-kernel: every product group on one 32x32 tile, then the accumulation of `acc`
 //   write:   C = alpha * 2^(ea_i + eb_j) * acc + beta * C   (beta == 0: C is not read)
 #pragma once
