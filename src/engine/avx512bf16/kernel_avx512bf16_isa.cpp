@@ -98,6 +98,8 @@ template <int H>
 inline void run_pass(const MicroTileArgs& args, const ProductGroup& grp, int r0, float* out) {
   if (args.kb == pack::kBlockK)
     pass<pack::kBlockK, H>(args, grp, r0, out);
+  else if (args.kb == pack::kBlockKFp32)
+    pass<pack::kBlockKFp32, H>(args, grp, r0, out);
   else
     pass<0, H>(args, grp, r0, out);
 }
