@@ -1,6 +1,7 @@
-// The per-level loop variants (driver/block_loops.hpp, pack/scan_loops.hpp, crt/crt_loops.hpp) against their
-// generic x86-64 build, bit for bit, on random and special values. A variant the CPU cannot run is skipped, so
-// each level is checked on the CPUs that have it (the qemu stage of scripts/test runs the avx2 one).
+// The per-level loop variants (driver/block_loops.hpp, pack/scan_loops.hpp, crt/crt_loops.hpp,
+// policy/fill_loops.hpp) against their generic x86-64 build, bit for bit, on random and special values. A variant the
+// CPU cannot run is skipped, so each level is checked on the CPUs that have it (the qemu stage of scripts/test runs the
+// avx2 one).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,6 +19,8 @@
 #include "driver/block_loops.hpp"
 #include "engine/int8_kernel.hpp"
 #include "pack/scan_loops.hpp"
+#include "policy/error_model.hpp"
+#include "policy/fill_loops.hpp"
 
 namespace bf16x {
 namespace {
@@ -41,11 +44,14 @@ struct Level {
   const driver::BlockLoops& block;
   const pack::ScanLoops& scan;
   const crt::CrtLoops& crt;
+  const policy::FillLoops& fill;
 };
 
 std::vector<Level> vector_levels() {
-  return {{"avx2", cpu::has_avx2_fma(), driver::kBlockLoopsAvx2, pack::kScanLoopsAvx2, crt::kCrtLoopsAvx2},
-          {"avx512", cpu::has_avx512(), driver::kBlockLoopsAvx512, pack::kScanLoopsAvx512, crt::kCrtLoopsAvx512}};
+  return {{"avx2", cpu::has_avx2_fma(), driver::kBlockLoopsAvx2, pack::kScanLoopsAvx2, crt::kCrtLoopsAvx2,
+           policy::kFillLoopsAvx2},
+          {"avx512", cpu::has_avx512(), driver::kBlockLoopsAvx512, pack::kScanLoopsAvx512, crt::kCrtLoopsAvx512,
+           policy::kFillLoopsAvx512}};
 }
 
 // Random values over a wide exponent range, with signed zeros, subnormals, infinities and NaNs mixed in.
@@ -145,6 +151,70 @@ TEST(IsaVariants, ScanLoopsEqualGeneric) {
       EXPECT_EQ(m0, m1) << lv.name;
       EXPECT_EQ(n0, n1) << lv.name;
     }
+  }
+}
+
+// The fill pass's counts (policy/fill_loops.hpp): the same counts as the generic loops, which add one count per
+// entry. For line scales E from the smallest of the fast form to the largest FP64 one, on values of every range
+// below 2^E (zeros, subnormals and entries far below the scale among them: bin 0), at every length around the
+// vector widths, blocks of 32 to 256 lines.
+TEST(IsaVariants, FillLoopsEqualGeneric) {
+  const auto& g = policy::kFillLoopsGeneric;
+  constexpr int kBins = policy::FillEnvelope::kBins;
+  const int scales[] = {-894, -60, 0, 1, 60, 1024};
+  auto offset = [](int e) { return 1 + 4 * (policy::FillEnvelope::kBinades - 1023 - e); };
+  auto below = [](auto x, int e) {  // |x| < 2^e, as in a line of scale e
+    using T = decltype(x);
+    const T top = std::min(T(std::ldexp(0.75, e)), std::numeric_limits<T>::max());
+    return std::fabs(double(x)) < std::ldexp(1.0, e) ? x : std::signbit(x) ? -top : top;
+  };
+  for (const Level& lv : vector_levels()) {
+    if (!lv.runs) continue;
+    for (int len : {0, 1, 3, 7, 8, 15, 16, 17, 33, 100})
+      for (int e : scales) {
+        auto f = values<float>(std::size_t(len) + 1, 40 + len);
+        auto d = values<double>(std::size_t(len) + 1, 50 + len);
+        for (auto& x : f) x = below(x, e);
+        for (auto& x : d) x = below(x, e);
+        std::vector<std::uint32_t> h0(4 * kBins, 7), h1 = h0, k0 = h0, k1 = h0;
+        g.count_along_fp32(f.data(), len, offset(e), kBins, h0.data());
+        lv.fill.count_along_fp32(f.data(), len, offset(e), kBins, h1.data());
+        g.count_along_fp64(d.data(), len, offset(e), kBins, k0.data());
+        lv.fill.count_along_fp64(d.data(), len, offset(e), kBins, k1.data());
+        EXPECT_EQ(h0, h1) << lv.name << " along fp32, len " << len << ", scale " << e;
+        EXPECT_EQ(k0, k1) << lv.name << " along fp64, len " << len << ", scale " << e;
+        std::uint64_t total = 0;
+        for (auto n : k0) total += n - 7;
+        EXPECT_EQ(total, std::uint64_t(len));
+      }
+    for (int shift : {5, 6, 8})
+      for (int nr : {1, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 63, 64, 200, 256}) {
+        if (nr > (1 << shift)) continue;
+        const std::int64_t sl = nr + 9;  // columns of the block at a stride past its lines
+        for (int len : {1, 5, 19}) {
+          auto f = values<float>(std::size_t(sl * len), 60 + nr + len);
+          auto d = values<double>(std::size_t(sl * len), 70 + nr + len);
+          std::vector<int> c(static_cast<std::size_t>(nr));
+          for (int r = 0; r < nr; ++r) {  // line r of scale scales[(r + len) % 6]
+            const int e = scales[(r + len) % 6];
+            c[std::size_t(r)] = offset(e);
+            for (int l = 0; l < len; ++l) {
+              f[std::size_t(r + l * sl)] = below(f[std::size_t(r + l * sl)], e);
+              d[std::size_t(r + l * sl)] = below(d[std::size_t(r + l * sl)], e);
+            }
+          }
+          std::vector<std::uint32_t> h0(std::size_t(kBins) << shift, 3), h1 = h0, k0 = h0, k1 = h0;
+          g.count_across_fp32(f.data(), sl, nr, len, c.data(), shift, h0.data());
+          lv.fill.count_across_fp32(f.data(), sl, nr, len, c.data(), shift, h1.data());
+          g.count_across_fp64(d.data(), sl, nr, len, c.data(), shift, k0.data());
+          lv.fill.count_across_fp64(d.data(), sl, nr, len, c.data(), shift, k1.data());
+          EXPECT_EQ(h0, h1) << lv.name << " across fp32, " << nr << " lines of " << (1 << shift) << ", len " << len;
+          EXPECT_EQ(k0, k1) << lv.name << " across fp64, " << nr << " lines of " << (1 << shift) << ", len " << len;
+          std::uint64_t total = 0;
+          for (auto n : k0) total += n - 3;
+          EXPECT_EQ(total, std::uint64_t(nr) * std::uint64_t(len));
+        }
+      }
   }
 }
 

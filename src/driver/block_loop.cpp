@@ -127,8 +127,8 @@ double run_block_window(const BlockOutput<T>& out, const BlockCompute& comp, con
     };
     const std::int64_t kblocks = pa.kblk.blocks();
     if (k_inner) {
-      for (int mt = 0; mt < mtiles; ++mt)      // loop 2
-        for (int nt = 0; nt < ntiles; ++nt)    // loop 3
+      for (int mt = 0; mt < mtiles; ++mt)                                   // loop 2
+        for (int nt = 0; nt < ntiles; ++nt)                                 // loop 3
           for (std::int64_t kb = 0; kb < kblocks; ++kb) visit(kb, mt, nt);  // loop 4
     } else {
       for (std::int64_t kb = 0; kb < kblocks; ++kb)

@@ -13,7 +13,9 @@
 #include <vector>
 
 #include "bf16x/bf16x.h"
+#include "cpu/features.hpp"
 #include "pack/layout.hpp"
+#include "policy/fill_loops.hpp"
 #include "split/slice_fp64.hpp"
 
 namespace bf16x::policy {
@@ -41,17 +43,25 @@ int bin_of(double x, int E) {
   return 1 + (Env::kBinades - 1 - t) * Env::kSubBins + q;
 }
 
-// The fast form of bin_of for a line whose scale exponent E is at least kBinades - 1022: bin = max(0, key + c) with
-// key = the exponent and first two significand bits of |x| (bits 50..62) and c = bin_offset(E). Zeros and
-// subnormals fall into bin 0 there, as in bin_of (their t = E - e >= E + 1022 >= kBinades), and so does every
-// normal x with t >= kBinades (key + c <= 0 exactly then).
-static_assert(Env::kSubBins == 4, "key holds two significand bits");
+// The fast form of bin_of (fast_bin, policy/fill_loops.hpp) for a line of scale exponent E >= kFastScale, with
+// c = bin_offset(E).
+static_assert(Env::kSubBins == 4, "fast_bin's key holds two significand bits");
 constexpr int kFastScale = Env::kBinades - 1022;
 int bin_offset(int E) { return 1 + Env::kSubBins * (Env::kBinades - 1023 - E); }
-int fast_bin(double x, int c) {
-  std::uint64_t u;
-  std::memcpy(&u, &x, sizeof u);
-  return std::max(0, int((u << 1) >> 51) + c);
+
+void count_along(const float* x, std::int64_t len, int c, std::uint32_t* h) {
+  fill_loops().count_along_fp32(x, len, c, Env::kBins, h);
+}
+void count_along(const double* x, std::int64_t len, int c, std::uint32_t* h) {
+  fill_loops().count_along_fp64(x, len, c, Env::kBins, h);
+}
+void count_across(const float* x, std::int64_t sl, int nr, std::int64_t len, const int* c, int shift,
+                  std::uint32_t* h) {
+  fill_loops().count_across_fp32(x, sl, nr, len, c, shift, h);
+}
+void count_across(const double* x, std::int64_t sl, int nr, std::int64_t len, const int* c, int shift,
+                  std::uint32_t* h) {
+  fill_loops().count_across_fp64(x, sl, nr, len, c, shift, h);
 }
 
 // Per line of a block: the largest and smallest |x| (as FP64: exact for float too), and whether any entry is NaN or
@@ -65,15 +75,6 @@ __m128d abs2(const T* p) {
   else
     return _mm_andnot_pd(sign, _mm_cvtps_pd(_mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)))));
 }
-// Across memory, each column of a block is a piece of a few cache lines at a stride the hardware does not follow:
-// the piece kAhead columns on is asked for ahead of its use.
-constexpr std::int64_t kAhead = 8;
-template <typename T>
-void prefetch_piece(const T* p, std::int64_t nr) {
-  for (std::int64_t q = 0; q < nr * std::int64_t(sizeof(T)); q += 64)
-    _mm_prefetch(reinterpret_cast<const char*>(p) + q, _MM_HINT_T0);
-}
-
 template <typename T>
 bool extremes(const T* x, std::int64_t sr, std::int64_t sl, std::int64_t nr, std::int64_t len, double* mx, double* mn) {
   constexpr double kMax = std::numeric_limits<double>::max();
@@ -120,26 +121,33 @@ bool extremes(const T* x, std::int64_t sr, std::int64_t sl, std::int64_t nr, std
   return _mm_movemask_pd(bad) != 0;
 }
 
-// Lines of op(X): element l of line r sits at data[r * sr + l * sl], walked along the contiguous direction, kBlock
-// lines at a time (a block of 2048-long FP64 lines, 512 KiB, is read again from the L2). Two passes over a block:
-// its lines' extremes (the scale, and the lowest and highest bin, since bin_of grows with |x|), then the counts.
-// - Along (sl == 1), line by line, into four counts per bin (entry l into count l % 4): most entries of a line lie
-//   in its top binades, and equal bins in a row then do not wait for each other's increments.
-// - Across (sr == 1), the block's lines side by side, into counts stored bin by bin (line r of bin b at
-//   b kBlock + r): the bins most entries fall into take a few KiB, in L1.
+// Lines of op(X): element l of line r sits at data[r * sr + l * sl], walked along the contiguous direction, a block
+// of lines at a time. Two passes over a block: its lines' extremes (the scale, and the lowest and highest bin, since
+// bin_of grows with |x|), then the counts.
+// - Along (sl == 1), kAlong lines a block (2048-long FP64 lines: 512 KiB, read again from the L2), line by line,
+//   into four counts per bin (entry l into count l % 4): most entries of a line lie in its top binades, and equal
+//   bins in a row then do not wait for each other's increments.
+// - Across (sr == 1), up to kAcross lines side by side, into counts stored bin by bin (line r of bin b at
+//   b block + r): the bins most entries fall into take a few KiB. Each column of the block is one run of memory,
+//   from another page than the last: 32 FP64 lines made that 256 bytes, and the extremes pass waited on the pages
+//   (4.5x its read bound at 2048 x 2048); 256 lines make it 2 KiB. The block shrinks to give every thread one.
 template <typename T>
 Env measure(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count, std::int64_t len) {
   Env env;
   env.len = len;
-  constexpr std::int64_t kBlock = 32;
-  const std::int64_t blocks = (count + kBlock - 1) / kBlock;
+  constexpr std::int64_t kAlong = 32, kAcross = 256;
   const bool big = count * len > 65536, along = sl == 1;
+  const int team = big ? omp_get_max_threads() : 1;
+  int shift = 5;  // across: a block of 2^shift lines, 32 to kAcross, and no fewer blocks than threads
+  while ((std::int64_t(1) << shift) < kAcross && (std::int64_t(2) << shift) * team <= count) ++shift;
+  const std::int64_t block = along ? kAlong : std::int64_t(1) << shift;
+  const std::int64_t blocks = (count + block - 1) / block;
   bool nonfinite = false;
   std::int64_t lines = 0;
   // The counts of each thread, zero between lines. Allocated here: nothing inside a parallel region may throw (an
   // exception there ends the process).
-  const std::size_t per_thread = std::size_t((along ? 4 : kBlock) * Env::kBins);
-  std::vector<std::uint32_t> counts(per_thread * std::size_t(big ? omp_get_max_threads() : 1));
+  const std::size_t per_thread = std::size_t((along ? kAlongCopies : block) * Env::kBins);
+  std::vector<std::uint32_t> counts(per_thread * std::size_t(team));
 #pragma omp parallel if (big) reduction(|| : nonfinite) reduction(+ : lines)
   {
     std::uint32_t* h = counts.data() + per_thread * std::size_t(omp_get_thread_num());
@@ -161,12 +169,12 @@ Env measure(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count,
     };
 #pragma omp for schedule(static)
     for (std::int64_t blk = 0; blk < blocks; ++blk) {
-      const std::int64_t r0 = blk * kBlock, nr = std::min(kBlock, count - r0);
+      const std::int64_t r0 = blk * block, nr = std::min(block, count - r0);
       const T* x = data + r0 * sr;
-      double mx[kBlock], mn[kBlock];
+      double mx[kAcross], mn[kAcross];
       nonfinite = extremes(x, sr, sl, nr, len, mx, mn) || nonfinite;
       if (nonfinite) continue;
-      int scale[kBlock], lo[kBlock], hi[kBlock], offset[kBlock];
+      int scale[kAcross], lo[kAcross], hi[kAcross], offset[kAcross];
       bool fast = true;
       for (std::int64_t r = 0; r < nr; ++r) {
         scale[r] = split::scale_exponent(mx[r]);
@@ -179,30 +187,25 @@ Env measure(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count,
         for (std::int64_t r = 0; r < nr; ++r) {
           const T* line = x + r * sr;
           const int c = offset[r], e = scale[r];
-          std::int64_t l = 0;
-          if (fast) {
-            for (; l + 4 <= len; l += 4)
-              for (int q = 0; q < 4; ++q) ++h[q * Env::kBins + fast_bin(double(line[l + q]), c)];
-          }
-          for (; l < len; ++l) ++h[bin_of(double(line[l]), e)];
+          if (fast)
+            count_along(line, len, c, h);
+          else
+            for (std::int64_t l = 0; l < len; ++l) ++h[bin_of(double(line[l]), e)];
           add_line(mx[r], lo[r], hi[r], [&](int b) {
             std::uint32_t n = 0;
-            for (int q = 0; q < 4; ++q) n += std::exchange(h[q * Env::kBins + b], 0u);
+            for (int q = 0; q < kAlongCopies; ++q) n += std::exchange(h[q * Env::kBins + b], 0u);
             return n;
           });
         }
       } else {
         if (fast) {
-          for (std::int64_t l = 0; l < len; ++l) {
-            if (l + kAhead < len) prefetch_piece(x + (l + kAhead) * sl, nr);
-            for (std::int64_t r = 0; r < nr; ++r) ++h[fast_bin(double(x[r + l * sl]), offset[r]) * kBlock + r];
-          }
+          count_across(x, sl, int(nr), len, offset, shift, h);
         } else {
           for (std::int64_t l = 0; l < len; ++l)
-            for (std::int64_t r = 0; r < nr; ++r) ++h[bin_of(double(x[r + l * sl]), scale[r]) * kBlock + r];
+            for (std::int64_t r = 0; r < nr; ++r) ++h[bin_of(double(x[r + l * sl]), scale[r]) * block + r];
         }
         for (std::int64_t r = 0; r < nr; ++r)
-          add_line(mx[r], lo[r], hi[r], [&](int b) { return std::exchange(h[b * kBlock + r], 0u); });
+          add_line(mx[r], lo[r], hi[r], [&](int b) { return std::exchange(h[b * block + r], 0u); });
       }
     }
     for (int b = all_below; b < Env::kBins; ++b) worst[std::size_t(b)] = len;
@@ -216,6 +219,11 @@ Env measure(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count,
 }
 
 }  // namespace
+
+const FillLoops& fill_loops() {
+  static const FillLoops& loops = cpu::by_level(kFillLoopsGeneric, kFillLoopsAvx2, kFillLoopsAvx512);
+  return loops;
+}
 
 double gamma(double n, double u) { return n * u < 1 ? n * u / (1 - n * u) : std::numeric_limits<double>::infinity(); }
 
