@@ -348,7 +348,8 @@ namespace bf16x::test {
 namespace {
 
 // The workspace is bounded by the block sizes, the moduli and the thread count, not by m, n or k: the per-thread
-// panels and accumulators, and the operand caches, which take at most max(64 MiB, the per-thread panels).
+// panels and accumulators, the operand caches, which take at most max(64 MiB, the per-thread panels), and the A
+// panels kept for all k-blocks of a block row, at most 64 MiB over all threads.
 TEST(CrtGemm, WorkspaceBoundedByBlocks) {
   crt::CrtConfig cfg;
   cfg.moduli = 20;
@@ -369,10 +370,17 @@ TEST(CrtGemm, WorkspaceBoundedByBlocks) {
   cfg.threads = 1;
   EXPECT_GT(crt::crt_workspace_bytes(15, 2048, 2048, 2048, crt::crt_blocking(2048, 2048, 2048, cfg)),
             crt::crt_workspace_bytes(15, 4096, 4096, 4096, crt::crt_blocking(4096, 4096, 4096, cfg)));
+  // There no cache fits, and the thread keeps the A panels of both k-blocks of a block row (15 planes of 16 panels,
+  // 31.5 MB) instead of packing them again for each of its eight blocks; at k = 2^24 they would not fit: one k-block.
+  const crt::Blocking b4 = crt::crt_blocking(4096, 4096, 4096, cfg), b24 = crt::crt_blocking(4096, 4096, 1 << 24, cfg);
+  ASSERT_EQ(b4.kc, b24.kc);
+  EXPECT_EQ(crt::crt_workspace_bytes(15, 4096, 4096, 4096, b4) - crt::crt_workspace_bytes(15, 4096, 4096, 1 << 24, b24),
+            std::size_t(15) * std::size_t(b4.mc / 32) * engine::int8::a_panel_bytes(b4.kc));
 }
 
 // The operand caches change where the panels are packed, not what they hold: the same bits with and without them,
-// over shapes that cache both operands, or A or B alone (n large, k past one k-block), at 1 and 3 threads.
+// over shapes that cache both operands, or A or B alone (n large, k past one k-block), at 1 and 3 threads. Without
+// the caches, 600 x 300 x 2100 at one thread keeps the A panels of both its k-blocks along a block row.
 TEST(CrtGemm, OperandCachesGiveTheSameBits) {
   struct Shape {
     std::int64_t m, n, k;

@@ -29,10 +29,11 @@ namespace {
 
 constexpr int kDefaultBlock = 512;  // mc, nc
 // One k-block up to k = 2048: each k-block reads and writes all N int32 accumulator blocks (N MiB per thread at
-// 512 x 512) and, past the first, packs the block's A residues again, so fewer, longer k-blocks save that traffic
-// (n = 2048: residues and packing -28%, the scan's bound loads -40%); the packed panels are 64 KiB each.
+// 512 x 512) and, past the first, needs the block's A residues of another k range, so fewer, longer k-blocks save
+// that traffic (n = 2048: residues and packing -28%, the scan's bound loads -40%); the packed panels are 64 KiB each.
 constexpr int kDefaultBlockK = 2048;
-// The operand caches (operand_caches) take at most this, or the per-thread panels they replace where those are more.
+// The operand caches (operand_caches) take at most this, or the per-thread panels they replace where those are more;
+// so do the A panels that the threads keep along a block row for all its k-blocks (kept_kblocks).
 constexpr std::size_t kCacheBudget = std::size_t(64) << 20;
 
 std::int64_t round_up(std::int64_t x, std::int64_t r) { return (x + r - 1) / r * r; }
@@ -143,12 +144,21 @@ struct Layout {
 // int32 tiles (products_pass), not N int32 planes.
 bool one_k_block(std::int64_t k, const Blocking& b) { return k <= b.kc; }
 
+// The k-blocks of A panels a thread holds: all of them, so that it packs a block row's A once and not once per block,
+// where they fit kCacheBudget over all threads; else one (k-blocks past the first packed again for each block).
+std::int64_t kept_kblocks(int moduli, const Blocking& b, std::int64_t k) {
+  const std::int64_t kb = (k + b.kc - 1) / b.kc;
+  const std::size_t all = std::size_t(std::max(moduli, 1)) * std::size_t(b.mc / kTile) * a_panel_bytes(b.kc) *
+                          std::size_t(kb) * std::size_t(b.threads);
+  return kb > 1 && all <= kCacheBudget ? kb : 1;
+}
+
 // Per thread, for depth k; without the panels of an operand the call caches.
 Layout layout_of(int moduli, const Blocking& b, bool a_cached, bool b_cached, std::int64_t k) {
   const auto al = util::align64;
   Layout l;
   const std::size_t nm = std::size_t(std::max(moduli, 1)), plane = std::size_t(b.mc) * b.nc;
-  l.apack = a_cached ? 0 : al(nm * (b.mc / kTile) * a_panel_bytes(b.kc));
+  l.apack = a_cached ? 0 : al(nm * (b.mc / kTile) * a_panel_bytes(b.kc) * std::size_t(kept_kblocks(moduli, b, k)));
   l.bpack = b_cached ? 0 : al(nm * (b.nc / kTile) * b_panel_bytes(b.kc));
   const std::size_t bound_sums = plane * sizeof(std::int32_t);
   l.acc = al(one_k_block(k, b) ? std::max(bound_sums, nm * plane + std::size_t(b.mc) * kTile * sizeof(std::int32_t))
@@ -173,7 +183,8 @@ Caches operand_caches(int moduli, std::int64_t m, std::int64_t n, std::int64_t k
   const std::size_t nm = std::size_t(std::max(moduli, 1)), kb = std::size_t((k + b.kc - 1) / b.kc);
   const std::size_t bb = util::align64(nm * kb * std::size_t(panel_count(n)) * b_panel_bytes(b.kc));
   const std::size_t ab = util::align64(nm * kb * std::size_t(panel_count(m)) * a_panel_bytes(b.kc));
-  const Layout all = layout_of(moduli, b, false, false, k);
+  // The per-thread panels of one k-block (the A panels kept for more, kept_kblocks, are no part of the budget).
+  const Layout all = layout_of(moduli, b, false, false, std::min<std::int64_t>(k, b.kc));
   const std::size_t budget = std::max(kCacheBudget, (all.apack + all.bpack) * std::size_t(b.threads));
   Caches c;
   if (bb <= budget) c.b = bb;
@@ -183,7 +194,7 @@ Caches operand_caches(int moduli, std::int64_t m, std::int64_t n, std::int64_t k
 
 double crt_packed_elements(int moduli, std::int64_t m, std::int64_t n, std::int64_t k, const Blocking& b) {
   const std::int64_t mb = (m + b.mc - 1) / b.mc, nb = (n + b.nc - 1) / b.nc, kb = (k + b.kc - 1) / b.kc;
-  const bool keep_a = kb == 1 && mb % b.threads == 0;  // CrtCall::chunk: whole block rows per thread
+  const bool keep_a = (kb == 1 || kept_kblocks(moduli, b, k) == kb) && mb % b.threads == 0;  // CrtCall::chunk
   const Caches c = operand_caches(moduli, m, n, k, b);
   return double(k) * (double(m) * double(c.a || keep_a ? 1 : nb) + double(n) * double(c.b ? 1 : mb));
 }
@@ -235,8 +246,9 @@ struct CrtCall {
   int mc, nc, kc;
   std::int64_t mb, nb, kb, nblocks;
   std::size_t ap_bytes, bp_bytes;
-  bool keep_a;  // one k-block: a thread's packed A panels stay valid along a block row
-  int chunk;    // blocks handed out at a time (whole block rows where that keeps A packed once per thread)
+  bool keep_a;            // a thread's packed A panels (one k-block, or all kept) stay valid along a block row
+  std::size_t a_kstride;  // bytes between the kept A panels of consecutive k-blocks (0: one set, packed again)
+  int chunk;              // blocks handed out at a time (whole block rows where that keeps A packed once per thread)
   int max_s = 0;
   util::PhaseTimes ph;             // thread 0's seconds, all threads' bytes
   std::uint64_t dot_products = 0;  // TDPBSSD (16 x 16 x 64) equivalents
@@ -274,7 +286,8 @@ struct CrtCall {
         nblocks(mb * nb),
         ap_bytes(a_panel_bytes(blk.kc)),
         bp_bytes(b_panel_bytes(blk.kc)),
-        keep_a(kb == 1),
+        keep_a(kb == 1 || kept_kblocks(plan.n, blk, x_.k) == kb),
+        a_kstride(kb > 1 && keep_a ? std::size_t(plan.n) * std::size_t(blk.mc / kTile) * ap_bytes : 0),
         chunk(keep_a && mb % blk.threads == 0 ? int(nb) : 1) {}
 
   ThreadSpace space_of(int tid) const {
@@ -414,23 +427,25 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
         }
         pending = 0;
       };
+      const bool have_a = c.keep_a && a_row == i0;
+      a_row = i0;
       for (std::int64_t kk = 0; kk < c.kb; ++kk) {
         const std::int64_t l0 = kk * kc;
         const int len = int(std::min<std::int64_t>(kc, c.x.k - l0)), kcp = int(round_up(len, kKChunk));
-        for (int ip = 0; ip < rp && !c.cache.a && !(c.keep_a && a_row == i0); ++ip) {
+        std::int8_t* apack = ws.apack + std::size_t(kk) * c.a_kstride;
+        for (int ip = 0; ip < rp && !c.cache.a && !have_a; ++ip) {
           const int lines = std::min(kTile, rows - ip * kTile);
           load_lines(c.la, i0 + ip * kTile, lines, l0, len, kcp, c.fa1.data(), c.fa2.data(), true, ws.yb);
-          pack_a_panel(ws.yb, kcp, lines, nullptr, 0, ws.apack + ip * c.ap_bytes, 0);
+          pack_a_panel(ws.yb, kcp, lines, nullptr, 0, apack + ip * c.ap_bytes, 0);
           bytes += std::uint64_t(lines) * len * sizeof(T) + c.ap_bytes;
         }
-        a_row = i0;
         for (int jp = 0; jp < cp && !c.cache.b; ++jp) {
           const int lines = std::min(kTile, cols - jp * kTile);
           load_lines(c.lb, j0 + jp * kTile, lines, l0, len, kcp, c.fb1.data(), c.fb2.data(), true, ws.yb);
           pack_b_panel(ws.yb, kcp, lines, nullptr, 0, ws.bpack + jp * c.bp_bytes, 0);
           bytes += std::uint64_t(lines) * len * sizeof(T) + c.bp_bytes;
         }
-        const std::int8_t* apanels = c.cache.a ? c.cached(true, 1, kk, 0) + (i0 / kTile) * c.ap_bytes : ws.apack;
+        const std::int8_t* apanels = c.cache.a ? c.cached(true, 1, kk, 0) + (i0 / kTile) * c.ap_bytes : apack;
         const std::int8_t* bpanels = c.cache.b ? c.cached(false, 1, kk, 0) + (j0 / kTile) * c.bp_bytes : ws.bpack;
         clk.lap(ph.scan);
         for (int jp = 0; jp < cp; ++jp)
@@ -558,17 +573,19 @@ std::uint64_t products_pass(CrtCall<T>& c) {
       int rows, cols, rp, cp;
       c.block(blkid, i0, j0, rows, cols, rp, cp);
       std::int64_t pending = 0;
+      const bool have_a = c.keep_a && a_row == i0;
+      a_row = i0;
       for (std::int64_t kk = 0; kk < c.kb; ++kk) {
         const std::int64_t l0 = kk * kc;
         const int len = int(std::min<std::int64_t>(kc, c.x.k - l0)), kcp = int(round_up(len, kKChunk));
+        std::int8_t* apack = ws.apack + std::size_t(kk) * c.a_kstride;
         clk.lap(ph.products);
-        for (int ip = 0; ip < rp && !c.cache.a && !(c.keep_a && a_row == i0); ++ip) {
+        for (int ip = 0; ip < rp && !c.cache.a && !have_a; ++ip) {
           const int lines = std::min(kTile, rows - ip * kTile);
           load_lines(c.la, i0 + ip * kTile, lines, l0, len, kcp, c.fa1.data(), c.fa2.data(), false, ws.yb);
-          pack_a_panel(ws.yb, kcp, lines, &plan, bits, ws.apack + ip * c.ap_bytes, (mc / kTile) * c.ap_bytes);
+          pack_a_panel(ws.yb, kcp, lines, &plan, bits, apack + ip * c.ap_bytes, (mc / kTile) * c.ap_bytes);
           bytes_pack += std::uint64_t(lines) * len * sizeof(T) + std::uint64_t(N) * c.ap_bytes;
         }
-        a_row = i0;
         for (int jp = 0; jp < cp && !c.cache.b; ++jp) {
           const int lines = std::min(kTile, cols - jp * kTile);
           load_lines(c.lb, j0 + jp * kTile, lines, l0, len, kcp, c.fb1.data(), c.fb2.data(), false, ws.yb);
@@ -578,7 +595,7 @@ std::uint64_t products_pass(CrtCall<T>& c) {
         clk.lap(ph.pack);
         for (int t = 0; t < N; ++t) {
           const std::int8_t* at = c.cache.a ? c.cached(true, N, kk, t) + (i0 / kTile) * c.ap_bytes
-                                            : ws.apack + std::size_t(t) * (mc / kTile) * c.ap_bytes;
+                                            : apack + std::size_t(t) * (mc / kTile) * c.ap_bytes;
           const std::int8_t* bt = c.cache.b ? c.cached(false, N, kk, t) + (j0 / kTile) * c.bp_bytes
                                             : ws.bpack + std::size_t(t) * (nc / kTile) * c.bp_bytes;
           std::int32_t* acct = ws.acc + accn * t;
