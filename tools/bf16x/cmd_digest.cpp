@@ -22,9 +22,10 @@ struct Shape {
   std::int64_t m, n, k;
 };
 
-// Small, odd, skinny, deep, and some over the thread blocks and k-blocks (256 deep; fp32x6 64).
-const Shape kShapes[] = {{1, 1, 1},       {4, 4, 4},    {33, 17, 65},    {64, 300, 129},  {130, 97, 513},
-                         {257, 64, 1030}, {8, 8, 4096}, {300, 300, 300}, {600, 530, 1100}};
+// Small, odd, skinny, deep, and some over the thread blocks and k-blocks (256 deep; fp32x6 64; the CRT modes 2048:
+// 96 x 700 x 2100 takes two, with several blocks along a block row).
+const Shape kShapes[] = {{1, 1, 1},       {4, 4, 4},    {33, 17, 65},    {64, 300, 129},   {130, 97, 513},
+                         {257, 64, 1030}, {8, 8, 4096}, {300, 300, 300}, {600, 530, 1100}, {96, 700, 2100}};
 
 struct Config {
   const char* mode;
