@@ -380,12 +380,14 @@ TEST(CrtGemm, WorkspaceBoundedByBlocks) {
 
 // The operand caches change where the panels are packed, not what they hold: the same bits with and without them,
 // over shapes that cache both operands, or A or B alone (n large, k past one k-block), at 1 and 3 threads. Without
-// the caches, 600 x 300 x 2100 at one thread keeps the A panels of both its k-blocks along a block row.
+// the caches, 300 x 1100 x 2100 at one thread keeps the A panels of both its k-blocks along its block row of three
+// blocks (with them, A is cached).
 TEST(CrtGemm, OperandCachesGiveTheSameBits) {
   struct Shape {
     std::int64_t m, n, k;
   };
-  for (const Shape s : {Shape{45, 38, 70}, Shape{600, 300, 2100}, Shape{40, 1100, 2100}, Shape{520, 1030, 129}})
+  for (const Shape s :
+       {Shape{45, 38, 70}, Shape{600, 300, 2100}, Shape{40, 1100, 2100}, Shape{520, 1030, 129}, Shape{300, 1100, 2100}})
     for (int threads : {1, 3})
       for (int moduli : {8, 20}) {
         Problem<double> p(s.m, s.n, s.k, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 61, 8, -12, 12);
