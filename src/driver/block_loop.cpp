@@ -127,13 +127,13 @@ double run_block_window(const BlockOutput<T>& out, const BlockCompute& comp, con
     };
     const std::int64_t kblocks = pa.kblk.blocks();
     if (k_inner) {
-      for (int mt = 0; mt < mtiles; ++mt)                                   // loop 2
-        for (int nt = 0; nt < ntiles; ++nt)                                 // loop 3
-          for (std::int64_t kb = 0; kb < kblocks; ++kb) visit(kb, mt, nt);  // loop 4
+      for (int mt = 0; mt < mtiles; ++mt)                                   // loop 3
+        for (int nt = 0; nt < ntiles; ++nt)                                 // loop 4
+          for (std::int64_t kb = 0; kb < kblocks; ++kb) visit(kb, mt, nt);  // loop 2, innermost here
     } else {
-      for (std::int64_t kb = 0; kb < kblocks; ++kb)
-        for (int mt = 0; mt < mtiles; ++mt)
-          for (int nt = 0; nt < ntiles; ++nt) visit(kb, mt, nt);
+      for (std::int64_t kb = 0; kb < kblocks; ++kb)               // loop 2
+        for (int mt = 0; mt < mtiles; ++mt)                       // loop 3
+          for (int nt = 0; nt < ntiles; ++nt) visit(kb, mt, nt);  // loop 4
     }
     if (!win.write) return 0.0;
     const double t = util::now();

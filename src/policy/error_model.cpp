@@ -125,12 +125,12 @@ bool extremes(const T* x, std::int64_t sr, std::int64_t sl, std::int64_t nr, std
 // of lines at a time. Two passes over a block: its lines' extremes (the scale, and the lowest and highest bin, since
 // bin_of grows with |x|), then the counts.
 // - Along (sl == 1), kAlong lines a block (2048-long FP64 lines: 512 KiB, read again from the L2), line by line,
-//   into four counts per bin (entry l into count l % 4): most entries of a line lie in its top binades, and equal
-//   bins in a row then do not wait for each other's increments.
+//   into kAlongCopies counts per bin: most entries of a line lie in its top binades, and equal bins in a row then
+//   do not wait for each other's increments.
 // - Across (sr == 1), up to kAcross lines side by side, into counts stored bin by bin (line r of bin b at
 //   b block + r): the bins most entries fall into take a few KiB. Each column of the block is one run of memory,
-//   from another page than the last: 32 FP64 lines made that 256 bytes, and the extremes pass waited on the pages
-//   (4.5x its read bound at 2048 x 2048); 256 lines make it 2 KiB. The block shrinks to give every thread one.
+//   from another page than the last: 32 FP64 lines made that 256 bytes, on whose loads the extremes pass stalled;
+//   256 lines make it 2 KiB. The block shrinks to give every thread one.
 template <typename T>
 Env measure(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count, std::int64_t len) {
   Env env;
