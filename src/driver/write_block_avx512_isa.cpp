@@ -10,13 +10,6 @@
 #include "driver/write_block_avx512.hpp"
 #include "pack/transpose_avx512.hpp"
 
-// GCC 12 reports its own _mm*_undefined_* placeholders as uninitialised where intrinsics inline (GCC PR 105593).
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#ifndef __clang__
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-
 namespace bf16x::driver {
 namespace {
 
@@ -94,5 +87,3 @@ void write_block_avx512(double* c, std::int64_t ldc, const double* acc, int ld, 
 }
 
 }  // namespace bf16x::driver
-
-#pragma GCC diagnostic pop

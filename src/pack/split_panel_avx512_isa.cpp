@@ -20,14 +20,6 @@
 #include "pack/transpose_avx512.hpp"
 #include "split/slice_fp64.hpp"
 
-// GCC 12 reports its own _mm*_undefined_* placeholders as uninitialised when intrinsics are inlined (GCC PR
-// 105593); the values are never read.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#ifndef __clang__
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-
 namespace bf16x::pack {
 namespace {
 
@@ -284,5 +276,3 @@ template void split_panel_avx512(const PanelJob<double>&);
 template void split_panel_avx512(const PanelJob<bf16_t>&);
 
 }  // namespace bf16x::pack
-
-#pragma GCC diagnostic pop
