@@ -144,13 +144,21 @@ struct Layout {
 // int32 tiles (products_pass), not N int32 planes.
 bool one_k_block(std::int64_t k, const Blocking& b) { return k <= b.kc; }
 
+// Bytes of a thread's A panels for one k-block: every modulus plane of the block's mc / 32 panels.
+std::size_t a_panels_bytes(int moduli, const Blocking& b) {
+  return std::size_t(std::max(moduli, 1)) * std::size_t(b.mc / kTile) * a_panel_bytes(b.kc);
+}
+
 // The k-blocks of A panels a thread holds: all of them, so that it packs a block row's A once and not once per block,
 // where they fit kCacheBudget over all threads; else one (k-blocks past the first packed again for each block).
 std::int64_t kept_kblocks(int moduli, const Blocking& b, std::int64_t k) {
   const std::int64_t kb = (k + b.kc - 1) / b.kc;
-  const std::size_t all = std::size_t(std::max(moduli, 1)) * std::size_t(b.mc / kTile) * a_panel_bytes(b.kc) *
-                          std::size_t(kb) * std::size_t(b.threads);
-  return kb > 1 && all <= kCacheBudget ? kb : 1;
+  return kb > 1 && a_panels_bytes(moduli, b) * std::size_t(kb) * std::size_t(b.threads) <= kCacheBudget ? kb : 1;
+}
+
+// Whether a thread's A panels serve every block of its block row: one k-block, or all of them kept.
+bool keeps_a(int moduli, const Blocking& b, std::int64_t k) {
+  return kept_kblocks(moduli, b, k) == (k + b.kc - 1) / b.kc;
 }
 
 // Per thread, for depth k; without the panels of an operand the call caches.
@@ -158,7 +166,7 @@ Layout layout_of(int moduli, const Blocking& b, bool a_cached, bool b_cached, st
   const auto al = util::align64;
   Layout l;
   const std::size_t nm = std::size_t(std::max(moduli, 1)), plane = std::size_t(b.mc) * b.nc;
-  l.apack = a_cached ? 0 : al(nm * (b.mc / kTile) * a_panel_bytes(b.kc) * std::size_t(kept_kblocks(moduli, b, k)));
+  l.apack = a_cached ? 0 : al(a_panels_bytes(moduli, b) * std::size_t(kept_kblocks(moduli, b, k)));
   l.bpack = b_cached ? 0 : al(nm * (b.nc / kTile) * b_panel_bytes(b.kc));
   const std::size_t bound_sums = plane * sizeof(std::int32_t);
   l.acc = al(one_k_block(k, b) ? std::max(bound_sums, nm * plane + std::size_t(b.mc) * kTile * sizeof(std::int32_t))
@@ -193,8 +201,8 @@ Caches operand_caches(int moduli, std::int64_t m, std::int64_t n, std::int64_t k
 }
 
 double crt_packed_elements(int moduli, std::int64_t m, std::int64_t n, std::int64_t k, const Blocking& b) {
-  const std::int64_t mb = (m + b.mc - 1) / b.mc, nb = (n + b.nc - 1) / b.nc, kb = (k + b.kc - 1) / b.kc;
-  const bool keep_a = (kb == 1 || kept_kblocks(moduli, b, k) == kb) && mb % b.threads == 0;  // CrtCall::chunk
+  const std::int64_t mb = (m + b.mc - 1) / b.mc, nb = (n + b.nc - 1) / b.nc;
+  const bool keep_a = keeps_a(moduli, b, k) && mb % b.threads == 0;  // CrtCall::chunk: whole block rows per thread
   const Caches c = operand_caches(moduli, m, n, k, b);
   return double(k) * (double(m) * double(c.a || keep_a ? 1 : nb) + double(n) * double(c.b ? 1 : mb));
 }
@@ -286,8 +294,8 @@ struct CrtCall {
         nblocks(mb * nb),
         ap_bytes(a_panel_bytes(blk.kc)),
         bp_bytes(b_panel_bytes(blk.kc)),
-        keep_a(kb == 1 || kept_kblocks(plan.n, blk, x_.k) == kb),
-        a_kstride(kb > 1 && keep_a ? std::size_t(plan.n) * std::size_t(blk.mc / kTile) * ap_bytes : 0),
+        keep_a(keeps_a(plan.n, blk, x_.k)),
+        a_kstride(kb > 1 && keep_a ? a_panels_bytes(plan.n, blk) : 0),
         chunk(keep_a && mb % blk.threads == 0 ? int(nb) : 1) {}
 
   ThreadSpace space_of(int tid) const {
