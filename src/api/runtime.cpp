@@ -8,6 +8,7 @@
 #include "api/env.hpp"
 #include "api/names.hpp"
 #include "bf16x/bf16x.h"
+#include "util/after_fork.hpp"
 
 namespace bf16x::api {
 namespace {
@@ -66,6 +67,7 @@ bool effective_verbose() {
 }
 int runtime_threads() { return g_threads.load(std::memory_order_relaxed); }
 int effective_threads() {
+  if (util::team_lost_in_fork()) return 1;  // OpenMP's pool did not survive the fork (util/after_fork.hpp)
   const int n = runtime_threads();
   return n > 0 ? n : env().num_threads;
 }

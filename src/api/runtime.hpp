@@ -17,8 +17,10 @@ void set_runtime_engine(int engine);  // bf16x_set_engine's settings (api/engine
 void set_runtime_crt_engine(int engine);
 double effective_auto_target();  // 0: the native GEMM's bound
 bool effective_verbose();
-int runtime_threads();    // bf16x_set_num_threads; 0: not set
-int effective_threads();  // runtime_threads(), else BF16X_NUM_THREADS; 0: OpenMP's default (omp_get_max_threads)
+int runtime_threads();  // bf16x_set_num_threads; 0: not set
+// 1 in a child forked from a threaded process (util/after_fork.hpp); else runtime_threads(), else
+// BF16X_NUM_THREADS; 0: OpenMP's default (omp_get_max_threads).
+int effective_threads();
 
 // Sets the calling thread's OpenMP thread count to effective_threads() for its lifetime (nothing when 0).
 class ThreadScope {

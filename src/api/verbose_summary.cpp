@@ -1,5 +1,7 @@
 #include "api/verbose_summary.hpp"
 
+#include <pthread.h>
+
 #include <cstdio>
 #include <map>
 #include <mutex>
@@ -21,6 +23,15 @@ class Summary {
  public:
   Summary() : out_(verbose_sink()) {}  // the sink opened now, not while the process is tearing down
   ~Summary() { write(); }
+
+  // A fork while another thread records a call must not leave the child's lock held; the child's summary counts
+  // its own calls only (the parent reports its own).
+  void fork_prepare() { mu_.lock(); }
+  void fork_parent() { mu_.unlock(); }
+  void fork_child() {
+    rows_.clear();
+    mu_.unlock();
+  }
 
   void add(const VerboseCall& c) {
     // Rejected calls computed nothing; complex ones are four real products (8mnk real flops).
@@ -69,11 +80,18 @@ class Summary {
   std::map<std::tuple<std::string, std::string, std::string>, Row> rows_;  // (routine, mode, engine)
 };
 
+Summary& summary() {
+  static Summary s;
+  return s;
+}
+
 }  // namespace
 
 void summary_record(const VerboseCall& c) {
-  static Summary s;
-  s.add(c);
+  static const int registered =
+      pthread_atfork([] { summary().fork_prepare(); }, [] { summary().fork_parent(); }, [] { summary().fork_child(); });
+  (void)registered;
+  summary().add(c);
 }
 
 }  // namespace bf16x::api
