@@ -16,6 +16,7 @@
 #include "bf16x/bf16x.h"
 #include "cpu/features.hpp"
 #include "env/env_vars.hpp"
+#include "env/variables.hpp"
 #include "support/probe.hpp"
 
 using namespace bf16x;
@@ -205,6 +206,28 @@ TEST(EnvProcess, BadValuesAreReportedOncePerProcess) {
   EXPECT_EQ(count_containing(r.err, "BF16X_MIN_SIZE=65x"), 1);
   EXPECT_EQ(count_containing(r.err, "BF16X_VERBOSE=maybe"), 1);
   EXPECT_EQ(count_containing(r.err, "BF16X_ENGINE=avx1024"), 1);
+}
+
+TEST(EnvNames, UnknownVariablesAreFoundWithTheNamesTheyMostLikelyMeant) {
+  const char* entries[] = {"BF16X_MODE=fp64c15", "BF16X_GAURD=off",  "BF16X_THREADS=2",    "BF16X_XYZZY=1",
+                           "BF16X_DGEMM_MODE=auto", "BF16X_QEMU=0", "BF16X_LIBRARY=/x", "PATH=/bin",
+                           "BF16X_VERBOSE", nullptr};
+  const auto u = bf16x::envvar::unknown_variables(entries);
+  std::map<std::string, std::string> got;
+  for (const auto& x : u) got[x.name] = x.nearest;
+  // The library's, the Python package's and the scripts' own names are known; PATH is not bf16x's.
+  EXPECT_EQ(got, (std::map<std::string, std::string>{{"BF16X_MODE", "BF16X_SGEMM_MODE or BF16X_DGEMM_MODE"},
+                                                     {"BF16X_GAURD", "BF16X_GUARD"},
+                                                     {"BF16X_THREADS", "BF16X_NUM_THREADS"},
+                                                     {"BF16X_XYZZY", ""}}));
+}
+
+TEST(EnvProcess, UnknownVariableIsReportedOnceWithTheNearestName) {
+  const ProbeRun r = run_probe("BF16X_MODE=fp64c15 BF16X_DGEMM_MODE=native");
+  expect_accurate(r);
+  EXPECT_EQ(count_containing(r.err, "BF16X_MODE is not a bf16x variable; did you mean BF16X_SGEMM_MODE or "
+                                    "BF16X_DGEMM_MODE?"),
+            1);
 }
 
 TEST(EnvProcess, UnloadableHostBlasIsReportedAndTheDefaultHostUsed) {

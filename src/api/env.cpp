@@ -1,10 +1,13 @@
 #include "api/env.hpp"
 
+#include <unistd.h>
+
 #include <optional>
 #include <string>
 
 #include "api/names.hpp"
 #include "bf16x/bf16x.h"
+#include "env/variables.hpp"
 
 namespace bf16x::api {
 namespace {
@@ -71,8 +74,19 @@ Env parse_env(const envvar::Source& src) {
   return r;
 }
 
+void warn_unknown_variables() {
+  if (envvar::secure_execution()) return;  // nothing of the environment is read there
+  for (const envvar::Unknown& u : envvar::unknown_variables(environ))
+    envvar::warn(u.name + " is not a bf16x variable" + (u.nearest.empty() ? "" : "; did you mean " + u.nearest + "?") +
+                 " (ignored; README, Environment)");
+}
+
 const Env& env() {
-  static const Env e = parse_env(envvar::process_source());
+  static const Env e = [] {
+    const Env r = parse_env(envvar::process_source());
+    warn_unknown_variables();  // a misspelt name would otherwise pass silently, as a refused value does not
+    return r;
+  }();
   return e;
 }
 

@@ -30,7 +30,11 @@ struct Env {
 // The settings `src` describes (refusals reported through src.warn).
 Env parse_env(const envvar::Source& src);
 
-// parse_env of this process's environment, once.
+// One line on stderr for each BF16X_* variable of the environment that no part of bf16x reads (env/variables.hpp),
+// with the known name it most likely meant.
+void warn_unknown_variables();
+
+// parse_env of this process's environment, once (and warn_unknown_variables).
 const Env& env();
 
 }  // namespace bf16x::api

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "env/env_vars.hpp"
 #include "pack/layout.hpp"
 #include "split/bf16.hpp"
 
@@ -14,7 +15,7 @@ namespace {
 std::int64_t floor_to(std::int64_t x, std::int64_t q) { return std::max(q, x / q * q); }
 
 // BF16X_DRIVER_MCNC=MC,NC (multiples of 256): fixed panel sizes, for tests that make small problems cross panel
-// boundaries. Read once.
+// boundaries. Read once, through the library's one reader of the environment (none in a secure-execution process).
 struct McNc {
   std::int64_t mc = 0, nc = 0;
 };
@@ -22,11 +23,13 @@ McNc g_override;  // set_panel_override (tests)
 
 McNc read_override() {
   McNc o;
-  if (const char* v = std::getenv("BF16X_DRIVER_MCNC")) {
+  if (const auto v = envvar::text(envvar::process_source(), "BF16X_DRIVER_MCNC")) {
     long long a = 0, b = 0;
-    if (std::sscanf(v, "%lld,%lld", &a, &b) == 2 && a > 0 && b > 0 && a % 256 == 0 && b % 256 == 0) {
+    if (std::sscanf(v->c_str(), "%lld,%lld", &a, &b) == 2 && a > 0 && b > 0 && a % 256 == 0 && b % 256 == 0) {
       o.mc = a;
       o.nc = b;
+    } else {
+      envvar::warn("BF16X_DRIVER_MCNC=" + *v + " is not MC,NC (multiples of 256); using the cache-sized panels");
     }
   }
   return o;

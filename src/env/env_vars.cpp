@@ -1,5 +1,7 @@
 #include "env/env_vars.hpp"
 
+#include <sys/auxv.h>
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -16,8 +18,11 @@ void refuse(const Source& src, const char* name, const char* value, const char* 
 
 void warn(const std::string& message) { std::fprintf(stderr, "bf16x: %s\n", message.c_str()); }
 
+bool secure_execution() { return getauxval(AT_SECURE) != 0; }
+
 const Source& process_source() {
-  static const Source s{[](const char* n) { return static_cast<const char*>(std::getenv(n)); }, warn};
+  // secure_getenv: nothing in a secure-execution process; every BF16X_* variable is read through here.
+  static const Source s{[](const char* n) { return static_cast<const char*>(secure_getenv(n)); }, warn};
   return s;
 }
 

@@ -10,12 +10,18 @@
 
 namespace bf16x::envvar {
 
-// Where values come from and where complaints go: std::getenv and stderr in the library, fakes in tests.
+// Where values come from and where complaints go: the process environment (secure_getenv) and stderr in the
+// library, fakes in tests.
 struct Source {
   std::function<const char*(const char*)> lookup;
   std::function<void(const std::string&)> warn;
 };
 const Source& process_source();
+
+// A secure-execution process (setuid, setgid, file capabilities: the kernel's AT_SECURE): the library reads no
+// BF16X_* variable there and runs with its defaults, so that the user who starts a privileged program cannot make
+// it load a library (BF16X_HOST_BLAS), write a file (BF16X_VERBOSE_OUTPUT_FILE) or compute otherwise.
+bool secure_execution();
 
 // The value if set and non-empty.
 std::optional<std::string> text(const Source& src, const char* name);
