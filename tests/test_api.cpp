@@ -2,10 +2,14 @@
 // follow BLAS (m or n = 0: nothing; alpha = 0 or k = 0: C = beta C, beta = 0 without reading C); names round trip.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "bf16x/bf16x.h"
@@ -243,4 +247,40 @@ TEST(Api, CppWrapperThrowsOnErrorAndComputes) {
   EXPECT_THROW(bf16x::dgemm(bf16x::Layout::col_major, bf16x::Op::none, bf16x::Op::none, 3, 3, 3, 1.0, a.data(), 2,
                             b.data(), 3, 0.0, c.data(), 3, bf16x::Mode::fp64x21),
                bf16x::Error);
+}
+
+// Every mode of the C API has its bf16x::Mode enumerator, named as the mode is (default_mode and automatic for
+// "default" and "auto"), with the same value; found by asking the library for every value's name, so a C mode
+// added without its C++ enumerator fails here.
+TEST(Api, CppModeHasEveryCMode) {
+  // clang-format off
+#define BF16X_CXX_MODE(m) {bf16x::Mode::m, #m}
+  const std::pair<bf16x::Mode, std::string> cxx[] = {
+      {bf16x::Mode::default_mode, "default"}, {bf16x::Mode::automatic, "auto"},
+      BF16X_CXX_MODE(native),  BF16X_CXX_MODE(fp32x6),  BF16X_CXX_MODE(fp64x6),  BF16X_CXX_MODE(fp64x10),
+      BF16X_CXX_MODE(fp64x15), BF16X_CXX_MODE(fp64x21), BF16X_CXX_MODE(fp64cr),  BF16X_CXX_MODE(fp32cr),
+      BF16X_CXX_MODE(fp64c8),  BF16X_CXX_MODE(fp64c9),  BF16X_CXX_MODE(fp64c10), BF16X_CXX_MODE(fp64c11),
+      BF16X_CXX_MODE(fp64c12), BF16X_CXX_MODE(fp64c13), BF16X_CXX_MODE(fp64c14), BF16X_CXX_MODE(fp64c15),
+      BF16X_CXX_MODE(fp64c16), BF16X_CXX_MODE(fp64c17), BF16X_CXX_MODE(fp64c18), BF16X_CXX_MODE(fp64c19),
+      BF16X_CXX_MODE(fp64c20), BF16X_CXX_MODE(fp32c5),  BF16X_CXX_MODE(fp32c6),  BF16X_CXX_MODE(fp32c7),
+      BF16X_CXX_MODE(fp32c8),  BF16X_CXX_MODE(fp32c9),  BF16X_CXX_MODE(fp32c10)};
+#undef BF16X_CXX_MODE
+  // clang-format on
+  int c_modes = 0;
+  for (int v = -16; v < 1024; ++v) {
+    const char* name = bf16x_mode_name(v);
+    if (!name) continue;
+    ++c_modes;
+    const auto it = std::find_if(std::begin(cxx), std::end(cxx), [&](const auto& e) { return e.second == name; });
+    ASSERT_NE(it, std::end(cxx)) << "C mode " << name << " (" << v << ") has no bf16x::Mode enumerator";
+    EXPECT_EQ(static_cast<int>(it->first), v) << name;
+  }
+  EXPECT_EQ(c_modes, static_cast<int>(std::size(cxx)));  // and no C++ enumerator without its C mode
+  // The CRT and correctly rounded modes run through the wrapper.
+  std::vector<double> a(9, 1.0), b(9, 2.0), c(9, 0.0);
+  for (bf16x::Mode m : {bf16x::Mode::fp64c15, bf16x::Mode::fp64cr}) {
+    bf16x::dgemm(bf16x::Layout::col_major, bf16x::Op::none, bf16x::Op::none, 3, 3, 3, 1.0, a.data(), 3, b.data(), 3,
+                 0.0, c.data(), 3, m);
+    for (double x : c) EXPECT_EQ(x, 6.0);
+  }
 }

@@ -195,6 +195,21 @@ TYPED_TEST(CorrectRounding, EveryClassEveryEntry) {
   }
 }
 
+// No BF16 or INT8 engine runs a correctly rounded call (its sums run on the FMA units): the stats name none, on every
+// engine choice that sets the tile sums' vector level (the verbose line's engine=fma: tests/python).
+TYPED_TEST(CorrectRounding, StatsNameNoEngine) {
+  using T = TypeParam;
+  Problem<T> p(9, 7, 28, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 5);
+  fill_class(p, Cls::uniform, 3);
+  for (int e : cr_engines()) {
+    bf16x_stats st;
+    bf16x_stats_init(&st);
+    EXPECT_EQ(mismatches(p, e, "engine " + std::to_string(e), &st), 0);
+    EXPECT_EQ(st.mode, mode_of<T>());
+    EXPECT_EQ(st.engine, -1) << "engine option " << e;
+  }
+}
+
 // Ties cannot be decided from any approximation: each entry must reach the exact sum (counted as repaired).
 TYPED_TEST(CorrectRounding, TiesGoToTheExactSum) {
   using T = TypeParam;

@@ -138,7 +138,7 @@ typedef BF16X_ENUM {
 typedef struct bf16x_stats {
   size_t size BF16X_SIZEOF_SELF(bf16x_stats); /* sizeof the caller's struct (bf16x_stats_init) */
   int mode;               /* the mode that ran (after DEFAULT/AUTO resolution) */
-  int engine;             /* the engine that ran (BF16X_ENGINE_*), -1 for native */
+  int engine;             /* the engine that ran (BF16X_ENGINE_*); -1: none, native or fp64cr/fp32cr (FMA units) */
   uint64_t tile_loads;    /* engine operand loads: AMX tile loads of A/B, or their equivalents */
   uint64_t tile_stores;   /* accumulator stores */
   uint64_t dot_products;  /* TDPBF16PS (16x16x32) equivalents; in the CRT modes TDPBSSD (16x16x64) equivalents */

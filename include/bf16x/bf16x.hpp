@@ -11,6 +11,7 @@ namespace bf16x {
 
 enum class Layout { row_major = BF16X_ROW_MAJOR, col_major = BF16X_COL_MAJOR };
 enum class Op { none = BF16X_NO_TRANS, trans = BF16X_TRANS, conj_trans = BF16X_CONJ_TRANS };
+// Every mode of the C API (tests/test_api.cpp checks each bf16x_mode has its enumerator here).
 enum class Mode {
   default_mode = BF16X_MODE_DEFAULT,
   native = BF16X_MODE_NATIVE,
@@ -19,7 +20,30 @@ enum class Mode {
   fp64x10 = BF16X_MODE_FP64X10,
   fp64x15 = BF16X_MODE_FP64X15,
   fp64x21 = BF16X_MODE_FP64X21,
-  automatic = BF16X_MODE_AUTO
+  automatic = BF16X_MODE_AUTO,
+  // Correctly rounded: every entry RN(alpha op(A) op(B) + beta C).
+  fp64cr = BF16X_MODE_FP64CR,
+  fp32cr = BF16X_MODE_FP32CR,
+  // Ozaki scheme II (CRT) on INT8 products, N moduli: fp64c8..fp64c20 (dgemm), fp32c5..fp32c10 (sgemm).
+  fp64c8 = BF16X_MODE_FP64C(8),
+  fp64c9 = BF16X_MODE_FP64C(9),
+  fp64c10 = BF16X_MODE_FP64C(10),
+  fp64c11 = BF16X_MODE_FP64C(11),
+  fp64c12 = BF16X_MODE_FP64C(12),
+  fp64c13 = BF16X_MODE_FP64C(13),
+  fp64c14 = BF16X_MODE_FP64C(14),
+  fp64c15 = BF16X_MODE_FP64C(15),
+  fp64c16 = BF16X_MODE_FP64C(16),
+  fp64c17 = BF16X_MODE_FP64C(17),
+  fp64c18 = BF16X_MODE_FP64C(18),
+  fp64c19 = BF16X_MODE_FP64C(19),
+  fp64c20 = BF16X_MODE_FP64C(20),
+  fp32c5 = BF16X_MODE_FP32C(5),
+  fp32c6 = BF16X_MODE_FP32C(6),
+  fp32c7 = BF16X_MODE_FP32C(7),
+  fp32c8 = BF16X_MODE_FP32C(8),
+  fp32c9 = BF16X_MODE_FP32C(9),
+  fp32c10 = BF16X_MODE_FP32C(10)
 };
 
 // Thrown for any non-zero bf16x_status; status() gives the code.

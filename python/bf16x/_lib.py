@@ -71,6 +71,10 @@ _RUNTIME = {
     "bf16x_get_dgemm_mode": (_c_int, []),
     "bf16x_set_num_threads": (_c_int, [_c_int]),
     "bf16x_get_num_threads": (_c_int, []),
+    "bf16x_set_engine": (_c_int, [_c_int]),
+    "bf16x_get_engine": (_c_int, []),
+    "bf16x_set_verbose": (None, [_c_int]),
+    "bf16x_get_verbose": (_c_int, []),
     "bf16x_version": (_c_char_p, []),
     "bf16x_get_config": (_c_char_p, []),
 }
@@ -87,6 +91,12 @@ def _gemm_args(scalar):
 def _batch_args(scalar):
     return _SHAPE + [scalar, _P, _I, _I, _P, _I, _I, scalar, _P, _I, _I, _I, _OPT]
 
+
+# Runtime control that a shim of an earlier release may lack: declared where present, so that such a shim still
+# counts as an instance (bf16x.mode reaches it); calling one that is absent raises AttributeError.
+_RUNTIME_LATER = {
+    "bf16x_get_crt_engine": (_c_int, []),
+}
 
 # The GEMM entry points and helpers of libbf16x.so only.
 _LIBRARY = {
@@ -106,8 +116,10 @@ _LIBRARY = {
 }
 
 
-def _declare(dll, table):
+def _declare(dll, table, optional=False):
     for name, (restype, argtypes) in table.items():
+        if optional and not hasattr(dll, name):
+            continue
         f = getattr(dll, name)
         f.restype, f.argtypes = restype, argtypes
 
@@ -145,6 +157,7 @@ def library():
                 try:
                     dll = ctypes.CDLL(path, mode=os.RTLD_LOCAL)
                     _declare(dll, _RUNTIME)
+                    _declare(dll, _RUNTIME_LATER, optional=True)
                     _declare(dll, _LIBRARY)
                     _library = dll
                     break
@@ -173,6 +186,7 @@ def global_instance():
         _declare(dll, _RUNTIME)
     except AttributeError:
         return None
+    _declare(dll, _RUNTIME_LATER, optional=True)
     return dll
 
 

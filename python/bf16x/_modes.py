@@ -88,6 +88,14 @@ def guard_value(guard):
     raise ValueError(f"guard must be None, True, False or one of {', '.join(GUARDS)}, not {guard!r}")
 
 
+def engine_name(value_):
+    """The name of a bf16x_engine value (the value as a string if this package does not know it)."""
+    for k, v in ENGINES.items():
+        if v == value_:
+            return k
+    return str(value_)
+
+
 def engine_value(engine):
     if engine is None:
         return 0

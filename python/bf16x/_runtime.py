@@ -42,11 +42,54 @@ def mode(name=None, *, sgemm=None, dgemm=None):
             _set_modes(inst, s_prev if s_value is not None else None, d_prev if d_value is not None else None)
 
 
+# The routines by the precision of their modes (cgemm/zgemm take those of sgemm/dgemm).
+_ROUTINE_PRECISION = {"sgemm": "s", "cgemm": "s", "dgemm": "d", "zgemm": "d"}
+
+
 def get_mode(routine="dgemm"):
-    """The effective default mode name of libbf16x (or of the preloaded shim where libbf16x is absent)."""
+    """The effective default mode name of `routine` ("sgemm", "dgemm", "cgemm", "zgemm") in libbf16x (or in the
+    preloaded shim where libbf16x is absent); ValueError for another routine name."""
+    if routine not in _ROUTINE_PRECISION:
+        raise ValueError(f"get_mode: unknown routine {routine!r} (valid: {', '.join(_ROUTINE_PRECISION)}; its modes: "
+                         f"sgemm/cgemm {', '.join(_modes.SGEMM_MODES)}; dgemm/zgemm {', '.join(_modes.DGEMM_MODES)})")
     inst = _primary()
-    value = inst.bf16x_get_dgemm_mode() if routine == "dgemm" else inst.bf16x_get_sgemm_mode()
+    value = inst.bf16x_get_dgemm_mode() if _ROUTINE_PRECISION[routine] == "d" else inst.bf16x_get_sgemm_mode()
     return _modes.name(value)
+
+
+def set_engine(name):
+    """Engine of calls that pass no engine, in every instance: a BF16 engine ("amx", "avx512bf16", "avx2",
+    "reference", "amx-model") sets the slice modes' engine, an INT8-only one ("avx512vnni", "avx2-int8") the CRT
+    modes'; "auto" or None removes the setting. ValueError for an unknown name, bf16x.Error for an engine this CPU
+    cannot run (bf16x_set_engine)."""
+    value = _modes.engine_value(name)
+    for inst in _lib.instances():
+        _lib.check(inst.bf16x_set_engine(value), "bf16x_set_engine")
+
+
+def get_engine():
+    """Name of the engine the slice modes (fp32x6, fp64x<d>) use in calls that pass none (bf16x_get_engine)."""
+    return _modes.engine_name(_primary().bf16x_get_engine())
+
+
+def get_crt_engine():
+    """Name of the INT8 engine the CRT modes (fp64c<N>, fp32c<N>) use in calls that pass none
+    (bf16x_get_crt_engine)."""
+    return _modes.engine_name(_primary().bf16x_get_crt_engine())
+
+
+def set_verbose(on):
+    """Per-call verbose lines (docs/verbose.md) in every instance: True on, False off, None back to
+    BF16X_VERBOSE."""
+    if on is not None and not isinstance(on, bool):
+        raise ValueError(f"set_verbose: True, False or None, not {on!r}")
+    for inst in _lib.instances():
+        inst.bf16x_set_verbose(-1 if on is None else int(on))
+
+
+def get_verbose():
+    """Whether per-call verbose lines are on (bf16x_get_verbose)."""
+    return bool(_primary().bf16x_get_verbose())
 
 
 def _primary():
@@ -68,6 +111,7 @@ def set_num_threads(n):
 
 
 def get_num_threads():
+    """Threads of bf16x's own parallel regions that calls use (bf16x_get_num_threads)."""
     return _primary().bf16x_get_num_threads()
 
 

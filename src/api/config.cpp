@@ -1,6 +1,7 @@
 // bf16x_version and bf16x_get_config: what a user pastes into a bug report, and what the verbose header prints.
 #include <omp.h>
 
+#include <cstdio>
 #include <fstream>
 #include <string>
 
@@ -47,6 +48,31 @@ std::string config_text() {
   line("threads", std::to_string(bf16x_get_num_threads()) + threads_from);
   line("sgemm mode", bf16x_mode_name(bf16x_get_sgemm_mode()));
   line("dgemm mode", bf16x_mode_name(bf16x_get_dgemm_mode()));
+  // What else decides how a call runs (README "Environment"): a bug report needs these as much as the engine.
+  const Settings set = current_settings();
+  const int crt = bf16x_get_crt_engine();
+  line("crt engine selected", crt >= 0 && bf16x_engine_name(crt) ? bf16x_engine_name(crt) : "none");
+  const auto from = [](const char* var, bool set_here) { return set_here ? std::string(" (") + var + ")" : ""; };
+  line("guard", std::string(set.guard == BF16X_GUARD_ON    ? "on"
+                            : set.guard == BF16X_GUARD_OFF ? "off"
+                                                           : "default") +
+                    from("BF16X_GUARD", env().guard != BF16X_GUARD_DEFAULT) +
+                    (set.guard == BF16X_GUARD_ON    ? ": every fixed-point mode"
+                     : set.guard == BF16X_GUARD_OFF ? ": none, the raw modes' normwise bounds"
+                                                    : ": fp64x21, fp64c15..20, fp32c8..10, auto"));
+  line("min size", set.min_size > 0 ? std::to_string(set.min_size) + " (BF16X_MIN_SIZE: smaller calls run native)"
+                                    : "0 (no call runs native for its size)");
+  char target[64];
+  std::snprintf(target, sizeof target, "%g", set.auto_target);
+  line("auto target", set.auto_target > 0 ? std::string(target) + (effective_auto_target() == env().auto_target
+                                                                       ? " (BF16X_AUTO_TARGET)"
+                                                                       : " (bf16x_set_auto_target)")
+                                          : "the native GEMM's bound k u");
+  line("auto cost model", set.auto_cost ? "on" : "off (BF16X_AUTO_COST)");
+  line("complex method", std::string(set.complex_method == BF16X_COMPLEX_3M ? "3m" : "4m") +
+                             from("BF16X_COMPLEX_METHOD", set.complex_method == BF16X_COMPLEX_3M));
+  line("split", set.split == BF16X_SPLIT_PAPER ? "paper (BF16X_SPLIT)" : "scaled");
+  line("crt scaling", set.crt_fast_scaling ? "fast (BF16X_CRT_SCALING)" : "accurate");
   return s;
 }
 

@@ -2,11 +2,12 @@
 
 #include <cstdio>
 #include <mutex>
+#include <string>
 
 #include "api/env.hpp"
 #include "api/names.hpp"
 #include "api/runtime.hpp"
-#include "api/verbose_summary.hpp"
+#include "api/verbose_hub.hpp"
 #include "bf16x/bf16x.h"
 #include "engine/records.hpp"
 #include "env/env_vars.hpp"
@@ -28,6 +29,14 @@ std::string header() {
          ",threads=" + std::to_string(bf16x_get_num_threads()) + ",cpu=\"" + cpu_model_name() + "\"\n";
 }
 
+// The call as the summary counts it: 2mnk flops (8mnk for cgemm/zgemm, four real products), none if rejected.
+void summary_record(const VerboseCall& c) {
+  const double flops = c.status != 0 ? 0.0 : 2.0 * double(c.m) * double(c.n) * double(c.k) * (c.is_complex ? 4 : 1);
+  const std::string routine = std::string(1, routine_letter(c)) + "gemm";
+  verbose_hub_record({routine.c_str(), c.mode.c_str(), c.engine.c_str(), flops, c.seconds, double(c.repaired),
+                      2.0 * double(c.repaired) * double(c.k)});
+}
+
 }  // namespace
 
 bool verbose_wanted() { return effective_verbose() || env().summary; }
@@ -37,7 +46,10 @@ void verbose_line(const VerboseCall& c) {
   if (!effective_verbose()) return;
   static std::once_flag once;
   std::FILE* out = verbose_sink();
-  std::call_once(once, [out] { std::fputs(header().c_str(), out); });
+  // One header per process, also where two bf16x instances write lines (the shim and libbf16x.so).
+  std::call_once(once, [out] {
+    if (verbose_hub_claim_header()) std::fputs(header().c_str(), out);
+  });
   char line[768], alpha_im[40] = "", beta_im[40] = "";
   if (c.is_complex) {
     std::snprintf(alpha_im, sizeof alpha_im, ",alpha_im=%.17g", c.alpha_im);
@@ -50,7 +62,10 @@ void verbose_line(const VerboseCall& c) {
                 prefix, c.ta, c.tb, (long long)c.m, (long long)c.n, (long long)c.k, c.mode.c_str(), c.engine.c_str(),
                 c.why.c_str(), c.row_major ? "row" : "col", c.alpha, alpha_im, (long long)c.lda, (long long)c.ldb,
                 c.beta, beta_im, (long long)c.ldc, c.threads >= 0 ? std::to_string(c.threads).c_str() : "host",
-                c.status == 0 ? "ok" : bf16x_status_string(c.status), c.seconds * 1e3);
+                c.status == 0           ? "ok"
+                : c.status_text.empty() ? bf16x_status_string(c.status)
+                                        : c.status_text.c_str(),
+                c.seconds * 1e3);
   std::fputs(line, out);
 }
 

@@ -13,11 +13,12 @@ struct VerboseCall {
   char ta, tb;  // 'N', 'T', 'C'
   std::int64_t m, n, k, lda, ldb, ldc;
   double alpha, beta;
-  std::string mode{};    // mode that ran, or "-" for a rejected call
-  std::string engine{};  // engine or host library, or "-"
-  std::string why{};     // extra key=value pairs (",fallback=...", ",auto_fill=..."), may be empty
-  int threads = -1;      // bf16x threads of an emulated call; -1: the host BLAS ran it ("threads=host")
-  int status = 0;        // bf16x_status
+  std::string mode{};         // mode that ran, or "-" for a rejected call
+  std::string engine{};       // engine or host library, or "-"
+  std::string why{};          // extra key=value pairs (",fallback=...", ",auto_fill=..."), may be empty
+  int threads = -1;           // bf16x threads of an emulated call; -1: the host BLAS ran it ("threads=host")
+  int status = 0;             // bf16x_status
+  std::string status_text{};  // the status field where not bf16x_status_string(status) (the shim's rejections)
   double seconds = 0;
   std::uint64_t repaired = 0;  // entries the guard recomputed (their flops count as native in the summary)
   bool is_complex = false;     // cgemm/zgemm: the line also has alpha_im and beta_im

@@ -33,17 +33,14 @@ class Summary {
     mu_.unlock();
   }
 
-  void add(const VerboseCall& c) {
-    // Rejected calls computed nothing; complex ones are four real products (8mnk real flops).
-    const double flops = c.status != 0 ? 0.0 : 2.0 * double(c.m) * double(c.n) * double(c.k) * (c.is_complex ? 4 : 1);
-    const std::string routine = std::string(1, routine_letter(c)) + "gemm";
+  void add(const SummaryRecord& c) {
     std::lock_guard<std::mutex> lock(mu_);
-    Row& r = rows_[{routine, c.mode, c.engine}];
+    Row& r = rows_[{c.routine, c.mode, c.engine}];
     ++r.calls;
-    r.flops += flops;
+    r.flops += c.flops;
     r.seconds += c.seconds;
-    r.repaired += double(c.repaired);
-    r.repaired_flops += 2.0 * double(c.repaired) * double(c.k);
+    r.repaired += c.repaired;
+    r.repaired_flops += c.repaired_flops;
   }
 
  private:
@@ -87,11 +84,6 @@ Summary& summary() {
 
 }  // namespace
 
-void summary_record(const VerboseCall& c) {
-  static const int registered =
-      pthread_atfork([] { summary().fork_prepare(); }, [] { summary().fork_parent(); }, [] { summary().fork_child(); });
-  (void)registered;
-  summary().add(c);
-}
+void summary_add(const SummaryRecord& r) { summary().add(r); }
 
 }  // namespace bf16x::api

@@ -12,7 +12,16 @@
 
 namespace bf16x::api {
 
-// Counts one call (thread-safe). The first call arranges the block at exit; a process with no call writes nothing.
-void summary_record(const VerboseCall& c);
+// One call as a summary counts it: plain C fields, as it crosses between bf16x instances (api/verbose_hub.hpp, which
+// sends every instance's calls to one summary).
+struct SummaryRecord {
+  const char* routine;  // "dgemm"
+  const char* mode;
+  const char* engine;
+  double flops, seconds, repaired, repaired_flops;
+};
+// Counts it in this instance's own summary (thread-safe). The first call arranges the block at exit; a process with no
+// call writes nothing.
+void summary_add(const SummaryRecord& r);
 
 }  // namespace bf16x::api

@@ -9,6 +9,7 @@
 #include "api/env.hpp"
 #include "api/runtime.hpp"
 #include "api/verbose.hpp"
+#include "api/verbose_hub.hpp"
 #include "bf16x/bf16x.h"
 #include "blas/next_blas.hpp"
 #include "engine/records.hpp"
@@ -60,7 +61,8 @@ void verbose_forwarded(api::VerboseCall v, const GemmShape& s, bool row_major, c
 }
 
 void verbose_rejected(api::VerboseCall v, bool row_major, char ta, char tb, std::int64_t m, std::int64_t n,
-                      std::int64_t k, std::int64_t lda, std::int64_t ldb, std::int64_t ldc, int fortran_info) {
+                      std::int64_t k, std::int64_t lda, std::int64_t ldb, std::int64_t ldc, int fortran_info,
+                      const ReportedArgument& reported) {
   v.row_major = row_major;
   v.ta = ta;
   v.tb = tb;
@@ -96,6 +98,10 @@ void verbose_rejected(api::VerboseCall v, bool row_major, char ta, char tb, std:
       v.status = BF16X_ERR_LDC;
       break;
   }
+  // "lda too small (argument 9)" numbers the C API's arguments: keep what is wrong, number it as the report does.
+  std::string what = bf16x_status_string(v.status);
+  if (const auto paren = what.rfind(" (argument "); paren != std::string::npos) what.resize(paren);
+  v.status_text = what + " (" + reported.routine + " argument " + std::to_string(reported.number) + ")";
   api::verbose_line(v);
 }
 
@@ -106,3 +112,10 @@ void no_next_definition(const char* name) {
 }
 
 }  // namespace bf16x::blas
+
+// The shim's verbose hub, for libbf16x.so in the same process to find (api/verbose_hub.hpp): one header and one
+// summary per process. Exported by the shims only (exports.map), not by libbf16x.so.
+extern "C" __attribute__((visibility("default"))) int bf16x_verbose_hub_v1(int op,
+                                                                           const bf16x::api::SummaryRecord* record) {
+  return bf16x::api::own_verbose_hub(op, record);
+}

@@ -12,6 +12,7 @@
 #include "blas/arg_check.hpp"
 #include "blas/call_type.hpp"
 #include "blas/reentry.hpp"
+#include "blas/xerbla.hpp"
 
 namespace bf16x::blas {
 
@@ -75,9 +76,12 @@ api::VerboseCall verbose_call(const T& alpha, const T& beta) {
 void verbose_forwarded(api::VerboseCall v, const GemmShape& s, bool row_major, const void* fn, int declined_status,
                        double seconds);
 // The line of a call the argument checks rejected (mode and engine "-", the status of the bad argument), with the
-// caller's arguments: fortran_info is the Fortran XGEMM argument number, 0 for a bad CBLAS layout.
+// caller's arguments: fortran_info is the Fortran XGEMM argument number, 0 for a bad CBLAS layout. The status
+// names the argument as the error report does (reported: "lda too small (DGEMM argument 8)"), not by the C API's
+// numbering, so that the line and the XERBLA message agree.
 void verbose_rejected(api::VerboseCall v, bool row_major, char ta, char tb, std::int64_t m, std::int64_t n,
-                      std::int64_t k, std::int64_t lda, std::int64_t ldb, std::int64_t ldc, int fortran_info);
+                      std::int64_t k, std::int64_t lda, std::int64_t ldb, std::int64_t ldc, int fortran_info,
+                      const ReportedArgument& reported);
 
 // forward() calls the next definition with the caller's own arguments and returns it, or nullptr if there is none.
 template <typename T, typename Forward>

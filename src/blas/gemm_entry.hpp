@@ -34,7 +34,8 @@ void fortran_gemm(NextDefinition& next, const ErrorHandlers& errors, const char*
   const GemmShape s{fortran_trans(*transa), fortran_trans(*transb), *m, *n, *k, *lda, *ldb, *ldc};
   if (const int info = fortran_gemm_info(s)) {
     if (verbose())
-      verbose_rejected(verbose_call(*alpha, *beta), false, *transa, *transb, *m, *n, *k, *lda, *ldb, *ldc, info);
+      verbose_rejected(verbose_call(*alpha, *beta), false, *transa, *transb, *m, *n, *k, *lda, *ldb, *ldc, info,
+                       fortran_reported(CallType<T>::name6, info));
     report_fortran(CallType<T>::name6, info, errors);
     return;
   }
@@ -64,7 +65,8 @@ void cblas_gemm(NextDefinition& next, const ErrorHandlers& errors, int layout, i
       // The call as made (a refused transpose shows as '?'); error.info numbers the caller's CBLAS arguments.
       const char ta = cblas_trans(transa), tb = cblas_trans(transb);
       verbose_rejected(verbose_call(scalar_value<T>(alpha), scalar_value<T>(beta)), layout == 101, ta ? ta : '?',
-                       tb ? tb : '?', m, n, k, lda, ldb, ldc, error.info == 1 ? 0 : error.info - 1);
+                       tb ? tb : '?', m, n, k, lda, ldb, ldc, error.info == 1 ? 0 : error.info - 1,
+                       cblas_reported(error, errors));
     }
     report_cblas(error, errors);
     return;

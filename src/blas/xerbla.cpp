@@ -38,7 +38,25 @@ void fortran_name(const char* rout, char name6[7]) {
   name6[6] = '\0';
 }
 
+// Where report_cblas sends an error: to the host OpenBLAS's XERBLA (rather than its cblas_xerbla, which exits).
+bool goes_to_openblas_xerbla(void* handler) { return handler && openblas_handler(handler); }
+
 }  // namespace
+
+ReportedArgument fortran_reported(const char* name6, int info) {
+  std::string name(name6);
+  while (!name.empty() && name.back() == ' ') name.pop_back();
+  return {name, info};
+}
+
+ReportedArgument cblas_reported(const CblasError& e, const ErrorHandlers& h) {
+  if (goes_to_openblas_xerbla(dlsym(RTLD_DEFAULT, h.cblas_xerbla))) {
+    char name6[7];
+    fortran_name(e.rout, name6);
+    return fortran_reported(name6, e.fortran_info);
+  }
+  return {e.rout, e.info};
+}
 
 void report_fortran(const char* name6, int info, const ErrorHandlers& h) {
   if (void* xerbla = dlsym(RTLD_DEFAULT, h.xerbla)) {
@@ -60,7 +78,7 @@ void report_fortran(const char* name6, int info, const ErrorHandlers& h) {
 void report_cblas(const CblasError& e, const ErrorHandlers& h) {
   void* handler = dlsym(RTLD_DEFAULT, h.cblas_xerbla);
   auto* row_major_strg = h.row_major_strg ? static_cast<int*>(dlsym(RTLD_DEFAULT, h.row_major_strg)) : nullptr;
-  if (handler && openblas_handler(handler)) {
+  if (goes_to_openblas_xerbla(handler)) {
     char name6[7];
     fortran_name(e.rout, name6);
     report_fortran(name6, e.fortran_info, h);

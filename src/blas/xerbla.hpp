@@ -3,6 +3,7 @@
 // is the one called; it comes first in the lookup order.
 #pragma once
 #include <cstdint>
+#include <string>
 
 namespace bf16x::blas {
 
@@ -39,5 +40,17 @@ struct CblasError {
   int fortran_info = 0;
 };
 void report_cblas(const CblasError& e, const ErrorHandlers& h = kLp64Handlers);
+
+// The routine and argument number an error report names, as the handler prints it ("DGEMM", 8: "On entry to DGEMM
+// parameter number 8"; "cblas_dgemm", 9: "Parameter 9 to routine cblas_dgemm"), for the shim's verbose line.
+struct ReportedArgument {
+  std::string routine;
+  int number;
+};
+// report_fortran(name6, info): name6 without its blanks and info.
+ReportedArgument fortran_reported(const char* name6, int info);
+// report_cblas(e, h): the Fortran name and e.fortran_info where it goes to OpenBLAS's XERBLA, else e.rout and e.info
+// (a reference cblas_xerbla swaps a row-major number back before printing it).
+ReportedArgument cblas_reported(const CblasError& e, const ErrorHandlers& h = kLp64Handlers);
 
 }  // namespace bf16x::blas

@@ -94,11 +94,76 @@ else
   grep -q "engine amx is not available on this CPU" err.txt || { echo "FAIL: $(cat err.txt)"; fail=1; }
   expect 2 "demo --engine amx (not on this CPU)" "$cli" demo --sizes 16 --engine amx --reps 1
 fi
-# Every row failing is a run failure: the library refuses a k-block that is not a multiple of 32 in every call.
-# Failed modes print their status, in the table and in --json, and no errors of the C they never wrote.
-expect 1 "accuracy with every row failing" "$cli" accuracy --n 16 --block-k 48 --modes fp64x6,fp64x21
-[ "$(grep -c 'error: invalid option value' out.txt)" -eq 2 ] || { echo "FAIL: no status rows: $(cat out.txt)"; fail=1; }
-expect 1 "accuracy --json with every row failing" "$cli" accuracy --n 16 --block-k 48 --modes fp64x6 --json
+# Every row failing is a run failure: BF16X_MIN_SIZE forwards every call to the host BLAS, so no mode ran as asked.
+# Failed modes print the reason, in the table and in --json, and no errors of the C they never wrote (the host's).
+expect 1 "accuracy with every row failing" env BF16X_MIN_SIZE=100000 "$cli" accuracy --n 16 --modes fp64x6,fp64x21
+[ "$(grep -c 'error: the call ran native, not fp64x[0-9]* (BF16X_MIN_SIZE=100000)' out.txt)" -eq 2 ] ||
+  { echo "FAIL: no status rows: $(cat out.txt)"; fail=1; }
+expect 1 "accuracy --json with every row failing" env BF16X_MIN_SIZE=100000 "$cli" accuracy --n 16 --modes fp64x6 --json
 /usr/bin/python3 -c 'import json, sys; m = json.load(open("out.txt"))["modes"]["fp64x6"]
-sys.exit(m != {"status": 15, "error": "invalid option value"})' || { echo "FAIL --json: $(cat out.txt)"; fail=1; }
+sys.exit(set(m) != {"status", "error"} or not m["error"].startswith("the call ran native"))' ||
+  { echo "FAIL --json: $(cat out.txt)"; fail=1; }
+expect 0 "accuracy --json FILE" "$cli" accuracy --n 16 --modes fp64x6 --json acc.json
+/usr/bin/python3 -c 'import json; json.load(open("acc.json"))["modes"]["fp64x6"]["eF_exact"]' && [ ! -s out.txt ] ||
+  { echo "FAIL --json FILE: not written, or the table printed too"; fail=1; }
+
+# Issue 39 (what a newcomer trips over). Each mode runs with the routine of its precision: fp32cr with sgemm and
+# cgemm, fp64cr with dgemm and zgemm (it once ran fp32cr as DGEMM: "mode not valid for this routine").
+expect 0 "accuracy --modes fp32cr runs as sgemm" "$cli" accuracy --n 32 --modes fp32cr
+grep -q '^fp32cr  *[0-9]' out.txt && grep -q '^sgemm ' out.txt && ! grep -q '^dgemm ' out.txt ||
+  { echo "FAIL fp32cr: $(cat out.txt)"; fail=1; }
+expect 0 "accuracy --routine cgemm --modes fp32cr" "$cli" accuracy --n 16 --routine cgemm --modes fp32cr
+grep -q '^fp32cr/4m  *[0-9]' out.txt || { echo "FAIL cgemm fp32cr: $(cat out.txt)"; fail=1; }
+expect 0 "accuracy --routine zgemm --modes fp64cr" "$cli" accuracy --n 16 --routine zgemm --modes fp64cr
+expect 2 "accuracy --routine zgemm --modes fp32cr" "$cli" accuracy --n 16 --routine zgemm --modes fp32cr
+grep -q "fp32cr is not a zgemm mode" err.txt || { echo "FAIL: $(cat err.txt)"; fail=1; }
+# Each engine option reaches the modes of its kind: an INT8 engine the CRT modes, a BF16 one the others.
+if "$cli" config | grep -qE '^engines available:.* avx2( |$)'; then
+  expect 0 "accuracy --engine avx2 with a CRT mode" "$cli" accuracy --n 16 --engine avx2 --modes fp64x6,fp64c15
+  expect 0 "demo --engine avx2 --crt-engine avx2-int8" "$cli" demo --sizes 16 --reps 1 --engine avx2 \
+    --crt-engine avx2-int8
+fi
+
+# demo runs every kind of mode (fp64c15, fp64cr too), and a row the host BLAS ran has no speedup ('-', not the host
+# against itself).
+expect 0 "demo" "$cli" demo --sizes 32 --reps 1
+for m in fp32x6 fp64x21 fp64c15 fp64cr auto; do
+  grep -q "^$m  *[0-9]" out.txt || { echo "FAIL demo: no $m row"; fail=1; }
+done
+awk '$9 == "native" && $NF != "-" {bad = 1} END {exit bad}' out.txt ||
+  { echo "FAIL demo: a speedup for a row the host ran: $(grep ' native ' out.txt)"; fail=1; }
+
+# Usage errors: one line on stderr, exit 2, nothing on stdout.
+one_line() {
+  [ "$(wc -l < err.txt)" -eq 1 ] && [ ! -s out.txt ] && grep -qF -- "$1" err.txt ||
+    { echo "FAIL $2: not one line naming '$1':"; cat err.txt out.txt | head -5; fail=1; }
+}
+expect 2 "accuracy --block-k 33" "$cli" accuracy --n 16 --block-k 33
+one_line "--block-k: 33 is not a k-block depth" "--block-k 33"
+expect 2 "accuracy --block-k 48" "$cli" accuracy --n 16 --block-k 48 --modes fp64x6
+expect 0 "accuracy --block-k 64" "$cli" accuracy --n 16 --block-k 64 --modes fp64x6
+expect 2 "bf16x --bogus" "$cli" --bogus
+one_line "unknown option '--bogus'" "--bogus"
+expect 2 "accuracy --seed -1" "$cli" accuracy --n 16 --seed -1
+one_line "--seed: -1 is not a seed" "--seed -1"
+expect 2 "bench --load ''" "$cli" bench --load ''
+one_line "--load: an empty value names no file" "--load ''"
+expect 2 "bench --csv ''" "$cli" bench --sizes 32 "${small[@]}" --csv ''
+one_line "--csv: an empty value" "--csv ''"
+
+# bench accepts auto (the row names the mode it chose), and prints '-' where a column does not apply: a CRT or
+# correctly rounded mode has no BF16 raw GEMM to compare with (xraw, overhead were 0.000).
+expect 0 "bench --modes auto,fp64c8,fp64cr" "$cli" bench --sizes 32 --threads 1 --reps 1 --warmup 0 \
+  --modes auto,fp64c8,fp64cr
+grep -Eq '^ +32 +1 auto>[a-z0-9]+ +dgemm' out.txt || { echo "FAIL bench auto: $(grep auto out.txt)"; fail=1; }
+awk '($3 == "fp64c8" || $3 == "fp64cr") && $4 == "dgemm" {n++; if ($10 != "-" || $11 != "-") bad = 1} END {exit bad || n != 2}' out.txt ||
+  { echo "FAIL bench: xraw/overhead not '-' for fp64c8/fp64cr:"; grep -E 'fp64c8|fp64cr' out.txt | head -2; fail=1; }
+
+# config says what else decides how a call runs: the CRT engine, the guard, BF16X_MIN_SIZE, auto's target, the
+# complex method, each with the variable that set it.
+expect 0 "config" env BF16X_MIN_SIZE=100 BF16X_GUARD=off BF16X_AUTO_TARGET=1e-10 BF16X_COMPLEX_METHOD=3m "$cli" config
+for want in '^crt engine selected: [a-z]' '^guard: off (BF16X_GUARD)' '^min size: 100 (BF16X_MIN_SIZE' \
+  '^auto target: 1e-10 (BF16X_AUTO_TARGET)' '^complex method: 3m (BF16X_COMPLEX_METHOD)'; do
+  grep -q "$want" out.txt || { echo "FAIL config: no line '$want'"; fail=1; }
+done
 exit $fail

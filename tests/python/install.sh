@@ -5,7 +5,8 @@
 #     checked for real in a private mount namespace with the install bound over /usr/local (where unshare can),
 #     and with the path compared against python3's sys.path always; the prefix can be moved;
 #   cmake --install --prefix "$VIRTUAL_ENV": the venv's python imports it;
-#   pip install --no-build-isolation ./python in a venv (offline, Debian's setuptools): libbf16x via BF16X_LIBRARY.
+#   pip install --no-build-isolation ./python in a venv (offline, Debian's setuptools): libbf16x via BF16X_LIBRARY;
+#     the source tree is left as it was (built out of tree).
 # Usage: install.sh PYTHON_SOURCE_DIR BUILD_DIR WORKDIR
 set -euo pipefail
 src=$(realpath "$1") build=$(realpath "$2") work=$3
@@ -54,8 +55,18 @@ cmake --install "$build" --prefix "$work/venv" > install-venv.log
 # pip in a venv (its pip is Debian's, from the system site): the package only; the library from BF16X_LIBRARY.
 "$py" -m venv --without-pip --system-site-packages "$work/venv-pip"
 cp -r "$src" "$work/python-src"
+# Every file of the source tree with its checksum: pip must build out of tree (python/setup.py), writing no build/,
+# *.egg-info or __pycache__ there.
+tree() {
+  (cd "$1" && find . -print0 | sort -z |
+    xargs -0 -I{} sh -c 'if [ -f "$1" ]; then md5sum "$1"; else echo "$1"; fi' _ {})
+}
+tree "$work/python-src" > tree-before.txt
 "$work/venv-pip/bin/python" -m pip install --no-build-isolation --no-deps --no-index --disable-pip-version-check \
   --root-user-action=ignore "$work/python-src" > pip.log 2>&1 || { cat pip.log; exit 1; }
 echo "pip install --no-build-isolation (venv): $(grep -m1 'Successfully installed' pip.log)"
+tree "$work/python-src" > tree-after.txt
+diff tree-before.txt tree-after.txt || { echo "FAIL: pip install wrote into the source tree (above)"; exit 1; }
+echo "pip install: the source tree is unchanged"
 BF16X_LIBRARY=$build/src/libbf16x.so "$work/venv-pip/bin/python" -c "$check" "pip install (venv)" \
   "$work/venv-pip/lib/" "$build/src/"

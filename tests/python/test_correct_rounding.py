@@ -81,3 +81,21 @@ def test_numpy_matmul_through_the_shim_in_fp64cr(shim, rng):
         got = a @ b
     want = exact_rounded(a, b)
     assert np.array_equal(got.view(np.uint64), want.view(np.uint64))
+
+
+def test_verbose_line_names_the_fma_units():
+    # fp64cr runs on the FMA units, no BF16 engine: the verbose line says engine=fma (kernels= gives the ISA).
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+    env["BF16X_VERBOSE"] = "1"
+    code = "import numpy as np, bf16x; a = np.ones((8, 8)); bf16x.dgemm(a, a, mode='fp64cr'); " \
+           "bf16x.sgemm(a, a, mode='fp32cr')"
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    calls = [line for line in r.stderr.splitlines() if line.startswith("BF16X_VERBOSE,") and ",header," not in line]
+    assert len(calls) == 2, r.stderr
+    for line, mode in zip(calls, ("fp64cr", "fp32cr")):
+        assert f",mode={mode},engine=fma,kernels=" in line, line

@@ -1,4 +1,5 @@
 """The package's view of the library: version, config, and the mode table against the library's own names."""
+import ctypes
 import os
 import subprocess
 import sys
@@ -57,3 +58,50 @@ def test_num_threads_environment_variable():
     out, err = _threads_in_fresh_process("99999")
     assert "(BF16X_NUM_THREADS)" not in out
     assert err == "bf16x: BF16X_NUM_THREADS=99999 is not an integer in 0..4096; using OpenMP's default\n"
+
+
+def test_get_mode_refuses_an_unknown_routine():
+    assert bf16x.get_mode("dgemm") in bf16x.DGEMM_MODES and bf16x.get_mode("sgemm") in bf16x.SGEMM_MODES
+    assert bf16x.get_mode("zgemm") == bf16x.get_mode("dgemm") and bf16x.get_mode("cgemm") == bf16x.get_mode("sgemm")
+    with pytest.raises(ValueError, match="unknown routine 'bogus'.*sgemm.*dgemm.*fp64x21"):
+        bf16x.get_mode("bogus")
+
+
+def test_set_verbose_and_engine_act_on_every_instance(shim):
+    lib = _lib.library()
+    try:
+        bf16x.set_verbose(True)
+        assert bf16x.get_verbose() and lib.bf16x_get_verbose() == 1 and shim.bf16x_get_verbose() == 1
+        bf16x.set_verbose(False)
+        assert not bf16x.get_verbose() and shim.bf16x_get_verbose() == 0
+    finally:
+        bf16x.set_verbose(None)  # back to BF16X_VERBOSE (unset here)
+    assert not bf16x.get_verbose()
+    with pytest.raises(ValueError):
+        bf16x.set_verbose(2)
+
+    shim.bf16x_get_engine.restype = ctypes.c_int
+    auto = bf16x.get_engine()
+    assert auto in _modes.ENGINES and bf16x.get_crt_engine() in _modes.ENGINES
+    try:
+        bf16x.set_engine("reference")
+        assert bf16x.get_engine() == "reference" and shim.bf16x_get_engine() == _modes.ENGINES["reference"]
+    finally:
+        bf16x.set_engine(None)
+    assert bf16x.get_engine() == auto
+    with pytest.raises(ValueError, match="unknown bf16x engine 'bogus'"):
+        bf16x.set_engine("bogus")
+
+
+def test_help_documents_the_functions():
+    import pydoc
+
+    text = pydoc.render_doc(bf16x, renderer=pydoc.plaintext)
+    functions = [n for n in bf16x.__all__ if callable(getattr(bf16x, n)) and n != "Error"]
+    for name in functions:
+        assert getattr(bf16x, name).__doc__, f"bf16x.{name} has no docstring"
+        assert f"    {name}(" in text, f"help(bf16x) does not document {name}"
+    # The module's own text (first in help) names every public function, ahead of Error's inherited members.
+    description = text[:text.index("CLASSES")]
+    for name in bf16x.__all__:
+        assert name in description, f"the module docstring does not mention {name}"

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <new>
 #include <nlohmann/json.hpp>
 
@@ -33,24 +34,34 @@ double timed(int reps, F&& f) {
   return median(t);
 }
 
-// The options of one mode's call.
+}  // namespace
+
 bf16x_options mode_options(const AccuracyConfig& cfg, const std::string& name) {
   bf16x_options opt;
   bf16x_options_init(&opt);
   opt.mode = name == "native32" ? BF16X_MODE_NATIVE : bf16x_mode_from_name(name.c_str());
-  opt.engine = cfg.engine;
+  // Each engine option goes to the modes of its kind: the INT8 engine to the CRT modes, the BF16 one to the others.
+  opt.engine = crt::is_crt_mode(opt.mode) ? cfg.crt_engine : cfg.engine;
   opt.split = cfg.split;
   opt.block_k = cfg.block_k;
   return opt;
 }
 
-}  // namespace
+std::string ran_other_mode(int asked, const bf16x_stats& st) {
+  if (asked == BF16X_MODE_AUTO || asked == BF16X_MODE_NATIVE || st.mode == asked || st.guard == BF16X_GUARD_NATIVE)
+    return {};
+  const char* ran = bf16x_mode_name(st.mode);
+  const char* min_size = std::getenv("BF16X_MIN_SIZE");
+  return fmt::format("the call ran {}, not {}{}", ran ? ran : "?", bf16x_mode_name(asked),
+                     min_size ? fmt::format(" (BF16X_MIN_SIZE={})", min_size) : std::string());
+}
 
 std::string mode_error(const ModeResult& m) { return m.error.empty() ? bf16x_status_string(m.status) : m.error; }
 
 bool single_precision_mode(const std::string& name) {
+  // The library's own rule (fp32x6, fp32c<N>, fp32cr), so that a mode added there runs in its precision here.
   const int mode = bf16x_mode_from_name(name.c_str());
-  return mode == BF16X_MODE_FP32X6 || crt::is_fp32c(mode) || name == "native32";
+  return name == "native32" || (mode >= 0 && !api::mode_fits(mode, true));
 }
 
 double accuracy_memory(const AccuracyConfig& cfg) {
@@ -142,6 +153,7 @@ AccuracyReport run_accuracy(const AccuracyConfig& cfg) {
       mr.status = BF16X_ERR_NOMEM;
       mr.error = "out of memory (the CLI's result buffer)";
     }
+    if (mr.status == BF16X_OK) mr.error = ran_other_mode(opt.mode, st);
     mr.engine = st.engine;
     rep.modes.push_back(mr);
   }
@@ -172,7 +184,7 @@ std::string report_json(const AccuracyReport& r) {
                  {"dgemm_medrel_exact", measured(d, r.native_dgemm_vs_exact.median_rel)}};
   nlohmann::ordered_json modes = nlohmann::ordered_json::object();
   for (const auto& m : r.modes) {
-    if (m.status != 0) {  // no result: the errors of an unwritten C would read as measurements
+    if (m.failed()) {  // no result: the errors of an unwritten C (or the host's) would read as measurements
       modes[m.mode] = {{"status", m.status}, {"error", mode_error(m)}};
       continue;
     }
@@ -184,7 +196,7 @@ std::string report_json(const AccuracyReport& r) {
                      {"medrel_exact", m.vs_exact.median_rel},
                      {"zero_denominators", m.vs_exact.zero_den},
                      {"nonfinite", m.vs_exact.nonfinite},
-                     {"engine", m.engine >= 0 ? bf16x_engine_name(m.engine) : "native"},
+                     {"engine", engine_label(m.mode, m.engine)},
                      {"seconds", m.seconds},
                      {"native_seconds", m.native_seconds},
                      {"status", m.status}};
@@ -212,15 +224,16 @@ void print_report_table(const AccuracyReport& r) {
                r.native_dgemm_vs_exact.eF, r.native_dgemm_vs_exact.e_scaled, r.native_dgemm_vs_exact.max_rel,
                r.native_dgemm_vs_exact.median_rel);
   for (const auto& m : r.modes) {
-    if (m.status != 0) {
+    if (m.failed()) {
       fmt::print("{:<12} error: {}\n", m.mode, mode_error(m));
       continue;
     }
-    fmt::print(
-        "{:<12} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e}  {:<10} {:>10.2f} {:>10.2f} {:>7.3f}\n",
-        m.mode, m.vs_native.eF, m.vs_native.e_scaled, m.vs_exact.eF, m.vs_exact.e_scaled, m.vs_exact.max_rel,
-        m.vs_exact.median_rel, m.engine >= 0 ? bf16x_engine_name(m.engine) : "native", m.seconds * 1e3,
-        m.native_seconds * 1e3, m.seconds > 0 ? m.native_seconds / m.seconds : 0.0);
+    // A call the host BLAS ran (native, or auto keeping the host) has no speedup: it would be the host against itself.
+    const bool ratio = m.engine >= 0 && m.seconds > 0;
+    fmt::print("{:<12} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e}  {:<10} {:>10.2f} {:>10.2f} {:>7}\n",
+               m.mode, m.vs_native.eF, m.vs_native.e_scaled, m.vs_exact.eF, m.vs_exact.e_scaled, m.vs_exact.max_rel,
+               m.vs_exact.median_rel, engine_label(m.mode, m.engine), m.seconds * 1e3,
+               m.native_seconds * 1e3, ratio ? fmt::format("{:.3f}", m.native_seconds / m.seconds) : "-");
   }
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "api/names.hpp"
+#include "bf16x/bf16x.h"
 #include "check/inputs.hpp"
 #include "check/metrics.hpp"
 
@@ -19,7 +20,9 @@ struct ModeResult {
   double native_seconds = 0;  // host GEMM of the same precision, median over reps
   int engine = -1;
   int status = 0;     // the call's bf16x_status
-  std::string error;  // why the mode has no result when the call never ran (the CLI's own allocation failed)
+  std::string error;  // why the mode has no result although the call succeeded or never ran: the library ran
+                      // another mode (BF16X_MIN_SIZE), or the CLI's own allocation failed
+  bool failed() const { return status != 0 || !error.empty(); }
 };
 // What a failed mode prints: the call's status string, or the CLI's own reason.
 std::string mode_error(const ModeResult& m);
@@ -30,7 +33,8 @@ struct AccuracyConfig {
   check::Dist dist = check::Dist::uniform;
   std::uint64_t seed = 1;
   std::vector<std::string> modes = api::bf16_mode_names();
-  int engine = 0;                                     // BF16X_ENGINE_AUTO
+  int engine = 0;                                     // BF16X_ENGINE_AUTO: BF16 engine of the slice modes
+  int crt_engine = 0;                                 // INT8 engine of the CRT modes
   int split = 0;                                      // BF16X_SPLIT_SCALED
   int emax = 60;                                      // loguniform range 2^-emax .. 2^emax
   double phi = 0.5;                                   // phi class spread
@@ -48,7 +52,13 @@ struct AccuracyReport {
 };
 
 AccuracyReport run_accuracy(const AccuracyConfig& cfg);
-// Whether a mode name runs in FP32 (fp32x6, fp32c<N>).
+// The options of one mode's call ("native32": the host SGEMM row).
+bf16x_options mode_options(const AccuracyConfig& cfg, const std::string& name);
+// Empty when the call ran the mode asked for, else why its C is not that mode's result: the library forwarded it
+// to another (BF16X_MIN_SIZE, a non-finite input), as bench reports it. auto's choice and the guard's sending a call
+// to the host GEMM (stats.guard) are that mode's results.
+std::string ran_other_mode(int asked, const bf16x_stats& st);
+// Whether a mode name runs in FP32 (fp32x6, fp32c<N>, fp32cr: api::mode_fits).
 bool single_precision_mode(const std::string& name);
 // Bytes the experiment holds at its peak (inputs, references, host results, one mode's C and the library's workspace
 // at the current OpenMP thread count), for the check before anything is allocated (cli_checks.hpp).

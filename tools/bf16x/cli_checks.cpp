@@ -73,6 +73,51 @@ CLI::Validator finite_check() {
       "", "FINITE");
 }
 
+CLI::Validator nonempty_check() {
+  return CLI::Validator([](std::string& s) -> std::string { return s.empty() ? "an empty value names no file" : ""; },
+                        "", "NONEMPTY");
+}
+
+CLI::Validator block_k_check() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        int v = -1;
+        if (CLI::detail::lexical_cast(s, v) && v >= 0 && v <= 256 && v % 32 == 0) return {};
+        return s + " is not a k-block depth: 0 (the mode's default) or a multiple of 32 up to 256";
+      },
+      "", "BLOCK_K");
+}
+
+CLI::Validator seed_check() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        std::uint64_t v = 0;
+        if (s.find('-') == std::string::npos && CLI::detail::lexical_cast(s, v)) return {};
+        return s + " is not a seed: an integer 0 .. 18446744073709551615";
+      },
+      "", "SEED");
+}
+
+std::string engine_label(const std::string& mode, int engine) {
+  if (engine >= 0) return bf16x_engine_name(engine);
+  return mode.rfind("fp64cr", 0) == 0 || mode.rfind("fp32cr", 0) == 0 ? "fma" : "native";
+}
+
+std::string help_footer() {
+  return R"(Documentation (source tree; also the man page bf16x(1)):
+  README.md              modes, engines, API; "Environment" (every variable), "Tools" (these subcommands)
+  docs/accuracy.md       measured errors of every mode        docs/numerics.md     the error bounds and proofs
+  docs/performance.md    speed against the host BLAS          docs/auto.md         how auto picks a mode
+  docs/blas.md           the drop-in BLAS shim                docs/bench_json.md   bench --json format
+Environment (read by the library at its first call, so by every subcommand; bf16x config shows the effect):
+  BF16X_SGEMM_MODE BF16X_DGEMM_MODE  mode of the default calls    BF16X_MIN_SIZE     smaller calls run native
+  BF16X_ENGINE BF16X_CRT_ENGINE      BF16 / INT8 engine choice    BF16X_GUARD        componentwise guard on|off
+  BF16X_AUTO_TARGET BF16X_AUTO_COST  auto's target and cost model BF16X_NUM_THREADS  threads
+  BF16X_COMPLEX_METHOD BF16X_SPLIT BF16X_CRT_SCALING BF16X_HOST_BLAS BF16X_VERBOSE BF16X_VERBOSE_OUTPUT_FILE,
+  and for tests BF16X_DRIVER_MCNC
+Exit status: 0 success, 1 the run failed, 2 usage error (found before anything runs).)";
+}
+
 MemoryRoom memory_room() {
   MemoryRoom r{std::numeric_limits<double>::infinity(), "MemAvailable"};
   std::ifstream meminfo("/proc/meminfo");

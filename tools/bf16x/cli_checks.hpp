@@ -16,6 +16,20 @@ CLI::Validator bf16_engine_check();
 CLI::Validator int8_engine_check();
 // A finite number: CLI::Range alone lets NaN through (every comparison with NaN is false).
 CLI::Validator finite_check();
+// A file or directory name: an empty one ('') names nothing, and would print as an empty name.
+CLI::Validator nonempty_check();
+// --block-k: 0 (the mode's default) or a multiple of 32 up to 256, the library's rule (BF16X_ERR_OPTIONS otherwise),
+// checked before anything runs.
+CLI::Validator block_k_check();
+// --seed: 0 .. 2^64 - 1; "-1" would otherwise wrap to 2^64 - 1 without a word.
+CLI::Validator seed_check();
+
+// The engine column of a mode's row: the BF16 or INT8 engine that ran (bf16x_stats.engine), "fma" for the correctly
+// rounded modes (no matrix engine: the stats say -1 there) and "native" for calls the host BLAS ran.
+std::string engine_label(const std::string& mode, int engine);
+
+// The text that ends `bf16x --help`: where the documentation is, and the environment variables the library reads.
+std::string help_footer();
 
 // What a run may still allocate: the smaller of the physical memory available (/proc/meminfo MemAvailable) and,
 // under ulimit -v, the address space this process has not mapped yet (RLIMIT_AS minus /proc/self/statm).

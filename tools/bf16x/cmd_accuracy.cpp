@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 
 #include "accuracy_run.hpp"
@@ -27,12 +28,12 @@ constexpr double kPhiFp32 = 5, kPhiFp64 = 20;
 struct AccuracyArgs {
   std::int64_t n = 256;
   std::int64_t k = 0;
-  std::string dist = "uniform", engine = "auto", split = "scaled";
+  std::string dist = "uniform", engine = "auto", crt_engine = "auto", split = "scaled";
   std::uint64_t seed = 1;
   int emax = 60;
   double phi = 0.5;
   int block_k = 0;
-  bool json = false;
+  std::string json;  // --json: the file, or stdout when given without one
   std::string routine = "gemm";
   std::vector<std::string> complex_methods = {"4m"};
   std::vector<std::string> modes = api::bf16_mode_names();
@@ -50,24 +51,32 @@ const RegisterCommand reg(
           ->check(finite_check())
           ->check(CLI::Range(0.0, kPhiFp64));
       app.add_option("--k", args->k, "inner dimension (0: k = n; m = n)")->check(CLI::Range(0, 1 << 20));
-      app.add_option("--seed", args->seed, "random seed");
+      app.add_option("--seed", args->seed, "random seed (0 .. 2^64 - 1)")->check(seed_check());
       app.add_option(
              "--emax", args->emax,
              "loguniform: magnitudes 2^-emax..2^emax; at most 63 with an FP32 mode or cgemm, else 511 (products "
              "reach 2^(2 emax); FP32 overflows at 2^128, FP64 at 2^1024)")
           ->check(CLI::Range(0, kEmaxFp64));
-      app.add_option("--engine", args->engine, "engine (one this CPU runs)")->check(bf16_engine_check());
+      app.add_option("--engine", args->engine, "BF16 engine of the slice modes (one this CPU runs)")
+          ->check(bf16_engine_check());
+      app.add_option("--crt-engine", args->crt_engine, "INT8 engine of the fp64c/fp32c modes (one this CPU runs)")
+          ->check(int8_engine_check());
       app.add_option("--split", args->split, "slice extraction")->check(CLI::IsMember({"scaled", "paper"}));
-      app.add_option("--modes", args->modes, "modes to run")->delimiter(',');
+      app.add_option("--modes", args->modes,
+                     "modes to run (fp32x6, fp32c5..10, fp32cr run as sgemm; fp64x6..21, fp64c8..20, fp64cr, auto, "
+                     "native as dgemm)")
+          ->delimiter(',');
       app.add_option("--block-k", args->block_k, "k-block depth (0: mode default; multiple of 32, <= 256)")
-          ->check(CLI::Range(0, 256));
+          ->check(block_k_check());
       app.add_option("--routine", args->routine, "gemm (sgemm/dgemm by mode), cgemm or zgemm")
           ->check(CLI::IsMember({"gemm", "cgemm", "zgemm"}));
       app.add_option("--complex-method", args->complex_methods, "cgemm/zgemm: 4m, 3m or both (4m,3m)")
           ->delimiter(',')
           ->check(CLI::IsMember({"4m", "3m"}));
-      app.add_flag("--json", args->json, "print one JSON object");
-      app.callback([args] {
+      auto* json = app.add_option("--json", args->json,
+                                  "write one JSON object to this file, or to stdout without one (default: the table)")
+                       ->expected(0, 1);
+      app.callback([args, json] {
         AccuracyConfig cfg;
         cfg.n = args->n;
         cfg.k = args->k;
@@ -77,20 +86,19 @@ const RegisterCommand reg(
         cfg.phi = args->phi;
         cfg.block_k = args->block_k;
         cfg.engine = bf16x_engine_from_name(args->engine.c_str());
+        cfg.crt_engine = bf16x_engine_from_name(args->crt_engine.c_str());
         cfg.split = args->split == "paper" ? BF16X_SPLIT_PAPER : BF16X_SPLIT_SCALED;
         for (const auto& m : args->modes)
           if (bf16x_mode_from_name(m.c_str()) < 0) throw CLI::ValidationError("--modes", "unknown mode " + m);
         cfg.modes = args->modes;
         cfg.routine = args->routine;
         cfg.complex_methods = args->complex_methods;
-        // cgemm takes the SGEMM modes, zgemm the DGEMM ones (native and auto both).
+        // cgemm takes the SGEMM modes, zgemm the DGEMM ones (native and auto both: the library's mode_fits).
         if (cfg.routine != "gemm")
-          for (const auto& m : args->modes) {
-            const int id = bf16x_mode_from_name(m.c_str());
-            if (id != BF16X_MODE_NATIVE && id != BF16X_MODE_AUTO &&
-                single_precision_mode(m) != (cfg.routine == "cgemm"))
-              throw CLI::ValidationError("--modes", m + " is not a " + cfg.routine + " mode");
-          }
+          for (const auto& m : args->modes)
+            if (!api::mode_fits(bf16x_mode_from_name(m.c_str()), cfg.routine == "zgemm"))
+              throw CLI::ValidationError("--modes", m + " is not a " + cfg.routine + " mode: it runs with " +
+                                                        (cfg.routine == "zgemm" ? "cgemm" : "zgemm"));
         // The bounds of the precision that runs (FP32 inputs only feed FP32 modes and the host SGEMM).
         const bool fp32 =
             cfg.routine == "cgemm" ||
@@ -112,13 +120,26 @@ const RegisterCommand reg(
           exit_code() = kExitRunFailure;
           return;
         }
+        // A --json file that cannot be written is a usage error before the run, as in bench.
+        std::ofstream file;
+        if (!args->json.empty()) file.open(args->json);
+        if (!args->json.empty() && !file) {
+          std::fprintf(stderr, "bf16x accuracy: --json %s is not writable\n", args->json.c_str());
+          exit_code() = kExitUsage;
+          return;
+        }
         const AccuracyReport r = cfg.routine == "gemm" ? run_accuracy(cfg) : run_complex_accuracy(cfg);
-        if (args->json)
-          std::cout << report_json(r) << "\n";
-        else
+        if (json->count() == 0)
           print_report_table(r);
+        else
+          (args->json.empty() ? std::cout : file) << report_json(r) << "\n";
+        if (file.is_open()) file.close();
+        if (!args->json.empty() && !file) {
+          std::fprintf(stderr, "bf16x accuracy: cannot write %s\n", args->json.c_str());
+          exit_code() = kExitRunFailure;
+        }
         for (const ModeResult& m : r.modes)
-          if (m.status != 0) exit_code() = kExitRunFailure;
+          if (m.failed()) exit_code() = kExitRunFailure;
       });
     });
 

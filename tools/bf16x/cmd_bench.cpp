@@ -25,6 +25,7 @@
 #include <random>
 #include <tuple>
 
+#include "accuracy_run.hpp"  // single_precision_mode
 #include "api/names.hpp"
 #include "bf16x/bf16x.h"
 #include "cli_checks.hpp"
@@ -235,17 +236,14 @@ int check_bench_args(const BenchArgs& a, int& engine_id) {
     return kExitUsage;
   }
   for (const auto& m : a.modes)
-    if (m != "native" && products_of(m) == 0) {
+    if (m != "native" && m != "auto" && products_of(m) == 0) {
       std::fprintf(stderr, "bf16x bench: unknown mode %s\n", m.c_str());
       return kExitUsage;
     }
   return 0;
 }
 
-bool single_precision(const std::string& m) {
-  const int id = bf16x_mode_from_name(m.c_str());
-  return id == BF16X_MODE_FP32X6 || crt::is_fp32c(id) || id == BF16X_MODE_FP32CR;
-}
+bool single_precision(const std::string& m) { return single_precision_mode(m); }
 
 // The inputs of one size: FP32 values, the same values in FP64 (exact), and their BF16 roundings for the raw
 // baselines; C buffers for each precision.
@@ -411,20 +409,23 @@ Row measure_mode(Group& g, const std::string& m) {
         const double el = now() - t0;
         status = s;
         ran = st.mode;
-        if (s != BF16X_OK || st.mode != mode) return -1.0;
+        if (s != BF16X_OK || (st.mode != mode && mode != BF16X_MODE_AUTO)) return -1.0;
         p = {st.seconds_split,    st.seconds_compute, st.seconds_scan, st.seconds_pack,
              st.seconds_products, st.seconds_write,   st.seconds_sums};
         return el;
       },
       [&] { return g.raw_once(); });
-  Row r = g.row(m, fp32 ? "sgemm" : "dgemm", tm);
-  r.products = products_of(m);
+  // auto's row names the mode it chose ("auto>fp64x21", "auto>native"): its products and phases are that mode's.
+  const bool chose = mode == BF16X_MODE_AUTO && status == BF16X_OK;
+  Row r = g.row(chose ? fmt::format("auto>{}", bf16x_mode_name(ran)) : m, fp32 ? "sgemm" : "dgemm", tm);
+  const int ran_mode = chose ? ran : mode;
+  r.products = chose ? (ran == BF16X_MODE_NATIVE ? 0 : products_of(bf16x_mode_name(ran))) : products_of(m);
   // No time and no error for a call that failed or ran another mode: C holds the host DGEMM's result, an error of 0.
   if (status != BF16X_OK) {
     r.error = fmt::format("{} (status {})", bf16x_status_string(status), status);
     return r;
   }
-  if (ran != mode) {
+  if (ran != mode && !chose) {
     const char* min_size = std::getenv("BF16X_MIN_SIZE");
     r.error = fmt::format("the call ran {}, not {}{}", bf16x_mode_name(ran) ? bf16x_mode_name(ran) : "?", m,
                           min_size ? fmt::format(" (BF16X_MIN_SIZE={})", min_size) : std::string());
@@ -435,15 +436,18 @@ Row measure_mode(Group& g, const std::string& m) {
   r.speedup_raw = 1.0 / paired_ratio(tm, 1.0);
   r.overhead = paired_ratio(tm, r.products);
   r.overhead_packed = tm.seconds / (r.products * g.rawp.seconds);
-  if (crt::is_crt_mode(mode) || is_cr_mode(mode))  // BF16 raw: not its engine
-    r.speedup_raw = r.overhead = r.overhead_packed = 0;
+  // Not applicable (a '-' in the table, null in JSON): the raw BF16 GEMM is not the engine of a CRT or correctly
+  // rounded mode, and the host BLAS has no products to count.
+  if (crt::is_crt_mode(ran_mode) || is_cr_mode(ran_mode) || ran_mode == BF16X_MODE_NATIVE)
+    r.speedup_raw = r.overhead = r.overhead_packed = kNone;
   r.rel_err = fp32 ? rel_err(g.cref, x.cf.data()) : rel_err(g.cref, x.cd.data());
   r.scan = tm.parts.scan, r.pack = tm.parts.pack, r.prod = tm.parts.products, r.write = tm.parts.write;
   r.sums = tm.parts.sums;
   r.bytes_scan = double(st.bytes_scan), r.bytes_pack = double(st.bytes_pack), r.bytes_write = double(st.bytes_write);
   r.dot_products = double(st.dot_products);
   // The correctly rounded modes run on the FMA units: no tile operations to project onto AMX.
-  if (!is_cr_mode(mode)) bench::project_amx(r, g.bandwidth, g.clock_hz, !fp32, st.engine == BF16X_ENGINE_AMX);
+  if (!is_cr_mode(ran_mode) && ran_mode != BF16X_MODE_NATIVE)
+    bench::project_amx(r, g.bandwidth, g.clock_hz, !fp32, st.engine == BF16X_ENGINE_AMX);
   return r;
 }
 
@@ -641,19 +645,25 @@ const RegisterCommand reg(
           ->delimiter(',')
           ->check(CLI::Range(1, 1 << 16));
       app.add_option("--threads", args->threads, "thread counts, 1..4096")->delimiter(',')->check(CLI::Range(1, 4096));
-      app.add_option("--modes", args->modes, "modes (fp32x6, fp64x6..21, native)")->delimiter(',');
+      app.add_option("--modes", args->modes,
+                     "modes (fp32x6, fp32c5..10, fp32cr as sgemm; fp64x6..21, fp64c8..20, fp64cr, auto as dgemm; "
+                     "native: both host rows)")
+          ->delimiter(',');
       app.add_option("--crt-engine", args->crt_engine, "INT8 engine of fp64c/fp32c modes (one this CPU runs)")
           ->check(int8_engine_check());
       app.add_option("--engine", args->engine, "engine (one this CPU runs)")->check(bf16_engine_check());
       app.add_option("--reps", args->reps, "timed repetitions (median)")->check(CLI::Range(1, 1000));
       app.add_option("--warmup", args->warmup, "untimed runs before the timed ones")->check(CLI::Range(0, 100));
-      app.add_option("--csv", args->csv, "write the rows as CSV to this file (default: none)");
-      app.add_option("--json", args->json, "write header, peaks and rows as JSON to this file (default: none)");
-      app.add_option("--plots", args->plots, "write PNG figures (gnuplot) into this directory (default: none)");
+      app.add_option("--csv", args->csv, "write the rows as CSV to this file (default: none)")->check(nonempty_check());
+      app.add_option("--json", args->json, "write header, peaks and rows as JSON to this file (default: none)")
+          ->check(nonempty_check());
+      app.add_option("--plots", args->plots, "write PNG figures (gnuplot) into this directory (default: none)")
+          ->check(nonempty_check());
       app.add_flag("--peak", args->peak, "measure the VDPBF16PS peak per thread count");
       auto* sizes_opt = app.get_option("--sizes");
       app.add_option("--load", args->load,
-                     "merge the rows of an earlier --json output (repeatable); measures only if --sizes is given too");
+                     "merge the rows of an earlier --json output (repeatable); measures only if --sizes is given too")
+          ->check(nonempty_check());
       app.add_option("--wait-idle", args->wait_idle,
                      "before each (size, threads) group, wait up to this many seconds for idle CPUs (shared machines)")
           ->check(CLI::Range(0, 3600));

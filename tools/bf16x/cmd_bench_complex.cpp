@@ -9,6 +9,7 @@
 #include <random>
 #include <type_traits>
 
+#include "api/names.hpp"
 #include "bf16x/bf16x.h"
 #include "cli_checks.hpp"
 #include "cmd_bench_baselines.hpp"
@@ -90,7 +91,7 @@ std::vector<Row> bench_size(const ComplexBenchArgs& a, std::int64_t n, int threa
           status = bf16x_zgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, one, A.data(), n, B.data(),
                                   n, zero, C.data(), n, &o);
       });
-      rows.push_back({n, threads, mode, method, st.engine >= 0 ? bf16x_engine_name(st.engine) : "native", t, t_host,
+      rows.push_back({n, threads, mode, method, engine_label(mode, st.engine), t, t_host,
                       rel_frobenius<T>(C, host), status});
     }
   }
@@ -114,9 +115,9 @@ void print_row(const std::string& routine, const Row& r) {
 int run_complex_bench(const ComplexBenchArgs& a) {
   const bool is_double = a.routine == "zgemm";
   for (const std::string& m : a.modes) {
+    // cgemm takes the SGEMM modes, zgemm the DGEMM ones: the library's rule (native and auto fit both).
     const int id = bf16x_mode_from_name(m.c_str());
-    const bool single = id == BF16X_MODE_FP32X6 || m.rfind("fp32c", 0) == 0;
-    if (id < 0 || (id != BF16X_MODE_NATIVE && id != BF16X_MODE_AUTO && single == is_double)) {
+    if (id < 0 || !api::mode_fits(id, is_double)) {
       std::fprintf(stderr, "bf16x bench: %s is not a %s mode\n", m.c_str(), a.routine.c_str());
       return kExitUsage;
     }

@@ -7,8 +7,11 @@
 namespace bf16x::cli {
 namespace {
 
-const RegisterCommand reg("config", "version, CPU, ISA, engines, host BLAS and kernel, threads, default modes",
-                          [](CLI::App& app) { app.callback([] { std::fputs(bf16x_get_config(), stdout); }); });
+const RegisterCommand reg(
+    "config",
+    "version, CPU, ISA, engines (BF16 and CRT), host BLAS and kernel, threads, default modes, guard, "
+    "min size, auto target, complex method, split",
+    [](CLI::App& app) { app.callback([] { std::fputs(bf16x_get_config(), stdout); }); });
 
 }  // namespace
 }  // namespace bf16x::cli

@@ -13,7 +13,9 @@
 
 #include "bf16x/bf16x.h"
 #include "bf16x/bf16x_runtime.h"
+#include "cli_checks.hpp"
 #include "command.hpp"
+#include "crt/crt_mode.hpp"
 
 namespace bf16x::cli {
 namespace {
@@ -123,17 +125,14 @@ bool run_one(const Config& c, int mode, int engine, const Shape& sh, int s, cons
 
 struct Options {
   std::vector<int> threads{1, 2, 3};
-  std::string engine = "auto";
+  std::string engine = "auto", crt_engine = "auto";  // checked by the options' validators (cli_checks.hpp)
   bool slices = true, crt = true;
 };
 
 void run(const Options& opt) {
-  const int engine = opt.engine == "auto" ? BF16X_ENGINE_AUTO : bf16x_engine_from_name(opt.engine.c_str());
-  if (engine < 0 || (engine != BF16X_ENGINE_AUTO && !bf16x_engine_available(engine))) {
-    std::fprintf(stderr, "bf16x digest: engine '%s' is not available here\n", opt.engine.c_str());
-    exit_code() = kExitUsage;
-    return;
-  }
+  // Each engine option goes to the modes of its kind, as in accuracy and bench.
+  const int engine = bf16x_engine_from_name(opt.engine.c_str());
+  const int crt_engine = bf16x_engine_from_name(opt.crt_engine.c_str());
   std::vector<Config> configs;
   if (opt.slices) {
     for (int split : {BF16X_SPLIT_SCALED, BF16X_SPLIT_PAPER}) {
@@ -154,8 +153,9 @@ void run(const Options& opt) {
     for (int s = 0; s < int(sizeof kShapes / sizeof kShapes[0]); ++s)
       for (int v = 0; v < 4; ++v) {
         const Variant var = variant(v, s, opt.threads);
-        const bool ok = single ? run_one<float>(c, mode, engine, kShapes[s], s, var, all)
-                               : run_one<double>(c, mode, engine, kShapes[s], s, var, all);
+        const int e = crt::is_crt_mode(mode) ? crt_engine : engine;
+        const bool ok = single ? run_one<float>(c, mode, e, kShapes[s], s, var, all)
+                               : run_one<double>(c, mode, e, kShapes[s], s, var, all);
         ++calls;
         failed += !ok;
       }
@@ -174,7 +174,13 @@ const RegisterCommand reg("digest", "a hash of C for every call of a fixed sweep
                             app.add_option("--threads", opt.threads, "thread counts the calls take in turn")
                                 ->delimiter(',')
                                 ->check(CLI::Range(1, 64));
-                            app.add_option("--engine", opt.engine, "engine (auto: what the library picks)");
+                            app.add_option("--engine", opt.engine,
+                                           "BF16 engine of the slice modes (one this CPU runs; auto: what the "
+                                           "library picks)")
+                                ->check(bf16_engine_check());
+                            app.add_option("--crt-engine", opt.crt_engine,
+                                           "INT8 engine of the CRT modes (one this CPU runs)")
+                                ->check(int8_engine_check());
                             app.add_flag("!--no-slices", opt.slices, "leave out the slice modes");
                             app.add_flag("!--no-crt", opt.crt, "leave out the CRT modes");
                             app.callback([] { run(opt); });

@@ -95,12 +95,7 @@ AccuracyReport run(const AccuracyConfig& cfg) {
       if (native && method != cfg.complex_methods.front()) continue;
       ModeResult mr;
       mr.mode = native ? name : name + "/" + method;
-      bf16x_options opt;
-      bf16x_options_init(&opt);
-      opt.mode = bf16x_mode_from_name(name.c_str());
-      opt.engine = cfg.engine;
-      opt.split = cfg.split;
-      opt.block_k = cfg.block_k;
+      bf16x_options opt = mode_options(cfg, name);
       opt.complex_method = method_id(method);
       bf16x_stats st{};
       opt.stats = &st;
@@ -114,6 +109,7 @@ AccuracyReport run(const AccuracyConfig& cfg) {
         mr.status = BF16X_ERR_NOMEM;
         mr.error = "out of memory (the CLI's result buffer)";
       }
+      if (mr.status == BF16X_OK) mr.error = ran_other_mode(opt.mode, st);
       mr.native_seconds = t_native;
       mr.engine = st.engine;
       rep.modes.push_back(mr);
