@@ -12,6 +12,7 @@
 #include "api/call_plan.hpp"
 #include "api/checks.hpp"
 #include "api/env.hpp"
+#include "api/guard_step.hpp"
 #include "api/real_gemm.hpp"
 #include "api/runtime.hpp"
 #include "api/verbose.hpp"
@@ -111,6 +112,20 @@ void scale_c(std::int64_t m, std::int64_t n, const Complex<T>& beta, Complex<T>*
     }
 }
 
+// Auto's native choice under the guard (the modes auto stands for keep their range, api/guard_step.hpp
+// host_scaled) where the host CGEMM/ZGEMM's products may leave the range that the result stays in: the complex
+// layer then runs on the host's real GEMM, its operands scaled by powers of two per row and column.
+template <typename T>
+bool native_out_of_range(const CallPlan& plan, const ComplexOperand<T>& oa, const ComplexOperand<T>& ob,
+                         const Complex<T>& alpha) {
+  if (plan.requested != BF16X_MODE_AUTO || plan.guard == BF16X_GUARD_OFF) return false;
+  const complex::OperandScan sa = complex::scan_operand(oa, true), sb = complex::scan_operand(ob, false);
+  if (!sa.finite || !sb.finite) return false;  // NaN and Inf: the host's IEEE classes
+  // Each part of an entry sums 2k real products.
+  return host_out_of_range(sa.exps, sb.exps, 2 * oa.cols, std::hypot(double(alpha.re), double(alpha.im)),
+                           std::is_same_v<T, double>);
+}
+
 // A checked call on column-major operand views (a row-major operand read as its transpose) and a C in either
 // layout (c_rows); C is written only when it returns BF16X_OK. The host path computes a row-major C as C^T.
 template <typename T>
@@ -152,10 +167,12 @@ int run_complex(const ComplexOperand<T>& oa, const ComplexOperand<T>& ob, const 
       return BF16X_OK;
     }
     out.why = ",fallback=nonfinite";
-  } else if (plan.mode != BF16X_MODE_NATIVE) {
+  } else if (plan.mode != BF16X_MODE_NATIVE || native_out_of_range<T>(plan, oa, ob, alpha)) {
     const int method = opt.complex_method != BF16X_COMPLEX_DEFAULT ? opt.complex_method : plan.settings.complex_method;
     bool done = false;
-    if (const int st = emulate<T>(method, oa, ob, alpha, beta, c, ldc, c_rows, opt, out, done); st != BF16X_OK || done)
+    bf16x_options run = opt;
+    if (plan.mode == BF16X_MODE_NATIVE) run.mode = BF16X_MODE_NATIVE;  // auto's native choice, on scaled parts
+    if (const int st = emulate<T>(method, oa, ob, alpha, beta, c, ldc, c_rows, run, out, done); st != BF16X_OK || done)
       return st;
     out = Outcome{};
     out.why = ",fallback=nonfinite";

@@ -104,6 +104,10 @@ struct Call {
     return host_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows) ? int(BF16X_OK)
                                                                                               : host_missing();
   }
+  // The host GEMM of a guarded call (guard=native, auto's native choice): in range where the unscaled call is not.
+  int host_guarded() const {
+    return host_in_range<T>(repair(), m, n, [this] { return host(); });
+  }
 };
 
 // A driver's status as the call's: nonfinite_input is none (the host GEMM then runs the call), the others are.
@@ -135,7 +139,7 @@ int gemm_crt_mode(int mode, int engine_id, bool fast_scaling, GuardRequest* guar
     ran = s == util::DriverStatus::ok;  // nonfinite_input: the host GEMM classifies NaN/Inf exactly
     return call_status(s);
   };
-  const auto host = [&] { return x.host(); };
+  const auto host = [&] { return x.host_guarded(); };
   bool done = false;
   int st;
   if (guard) {
@@ -193,7 +197,7 @@ int gemm_slice_mode(int mode, int engine_id, GuardRequest* guard, const bf16x_op
   if (guard) {
     guard->mode = mode;
     guard->int8_engine = crt_engine_for(engine_id);
-    st = run_guarded<T>(*guard, x.repair(), x.m, x.n, out, emulate, [&] { return x.host(); });
+    st = run_guarded<T>(*guard, x.repair(), x.m, x.n, out, emulate, [&] { return x.host_guarded(); });
     if (out.guard == BF16X_GUARD_NATIVE) return st;
   } else {
     bool ran;
@@ -242,6 +246,7 @@ void cr_outcome(int mode, int engine_id, const cr::CrConfig& cfg, Outcome& out) 
   out.seconds_compute = cfg.phases.products + cfg.phases.write;
   out.counters.micro_tiles += cfg.micro_tiles;
   out.workspace_bytes = cfg.workspace_bytes;
+  if (!verbose_wanted()) return;  // the verbose fields only where a line is written (a tenth of a tiny call)
   char why[64];
   std::snprintf(why, sizeof why, ",kernels=%s,exact=%llu", cr::tile_kernels(cfg.level).isa,
                 static_cast<unsigned long long>(cfg.exact_entries));
@@ -302,10 +307,14 @@ bf16x_options call_options(const bf16x_options* user, int& status) {
 }
 
 void report_call(const bf16x_options& opt, const Outcome& out, int st, double secs, VerboseCall v) {
+  // fp64cr / fp32cr run TwoProd and FastTwoSum on the FMA units, no BF16 or INT8 engine (out.engine only chose the
+  // tile sums' vector level, cr_tile_level): no BF16X_ENGINE_* in the stats, "fma" on the verbose line (whose
+  // kernels= names the ISA).
+  const bool fma_units = is_cr_mode(out.mode) && out.engine >= 0;
   if (opt.stats && st == BF16X_OK) {
     bf16x_stats s{};
     s.mode = out.mode;
-    s.engine = out.engine;
+    s.engine = fma_units ? -1 : out.engine;
     s.tile_loads = out.counters.tile_loads;
     s.tile_stores = out.counters.tile_stores;
     s.dot_products = out.counters.dot_products;
@@ -328,7 +337,10 @@ void report_call(const bf16x_options& opt, const Outcome& out, int st, double se
   }
   if (!verbose_wanted()) return;
   v.mode = st == BF16X_OK ? bf16x_mode_name(out.mode) : "-";
-  v.engine = st != BF16X_OK ? "-" : out.engine >= 0 ? bf16x_engine_name(out.engine) : host::library_name();
+  v.engine = st != BF16X_OK    ? "-"
+             : fma_units       ? "fma"
+             : out.engine >= 0 ? bf16x_engine_name(out.engine)
+                               : host::library_name();
   v.why = out.why + (out.guard ? guard_why(out.guard, out.repaired) : std::string());
   v.repaired = out.repaired;
   v.threads = out.engine >= 0 ? bf16x_get_num_threads() : -1;
@@ -418,7 +430,9 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
     out.engine = engine_id;
     return BF16X_OK;
   }
-  return x.host();
+  // Auto's native choice keeps the range of the modes it stands for (NaN/Inf: the plain host GEMM).
+  const bool guarded = requested == BF16X_MODE_AUTO && mode == BF16X_MODE_NATIVE && plan.guard != BF16X_GUARD_OFF;
+  return guarded ? x.host_guarded() : x.host();
 }
 
 template int run_gemm(int, int, std::int64_t, std::int64_t, std::int64_t, float, const float*, std::int64_t,

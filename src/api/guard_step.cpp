@@ -1,13 +1,20 @@
 #include "api/guard_step.hpp"
 
 #include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 #include "api/env.hpp"
 #include "bf16x/bf16x.h"
+#include "cr/entry_rounding.hpp"
 #include "crt/crt_mode.hpp"
 #include "engine/records.hpp"
+#include "host/host_blas.hpp"
 #include "policy/error_model.hpp"
+#include "policy/fill_loops.hpp"
+#include "util/pow2.hpp"
 
 namespace bf16x::api {
 
@@ -64,6 +71,93 @@ template GuardPlan plan_guard(const GuardRequest&, const pack::MatrixView<float>
                               std::int64_t, std::int64_t, std::int64_t);
 template GuardPlan plan_guard(const GuardRequest&, const pack::MatrixView<double>&, const pack::MatrixView<double>&,
                               std::int64_t, std::int64_t, std::int64_t);
+
+template <typename T>
+T exact_entry(const driver::RepairArgs<T>& x, std::int64_t i, std::int64_t j, T c0) {
+  const cr::Terms t{{double(x.alpha), 0}, {double(x.beta), 0}, x.k, sizeof(T) == sizeof(double)};
+  const std::int64_t cols[2] = {j, j};
+  const double c[2] = {double(c0), 0};
+  return cr::round_exactly<T>(x.a, x.b, i, cols, t, c);
+}
+
+template float exact_entry(const driver::RepairArgs<float>&, std::int64_t, std::int64_t, float);
+template double exact_entry(const driver::RepairArgs<double>&, std::int64_t, std::int64_t, double);
+
+bool host_out_of_range(const std::vector<int>& ea, const std::vector<int>& eb, std::int64_t k, double abs_alpha,
+                       bool is_double) {
+  if (ea.empty() || eb.empty()) return false;
+  // Zero lines read as exponent 0: on the safe side of both tests.
+  const auto [amin, amax] = std::minmax_element(ea.begin(), ea.end());
+  const auto [bmin, bmax] = std::minmax_element(eb.begin(), eb.end());
+  int log2k = 0;
+  while ((std::int64_t(1) << log2k) < k) ++log2k;
+  const int emax = is_double ? 1024 : 128, emin = is_double ? -1022 : -126, digits = is_double ? 53 : 24;
+  // |partial sums| < k 2^(ea_i + eb_j); products of lines whose largest entries lie this close to the subnormal
+  // range lose bits that alpha would carry into the result.
+  return *amax + *bmax + log2k >= emax - 1 || (abs_alpha > 1 && *amin + *bmin - 2 < emin + digits);
+}
+
+namespace {
+
+// The largest exponent field of op(X) (rows x cols), walked along memory (policy/fill_loops.hpp).
+template <typename T>
+int max_exponent_field(const pack::MatrixView<T>& v, std::int64_t rows, std::int64_t cols) {
+  const std::int64_t inner = v.trans ? cols : rows, outer = v.trans ? rows : cols;
+  if constexpr (sizeof(T) == 8)
+    return policy::fill_loops().max_field_fp64(v.data, v.ld, inner, outer);
+  else
+    return policy::fill_loops().max_field_fp32(v.data, v.ld, inner, outer);
+}
+
+}  // namespace
+
+template <typename T>
+bool host_scaled(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n) {
+  constexpr bool is_double = sizeof(T) == sizeof(double);
+  const std::int64_t k = x.k;
+  // Where |alpha| <= 1 only overflow can reach the result, and the largest entries of A and B bound it: one read of
+  // each (no per-line scan) clears almost every call, as auto's native choice of small calls needs.
+  if (std::fabs(double(x.alpha)) <= 1) {
+    constexpr int kBias = is_double ? 1023 : 127, kInf = is_double ? 0x7ff : 0xff;
+    const int fa = max_exponent_field(x.a, m, k), fb = max_exponent_field(x.b, k, n);
+    // The field's exponent + 1 bounds every entry (subnormals and zeros: by the smallest normal's).
+    if (fa != kInf && fb != kInf &&
+        !host_out_of_range({std::max(fa, 1) - kBias + 1}, {std::max(fb, 1) - kBias + 1}, k, std::fabs(double(x.alpha)),
+                           is_double))
+      return false;
+  }
+  policy::GuardLines lines(m, n);
+  if (policy::scan_lines(x.a, x.b, m, n, k, lines)) return false;
+  if (!host_out_of_range(lines.ea, lines.eb, k, std::fabs(double(x.alpha)), is_double)) return false;
+  // Column-major op(A)^ (m x k), op(B)^ (k x n) and P^ (m x n), in FP64.
+  std::vector<double> a(std::size_t(m) * std::size_t(k)), b(std::size_t(k) * std::size_t(n)),
+      p(std::size_t(m) * std::size_t(n));
+  std::vector<double> fa(std::size_t(m) * 2, 1.0), fb(std::size_t(n) * 2, 1.0);
+  if constexpr (is_double) {
+    for (std::int64_t i = 0; i < m; ++i) util::pow2_pair(-lines.ea[std::size_t(i)], fa[2 * i], fa[2 * i + 1]);
+    for (std::int64_t j = 0; j < n; ++j) util::pow2_pair(-lines.eb[std::size_t(j)], fb[2 * j], fb[2 * j + 1]);
+  }
+  for (std::int64_t l = 0; l < k; ++l)
+    for (std::int64_t i = 0; i < m; ++i) a[std::size_t(i + l * m)] = (double(x.a(i, l)) * fa[2 * i]) * fa[2 * i + 1];
+  for (std::int64_t j = 0; j < n; ++j)
+    for (std::int64_t l = 0; l < k; ++l) b[std::size_t(l + j * k)] = (double(x.b(l, j)) * fb[2 * j]) * fb[2 * j + 1];
+  if (!host::dgemm(BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, 1.0, a.data(), m, b.data(), k, 0.0, p.data(), m))
+    return false;
+  int ealpha;
+  const double am = std::frexp(double(x.alpha), &ealpha), beta = double(x.beta);
+  for (std::int64_t j = 0; j < n; ++j)
+    for (std::int64_t i = 0; i < m; ++i) {
+      const double pij = p[std::size_t(i + j * m)];
+      const double v = is_double ? std::ldexp(am * pij, ealpha + lines.ea[std::size_t(i)] + lines.eb[std::size_t(j)])
+                                 : double(x.alpha) * pij;
+      T& c = x.c_rows ? x.c[i * x.ldc + j] : x.c[i + j * x.ldc];
+      c = beta == 0.0 ? T(v) : T(v + beta * double(c));
+    }
+  return true;
+}
+
+template bool host_scaled(const driver::RepairArgs<float>&, std::int64_t, std::int64_t);
+template bool host_scaled(const driver::RepairArgs<double>&, std::int64_t, std::int64_t);
 
 std::string guard_why(int result, std::uint64_t repaired) {
   static const char* const names[] = {"none", "envelope", "entries", "native"};

@@ -45,8 +45,43 @@ GuardPlan plan_guard(const GuardRequest& g, const pack::MatrixView<T>& a, const 
 // The verbose fields of a guarded call: ",guard=envelope|entries|native[,repaired=N]".
 std::string guard_why(int result, std::uint64_t repaired);
 
+// alpha (op(A) op(B))_ij + beta c0 rounded once from the exact value (cr/exact_sum.hpp): the repair's last resort
+// where the FP64 dot product leaves the exponent range (driver::repair_entries).
+template <typename T>
+T exact_entry(const driver::RepairArgs<T>& x, std::int64_t i, std::int64_t j, T c0);
+
+// The host GEMM of C = alpha op(A) op(B) + beta C0 on operands that keep it in range, where the unscaled call may
+// not: op(A)'s largest row exponent plus op(B)'s largest column exponent plus log2 k reach the overflow threshold
+// (a partial sum may overflow, and Inf - Inf is NaN), or |alpha| > 1 meets lines near the underflow threshold
+// (products rounded to the subnormal grid, then magnified). FP64: rows and columns scaled by 2^-e (exactly, but for
+// entries 2^1022 below their line's largest), P^ = op(A)^ op(B)^ by the host DGEMM, then
+// C_ij = (alpha's mantissa P^_ij) 2^(alpha's exponent + ea_i + eb_j) + beta C0_ij: one rounding more than the host's
+// alpha AB, overflow only where the result overflows. FP32: the host DGEMM on the widened operands (products exact,
+// no range to lose), rounded once to FP32. True where it ran the call; false where the unscaled
+// call is safe, an operand holds NaN or Inf (IEEE's classes are the host's), or the host DGEMM cannot run. Throws
+// std::bad_alloc before C is written.
+template <typename T>
+bool host_scaled(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n);
+
+// host_scaled's test from the exponents of the rows of op(A) (ea) and the columns of op(B) (eb), k products per
+// entry: a partial sum may overflow, or |alpha| > 1 meets lines near the underflow threshold.
+bool host_out_of_range(const std::vector<int>& ea, const std::vector<int>& eb, std::int64_t k, double abs_alpha,
+                       bool is_double);
+
+// The host GEMM of a guarded call (guard=native, auto's native choice): host_scaled where the range needs it, else
+// host() (the plain host GEMM, also where the scaled operands cannot be allocated).
+template <typename T, typename Host>
+int host_in_range(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n, Host&& host) {
+  try {
+    if (host_scaled<T>(x, m, n)) return BF16X_OK;
+  } catch (const std::bad_alloc&) {  // C untouched: the plain host GEMM
+  }
+  return host();
+}
+
 // emulate(bool& ran) runs the mode (ran = false where it handed the call to the host GEMM: NaN/Inf); host() runs the
-// host GEMM. Both return a bf16x status. C is written only by them and, after a successful emulation, by the repair.
+// host GEMM (host_in_range). Both return a bf16x status. C is written only by them and, after a successful emulation,
+// by the repair.
 template <typename T, typename Emulate, typename Host>
 int run_guarded(const GuardRequest& g, const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n, Outcome& out,
                 Emulate&& emulate, Host&& host) {
@@ -71,7 +106,7 @@ int run_guarded(const GuardRequest& g, const driver::RepairArgs<T>& x, std::int6
     return st;
   }
   const double t1 = util::now();
-  driver::repair_entries(x, p.failing, c0);
+  driver::repair_entries(x, p.failing, c0, &exact_entry<T>);
   out.seconds_guard += util::now() - t1;
   out.repaired += p.failing.size();
   out.counters.micro_tiles += p.micro_tiles;

@@ -39,12 +39,23 @@ void combine(std::int64_t i0, std::int64_t r, std::int64_t j0, std::int64_t c, c
   const Pow2Split ar = split_pow2(alpha.re), ai = split_pow2(alpha.im);
   const double br = beta.re, bi = beta.im;
   const bool read_c = br != 0 || bi != 0;
+  // alpha's parts on the exponent of the larger (exact unless the smaller lies 2^1022 below it), for the entries
+  // whose terms leave the range apart.
+  const int top = alpha.im == 0 ? ar.e : alpha.re == 0 ? ai.e : std::max(ar.e, ai.e);
+  const bool top_ok = std::isfinite(ar.m) && std::isfinite(ai.m);
+  const double ar_top = times_pow2(ar.m, ar.e - top), ai_top = times_pow2(ai.m, ai.e - top);
   const double* pim = p + r * c;
   const auto entry = [&](std::int64_t i, std::int64_t j) {
     const double pr = p[i + j * r], pi = pim[i + j * r];
     const int s = ea[i0 + i] + eb[j0 + j];
     double re = times_pow2(ar.m * pr, ar.e + s) - times_pow2(ai.m * pi, ai.e + s);
     double im = times_pow2(ar.m * pi, ar.e + s) + times_pow2(ai.m * pr, ai.e + s);
+    if (!(std::isfinite(re) && std::isfinite(im)) && top_ok) {
+      // Terms that overflow apart give Inf - Inf = NaN: summed on alpha's larger exponent, a part overflows only
+      // where it does, to the infinity of its sign.
+      re = times_pow2(ar_top * pr - ai_top * pi, top + s);
+      im = times_pow2(ar_top * pi + ai_top * pr, top + s);
+    }
     Complex<T>& x = c_at<T>(cm, ldc, c_rows, i0 + i, j0 + j);
     if (read_c) {
       const double xr = x.re, xi = x.im;

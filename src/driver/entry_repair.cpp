@@ -8,6 +8,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace bf16x::driver {
 namespace {
@@ -36,6 +37,29 @@ double dot(const pack::MatrixView<T>& a, std::int64_t i, const double* col, std:
   return s;
 }
 
+// The FP64 repair alpha s + beta c0 of an entry with dot product s, or false where only the exact value will do.
+// FP32 operands never fail: their products are exact in FP64 and k of them stay far inside its range. FP64 ones
+// fail where s or alpha s is not finite (an overflowing product or partial sum: Inf - Inf is NaN where the exact
+// value may even be normal), where beta c0 overflows (c0 finite: the sum may not), and where |alpha| > 1 meets
+// |s| < 2^-969: products below 2^-1022 round to the subnormal grid (2^-1075 each), which is within 2^-105 k of
+// (|a||b|) only while |s| >= 2^-969, and a large alpha would carry the rest into a normal result.
+template <typename T>
+bool fp64_entry(double alpha, double s, double beta, T c0, double& v) {
+  if constexpr (sizeof(T) == sizeof(float)) {
+    v = beta == 0.0 ? alpha * s : alpha * s + beta * double(c0);
+    return true;
+  } else {
+    const double as = alpha * s;
+    if (!std::isfinite(as) || (std::fabs(alpha) > 1 && std::fabs(s) < 0x1p-969)) return false;
+    if (beta == 0.0) {
+      v = as;
+      return true;
+    }
+    v = as + beta * c0;
+    return std::isfinite(v) || !std::isfinite(c0);  // NaN or Inf in C0 propagates as in IEEE arithmetic
+  }
+}
+
 }  // namespace
 
 template <typename T>
@@ -48,7 +72,8 @@ std::vector<T> save_entries(const RepairArgs<T>& x, const std::vector<EntryIndex
 }
 
 template <typename T>
-void repair_entries(const RepairArgs<T>& x, const std::vector<EntryIndex>& entries, const std::vector<T>& c0) {
+void repair_entries(const RepairArgs<T>& x, const std::vector<EntryIndex>& entries, const std::vector<T>& c0,
+                    ExactEntry<T> exact) {
   if (entries.empty()) return;
   // Column groups: [starts[g], starts[g + 1]) share one column of op(B), widened once.
   std::vector<std::size_t> starts;
@@ -68,8 +93,16 @@ void repair_entries(const RepairArgs<T>& x, const std::vector<EntryIndex>& entri
       const std::int64_t j = entries[starts[g]].j;
       for (std::int64_t l = 0; l < k; ++l) col[l] = double(x.b(l, j));
       for (std::size_t e = starts[g]; e < starts[g + 1]; ++e) {
-        const double v = alpha * dot(x.a, entries[e].i, col, k);
-        at(x, entries[e].i, j) = beta == 0.0 ? T(v) : T(v + beta * double(c0[e]));
+        const std::int64_t i = entries[e].i;
+        const T c = beta == 0.0 ? T(0) : c0[e];
+        double v;
+        if (fp64_entry<T>(alpha, dot(x.a, i, col, k), beta, c, v)) {
+          at(x, i, j) = T(v);
+        } else if (!std::isfinite(c)) {  // alpha (A B)_ij rounded on its own, then C0's NaN or Inf added
+          at(x, i, j) = T(double(exact(x, i, j, T(0))) + beta * double(c));
+        } else {
+          at(x, i, j) = exact(x, i, j, c);
+        }
       }
     }
   }
@@ -77,7 +110,9 @@ void repair_entries(const RepairArgs<T>& x, const std::vector<EntryIndex>& entri
 
 template std::vector<float> save_entries(const RepairArgs<float>&, const std::vector<EntryIndex>&);
 template std::vector<double> save_entries(const RepairArgs<double>&, const std::vector<EntryIndex>&);
-template void repair_entries(const RepairArgs<float>&, const std::vector<EntryIndex>&, const std::vector<float>&);
-template void repair_entries(const RepairArgs<double>&, const std::vector<EntryIndex>&, const std::vector<double>&);
+template void repair_entries(const RepairArgs<float>&, const std::vector<EntryIndex>&, const std::vector<float>&,
+                             ExactEntry<float>);
+template void repair_entries(const RepairArgs<double>&, const std::vector<EntryIndex>&, const std::vector<double>&,
+                             ExactEntry<double>);
 
 }  // namespace bf16x::driver

@@ -27,10 +27,18 @@ struct RepairArgs {
 template <typename T>
 std::vector<T> save_entries(const RepairArgs<T>& x, const std::vector<EntryIndex>& entries);
 
-// Writes the entries (sorted by column, then row) from their dot products and c0 (save_entries). Threads over
-// columns; the sums run in one fixed order, so the bits do not depend on the thread count. Throws std::bad_alloc
-// before anything is written.
+// alpha (op(A) op(B))_ij + beta c0 from the exact value, rounded once (the correctly rounded modes' exact sum,
+// which this layer cannot see): for the entries whose FP64 dot product leaves the exponent range. Thread-safe.
 template <typename T>
-void repair_entries(const RepairArgs<T>& x, const std::vector<EntryIndex>& entries, const std::vector<T>& c0);
+using ExactEntry = T (*)(const RepairArgs<T>& x, std::int64_t i, std::int64_t j, T c0);
+
+// Writes the entries (sorted by column, then row) from their dot products and c0 (save_entries). Threads over
+// columns; the sums run in one fixed order, so the bits do not depend on the thread count. Where the FP64 dot
+// product cannot be trusted (FP64 only: a product or partial sum overflowed, alpha times it did, or |alpha| > 1
+// would magnify products lost below the normal range), the entry is `exact`'s: the result is never less IEEE-correct
+// or of smaller range than the emulated mode's. Throws std::bad_alloc before anything is written.
+template <typename T>
+void repair_entries(const RepairArgs<T>& x, const std::vector<EntryIndex>& entries, const std::vector<T>& c0,
+                    ExactEntry<T> exact);
 
 }  // namespace bf16x::driver

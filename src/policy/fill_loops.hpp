@@ -43,6 +43,10 @@ struct FillLoops {
                             std::uint32_t* h);
   void (*count_across_fp64)(const double* x, std::int64_t sl, int nr, std::int64_t len, const int* c, int shift,
                             std::uint32_t* h);
+  // The largest exponent field of x[o ld + l], l < inner, o < outer (0x7ff / 0xff: a NaN or Inf among them): from
+  // the high words' integer maximum, which each vector level vectorises.
+  int (*max_field_fp32)(const float* x, std::int64_t ld, std::int64_t inner, std::int64_t outer);
+  int (*max_field_fp64)(const double* x, std::int64_t ld, std::int64_t inner, std::int64_t outer);
 };
 
 // fill_loops_generic.cpp (x86-64), fill_loops_avx2_isa.cpp, fill_loops_avx512_isa.cpp.

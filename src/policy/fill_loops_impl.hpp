@@ -2,6 +2,7 @@
 // linker never merges a copy built for one ISA into another.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 #if defined(__AVX2__)
 #include <immintrin.h>
 #endif
@@ -97,8 +98,26 @@ void count_across_loop(const T* x, std::int64_t sl, int nr, std::int64_t len, co
   }
 }
 
+template <typename T>
+int max_field_loop(const T* x, std::int64_t ld, std::int64_t inner, std::int64_t outer) {
+  constexpr int kShift = sizeof(T) == 8 ? 32 : 0, kMant = sizeof(T) == 8 ? 20 : 23;
+  using Bits = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+  std::int32_t hi = 0;
+  for (std::int64_t o = 0; o < outer; ++o) {
+    const T* p = x + o * ld;
+    for (std::int64_t l = 0; l < inner; ++l) {
+      Bits b;
+      std::memcpy(&b, p + l, sizeof b);
+      const std::int32_t w = std::int32_t(std::uint32_t(b >> kShift) & 0x7fffffffu);
+      hi = w > hi ? w : hi;
+    }
+  }
+  return hi >> kMant;
+}
+
 constexpr FillLoops make_fill_loops() {
-  return {count_along_loop<float>, count_along_loop<double>, count_across_loop<float>, count_across_loop<double>};
+  return {count_along_loop<float>,   count_along_loop<double>, count_across_loop<float>,
+          count_across_loop<double>, max_field_loop<float>,    max_field_loop<double>};
 }
 
 }  // namespace

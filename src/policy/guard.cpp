@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
+#include <memory>
 
 #include "bf16x/bf16x.h"
 #include "crt/crt_mode.hpp"
@@ -14,6 +15,7 @@
 #include "pack/layout.hpp"
 #include "policy/error_model.hpp"
 #include "util/pow2.hpp"
+#include "util/team.hpp"
 
 namespace bf16x::policy {
 namespace {
@@ -52,33 +54,42 @@ bool scan(const Lines<T>& x, std::int64_t count, std::int64_t len, int* e, doubl
   constexpr std::int64_t kChunk = 256;
   const std::int64_t chunks = (count + kChunk - 1) / kChunk;
   const bool along = x.sl == 1;
-#pragma omp parallel for schedule(static) reduction(|| : bad) if (count * len > 65536)
-  for (std::int64_t ch = 0; ch < chunks; ++ch) {
-    const std::int64_t r0 = ch * kChunk, nr = std::min(kChunk, count - r0);
-    double mx[kChunk] = {}, s[kChunk] = {}, f1[kChunk], f2[kChunk];
-    auto each = [&](auto&& f) {
-      if (along) {
-        for (std::int64_t r = 0; r < nr; ++r)
-          for (std::int64_t l = 0; l < len; ++l) f(r, std::fabs(double(x.at(r0 + r, l))));
-      } else {
-        for (std::int64_t l = 0; l < len; ++l)
-          for (std::int64_t r = 0; r < nr; ++r) f(r, std::fabs(double(x.at(r0 + r, l))));
+  // A share of the chunks (a thread's, or all of them in no team: util/team.hpp); bad: this share's.
+  const auto share = [&](bool& bad) {
+#pragma omp for schedule(static)
+    for (std::int64_t ch = 0; ch < chunks; ++ch) {
+      const std::int64_t r0 = ch * kChunk, nr = std::min(kChunk, count - r0);
+      double mx[kChunk] = {}, s[kChunk] = {}, f1[kChunk], f2[kChunk];
+      auto each = [&](auto&& f) {
+        if (along) {
+          for (std::int64_t r = 0; r < nr; ++r)
+            for (std::int64_t l = 0; l < len; ++l) f(r, std::fabs(double(x.at(r0 + r, l))));
+        } else {
+          for (std::int64_t l = 0; l < len; ++l)
+            for (std::int64_t r = 0; r < nr; ++r) f(r, std::fabs(double(x.at(r0 + r, l))));
+        }
+      };
+      each([&](std::int64_t r, double v) { mx[r] = v > mx[r] || v != v ? v : mx[r]; });
+      bool b = false;
+      for (std::int64_t r = 0; r < nr; ++r) {
+        b = b || !(mx[r] <= kMax);
+        e[r0 + r] = mx[r] > 0 && mx[r] <= kMax ? std::ilogb(mx[r]) + 1 : 0;
+        util::pow2_pair(-e[r0 + r], f1[r], f2[r]);
       }
-    };
-    each([&](std::int64_t r, double v) { mx[r] = v > mx[r] || v != v ? v : mx[r]; });
-    bool b = false;
-    for (std::int64_t r = 0; r < nr; ++r) {
-      b = b || !(mx[r] <= kMax);
-      e[r0 + r] = mx[r] > 0 && mx[r] <= kMax ? std::ilogb(mx[r]) + 1 : 0;
-      util::pow2_pair(-e[r0 + r], f1[r], f2[r]);
+      if (b) {
+        bad = true;
+        continue;
+      }
+      each([&](std::int64_t r, double v) { s[r] += (v * f1[r]) * f2[r]; });
+      for (std::int64_t r = 0; r < nr; ++r)
+        norm1[r0 + r] = s[r] * (1 + double(len + 2) * 0x1p-52) + double(len) * 0x1p-1022;  // no subnormal operand
     }
-    if (b) {
-      bad = true;
-      continue;
-    }
-    each([&](std::int64_t r, double v) { s[r] += (v * f1[r]) * f2[r]; });
-    for (std::int64_t r = 0; r < nr; ++r)
-      norm1[r0 + r] = s[r] * (1 + double(len + 2) * 0x1p-52) + double(len) * 0x1p-1022;  // no subnormal operand
+  };
+  if (!util::team_needed(count * len > 65536 ? omp_get_max_threads() : 1)) {
+    share(bad);
+  } else {
+#pragma omp parallel reduction(|| : bad)
+    share(bad);
   }
   return bad;
 }
@@ -153,9 +164,17 @@ constexpr int kBlock = 256;  // output blocks of the digit product
 // A thread's digit product of one block of C (at most kBlock x kBlock): the panels of one k-block, the block's FP64
 // sums in rows of kBlock. Sized by the call's largest block (its row and column panels), so that a small call does
 // not map, fault in and clear 512 KiB of sums and up to 512 KiB of panels (2 ms a 4 x 4 call).
+// Nothing is cleared on allocation: the packers write whole panels (padding included), load_digits all of yb, and
+// block() clears the part of h it sums into (a cleared 64 KiB h was most of a 2 x 2 call's guard).
 struct BlockSpace {
-  std::vector<std::int8_t> apack, bpack;
-  std::vector<double> yb, h;
+  template <typename T>
+  struct Scratch {
+    std::unique_ptr<T[]> p;
+    explicit Scratch(std::size_t n) : p(new T[n]) {}
+    T* data() const { return p.get(); }
+  };
+  Scratch<std::int8_t> apack, bpack;
+  Scratch<double> yb, h;
   BlockSpace(int kc, int row_panels, int col_panels)
       : apack(std::size_t(row_panels) * int8::a_panel_bytes(kc)),
         bpack(std::size_t(col_panels) * int8::b_panel_bytes(kc)),
@@ -178,7 +197,8 @@ struct DigitProduct {
     const std::size_t ab = int8::a_panel_bytes(kc), bb = int8::b_panel_bytes(kc);
     const int rp = (rows + kTile - 1) / kTile, cp = (cols + kTile - 1) / kTile;
     alignas(64) std::int32_t acc[kTile * kTile];
-    std::fill(sp.h.begin(), sp.h.begin() + std::ptrdiff_t(rp) * kTile * kBlock, 0.0);
+    // Only the block's tiles are summed into: their rows' first cp tiles (a 2 x 2 call clears 8 KiB, not 64).
+    for (int ii = 0; ii < rp * kTile; ++ii) std::fill_n(sp.h.data() + std::ptrdiff_t(ii) * kBlock, cp * kTile, 0.0);
     std::uint64_t tiles = 0;
     for (std::int64_t l0 = 0; l0 < k; l0 += kc) {
       const int len = int(std::min<std::int64_t>(kc, k - l0));
@@ -236,12 +256,19 @@ struct UnprovedMask {
 }  // namespace
 
 template <typename T>
+bool scan_lines(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std::int64_t m, std::int64_t n,
+                std::int64_t k, GuardLines& lines) {
+  return scan(rows_of(a), m, k, lines.ea.data(), lines.na.data()) ||
+         scan(cols_of(b), n, k, lines.eb.data(), lines.nb.data());
+}
+
+template <typename T>
 GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std::int64_t m, std::int64_t n,
                          std::int64_t k, const EntryBound& bound, double tau, const engine::int8::Engine& engine,
                          std::uint64_t limit, GuardLines& lines) {
   GuardCheck r;
   const Lines<T> la = rows_of(a), lb = cols_of(b);
-  if (scan(la, m, k, lines.ea.data(), lines.na.data()) || scan(lb, n, k, lines.eb.data(), lines.nb.data())) {
+  if (scan_lines(a, b, m, n, k, lines)) {
     r.nonfinite = true;
     return r;
   }
@@ -268,8 +295,8 @@ GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>
   UnprovedMask mask(m, n);
   std::atomic<std::uint64_t> failed{0};
   std::uint64_t tiles = 0;
-#pragma omp parallel num_threads(threads) reduction(+ : tiles)
-  {
+  // A share of the work: its worksharing constructs are orphaned here (util/team.hpp).
+  const auto share = [&](std::uint64_t& tiles) {
     BlockSpace& sp = spaces[std::size_t(omp_get_thread_num())];
     if (engine.thread_begin) engine.thread_begin();
 #pragma omp for schedule(dynamic)
@@ -281,7 +308,7 @@ GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>
       std::uint64_t here = 0;
       for (int jj = 0; jj < cols; ++jj)
         for (int ii = 0; ii < rows; ++ii) {
-          const double hij = sp.h[std::size_t(ii) * kBlock + jj];
+          const double hij = sp.h.data()[std::size_t(ii) * kBlock + jj];
           // hij == 0: every product is zero, the entry is exact.
           if (hij != 0 && !proved(hij, lines.na[std::size_t(i0 + ii)] + lines.nb[std::size_t(j0 + jj)])) {
             mask.mark(i0 + ii, j0 + jj);
@@ -291,6 +318,12 @@ GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>
       if (here) failed.fetch_add(here, std::memory_order_relaxed);
     }
     if (engine.thread_end) engine.thread_end();  // TILERELEASE: no tile state outlives the region
+  };
+  if (!util::team_needed(threads)) {
+    share(tiles);
+  } else {
+#pragma omp parallel num_threads(threads) reduction(+ : tiles)
+    share(tiles);
   }
   r.micro_tiles = tiles;
   r.complete = failed.load() <= limit;
@@ -300,6 +333,10 @@ GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>
   return r;
 }
 
+template bool scan_lines(const pack::MatrixView<float>&, const pack::MatrixView<float>&, std::int64_t, std::int64_t,
+                         std::int64_t, GuardLines&);
+template bool scan_lines(const pack::MatrixView<double>&, const pack::MatrixView<double>&, std::int64_t, std::int64_t,
+                         std::int64_t, GuardLines&);
 template GuardCheck check_entries(const pack::MatrixView<float>&, const pack::MatrixView<float>&, std::int64_t,
                                   std::int64_t, std::int64_t, const EntryBound&, double, const engine::int8::Engine&,
                                   std::uint64_t, GuardLines&);

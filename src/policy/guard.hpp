@@ -57,6 +57,12 @@ struct GuardLines {
       : ea(std::size_t(m)), eb(std::size_t(n)), na(std::size_t(m)), nb(std::size_t(n)) {}
 };
 
+// The scale exponents of the rows of op(A) and the columns of op(B) (max |x| in [2^(e-1), 2^e), 0 for a zero
+// line) and upper bounds of their scaled 1-norms, into `lines`: true (and nothing else measured) on NaN or Inf.
+template <typename T>
+bool scan_lines(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std::int64_t m, std::int64_t n,
+                std::int64_t k, GuardLines& lines);
+
 // Level 2 for op(A) (m x k) and op(B) (k x n) on the INT8 engine `engine` (its thread_begin called on every
 // thread): the entries that fail (Bound) <= tau P_ij, at most limit + 1 of them. Throws std::bad_alloc.
 template <typename T>
