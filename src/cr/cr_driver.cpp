@@ -10,6 +10,7 @@
 
 #include "cr/entry_rounding.hpp"
 #include "cr/tile_sums.hpp"
+#include "util/team.hpp"
 
 namespace bf16x::cr {
 namespace {
@@ -58,10 +59,16 @@ void line_exponents(const pack::MatrixView<T>& v, bool rows, std::int64_t lines,
   // the view's memory runs along a line: row of op(A) when transposed, column of op(B) when not
   const bool along = rows == v.trans;
   if (along) {
-#pragma omp parallel for schedule(static) if (lines * len > 65536)
-    for (std::int64_t x = 0; x < lines; ++x)
+    const auto line = [&](std::int64_t x) {
       for (std::int64_t l = 0; l < len; ++l)
         take(bits_of(std::fabs(double(at(x, l)))), mx[std::size_t(x)], mn[std::size_t(x)]);
+    };
+    if (util::team_needed(lines * len > 65536 ? omp_get_max_threads() : 1)) {
+#pragma omp parallel for schedule(static)
+      for (std::int64_t x = 0; x < lines; ++x) line(x);
+    } else {
+      for (std::int64_t x = 0; x < lines; ++x) line(x);
+    }
   } else {
     for (std::int64_t l = 0; l < len; ++l)
       for (std::int64_t x = 0; x < lines; ++x)
@@ -146,8 +153,8 @@ void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::M
     // Work items: a block of rows times a group of column panels; a skinny op(A) splits the columns too, so that
     // every thread has work (each group packs its rows again).
     const std::int64_t groups = std::clamp<std::int64_t>((4 * threads + items - 1) / items, 1, col_panels);
-#pragma omp parallel num_threads(threads) reduction(+ : exact, tiles)
-    {
+    // A thread's share: its worksharing constructs are orphaned here (util/team.hpp).
+    const auto share = [&](std::uint64_t& my_exact, std::uint64_t& my_tiles) {
       util::PhaseClock lap(omp_get_thread_num() == 0);
       util::PhaseTimes mine;
       // op(B)'s columns j0 .. j0 + cols, scaled, in panels of NR (zeros past ncols and in lines holding NaN/Inf)
@@ -187,14 +194,20 @@ void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::M
         for (std::int64_t panel = 0; panel < kRows / mr && r0 + panel * mr < m; ++panel)
           for (std::int64_t p = p0; p < p1; ++p) {
             sums(k, ap + panel * 2 * mr * k, bpack.data() + p * nr * k, s, c, t);
-            ++tiles;
+            ++my_tiles;
             lap.lap(mine.products);
-            exact += finish(r0 + panel * mr, j0 + p * nr, s, c, t,
-                            Panels{ap + panel * 2 * mr * k, bpack.data() + p * nr * k, mr, nr});
+            my_exact += finish(r0 + panel * mr, j0 + p * nr, s, c, t,
+                               Panels{ap + panel * 2 * mr * k, bpack.data() + p * nr * k, mr, nr});
             lap.lap(mine.write);
           }
       }
       if (omp_get_thread_num() == 0) first.add(mine);
+    };
+    if (!util::team_needed(threads)) {
+      share(exact, tiles);
+    } else {
+#pragma omp parallel num_threads(threads) reduction(+ : exact, tiles)
+      share(exact, tiles);
     }
     cfg.phases.bytes_pack +=
         std::uint64_t(8) * std::uint64_t(k) * std::uint64_t(col_panels * nr + 2 * groups * row_panels * mr);

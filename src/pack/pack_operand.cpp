@@ -9,6 +9,7 @@
 
 #include "pack/panel_job.hpp"
 #include "pack/panels.hpp"
+#include "util/team.hpp"
 
 namespace bf16x::pack {
 namespace {
@@ -97,14 +98,22 @@ void pack_b_vnni_team(const MatrixView<T>& b, const SplitOptions& opt, PackedPan
 
 template <typename T>
 void pack_a(const MatrixView<T>& a, const SplitOptions& opt, PackedPanels& out) {
-#pragma omp parallel if (out.kblk.blocks() * (out.padded_extent / kTileM) > 1)
-  pack_a_team(a, opt, out);
+  if (!util::team_needed(out.kblk.blocks() * (out.padded_extent / kTileM) > 1 ? omp_get_max_threads() : 1)) {
+    pack_a_team(a, opt, out);  // no team (util/team.hpp)
+  } else {
+#pragma omp parallel
+    pack_a_team(a, opt, out);
+  }
 }
 
 template <typename T>
 void pack_b_vnni(const MatrixView<T>& b, const SplitOptions& opt, PackedPanels& out) {
-#pragma omp parallel if (out.kblk.blocks() * (out.padded_extent / kTileN) > 1)
-  pack_b_vnni_team(b, opt, out);
+  if (!util::team_needed(out.kblk.blocks() * (out.padded_extent / kTileN) > 1 ? omp_get_max_threads() : 1)) {
+    pack_b_vnni_team(b, opt, out);  // no team (util/team.hpp)
+  } else {
+#pragma omp parallel
+    pack_b_vnni_team(b, opt, out);
+  }
 }
 
 #define BF16X_PACK_INSTANTIATE(T)                                                           \

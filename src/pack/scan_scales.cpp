@@ -10,6 +10,7 @@
 #include "pack/panels.hpp"
 #include "pack/scan_loops.hpp"
 #include "split/slice_fp64.hpp"
+#include "util/team.hpp"
 
 namespace bf16x::pack {
 namespace {
@@ -105,8 +106,12 @@ template <typename Scan>
 ScaleScan scan_in_team(std::int64_t lines, std::int64_t depth, std::vector<int>& exp, const Scan& scan) {
   exp.assign(std::size_t(lines), 0);
   bool nonfinite = false;
-#pragma omp parallel if (lines * depth > 65536)
-  scan(exp.data(), nonfinite);
+  if (!util::team_needed(lines * depth > 65536 ? omp_get_max_threads() : 1)) {
+    scan(exp.data(), nonfinite);  // no team (util/team.hpp)
+  } else {
+#pragma omp parallel
+    scan(exp.data(), nonfinite);
+  }
   return {nonfinite};
 }
 
