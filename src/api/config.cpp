@@ -31,7 +31,10 @@ std::string config_text() {
   for (const auto& [has, name] :
        {std::pair{cpu::has_avx2_fma(), "avx2+fma"}, std::pair{cpu::has_avx512bf16(), "avx512bf16"},
         std::pair{cpu::amx_available(), "amx-bf16"}})
-    if (has) isa += (isa.empty() ? "" : " ") + std::string(name);
+    if (has) {
+      if (!isa.empty()) isa += ' ';
+      isa += name;
+    }
   line("isa", isa.empty() ? "x86-64 baseline" : isa);
   if (!cpu::amx_available())
     line("amx", std::string("unavailable (") + cpu::amx_unavailable_reason() + " check failed)");
