@@ -107,7 +107,7 @@ TEST(Abi, CxxValueInitialisationIsInit) {
   EXPECT_EQ(st.size, sizeof(bf16x_stats));
   const bf16x_options o{};
   bf16x_options init;
-  std::memset(&init, 0x5A, sizeof init);
+  std::memset(static_cast<void*>(&init), 0x5A, sizeof init);  // the bytes a C caller may leave
   ASSERT_EQ(bf16x_options_init(&init), BF16X_OK);
   EXPECT_EQ(o.size, sizeof(bf16x_options));
   EXPECT_EQ(init.size, sizeof(bf16x_options));
@@ -176,7 +176,7 @@ TEST(Abi, StatsAreWrittenUpToTheCallersSizeOnly) {
     CallerStruct o = options_of(sizeof(bf16x_options), s.as<bf16x_stats>());
     ASSERT_EQ(p.run(o.bytes.get()), BF16X_OK) << size;
     bf16x_stats st;
-    std::memcpy(&st, s.bytes.get(), BF16X_STATS_SIZE_1);
+    std::memcpy(static_cast<void*>(&st), s.bytes.get(), BF16X_STATS_SIZE_1);
     EXPECT_EQ(st.size, size);  // the caller's own field, never rewritten
     EXPECT_EQ(st.mode, BF16X_MODE_FP64X6);
     EXPECT_GE(st.engine, 0);
