@@ -152,6 +152,56 @@ TEST(CrtKernel, EveryEngineEqualsReference) {
   EXPECT_GE(tested, 1);  // the tile model runs anywhere
 }
 
+// The part kernels (engine/int8_kernel.hpp): the live rows x cols x depth of a tile, with any bytes in the lines past
+// the extent and in B past depth, and zero bytes in the live A rows from depth to kc, equal the whole-tile
+// reference's live entries; c outside the extent is free (not compared). Every record has one.
+TEST(CrtKernel, PartKernelsEqualWholeTile) {
+  int tested = 0;
+  for (const engine::Record& r : engine::records()) {
+    if (!engine::int8_usable(r.id)) continue;
+    ASSERT_NE(r.int8.part, nullptr) << r.name;
+    ++tested;
+    std::mt19937_64 g(std::uint64_t(r.id) * 31 + 7);
+    for (int kc : {64, 128, 320}) {
+      std::vector<int> depths = {4, 8, 16, 60, 64, kc - 4, kc};
+      for (int depth : depths)
+        for (int rows : {1, 2, 7, 8, 9, 16, 17, 31, 32})
+          for (int cols : {1, 3, 8, 15, 16, 17, 32}) {
+            if (depth > kc || (depth % 4) != 0) continue;
+            Panels p(kc, g(), 0);
+            // Zero in the live A rows past depth, garbage in the dead lines (their row sums included) and in B there.
+            const int kend = kc;
+            for (int i = 0; i < engine::int8::kTile; ++i)
+              for (int l = 0; l < kc; ++l)
+                if (i < rows && l >= depth && l < kend) p.a[engine::int8::a_index(i, l)] = 0;
+            auto* sums = reinterpret_cast<std::int32_t*>(p.a.data() + std::size_t(kc) * engine::int8::kTile);
+            for (int i = 0; i < engine::int8::kTile; ++i) {
+              sums[i] = 0;
+              for (int l = 0; l < kc; ++l) sums[i] += p.a[engine::int8::a_index(i, l)];
+            }
+            // The whole-tile reference on zero-padded copies (the dead lines and the k past depth zero).
+            std::vector<std::int8_t> za = p.a, zb = p.b;
+            for (int i = 0; i < engine::int8::kTile; ++i)
+              for (int l = 0; l < kc; ++l)
+                if (i >= rows || l >= depth) za[engine::int8::a_index(i, l)] = 0;
+            for (int l = 0; l < kc; ++l)
+              for (int j = 0; j < engine::int8::kTile; ++j)
+                if (j >= cols || l >= depth) zb[engine::int8::b_index(l, j)] = 0;
+            std::vector<std::int32_t> want = p.c, got = p.c;
+            engine::int8::kernel_reference(za.data(), zb.data(), kc, want.data(), 40);
+            r.int8.part(p.a.data(), p.b.data(), kc, depth, got.data(), 40, rows, cols);
+            for (int i = 0; i < rows; ++i)
+              for (int j = 0; j < cols; ++j)
+                ASSERT_EQ(got[std::size_t(i) * 40 + j], want[std::size_t(i) * 40 + j])
+                    << r.name << " kc=" << kc << " depth=" << depth << " rows=" << rows << " cols=" << cols << " at "
+                    << i << "," << j;
+          }
+    }
+    if (r.int8.thread_end) r.int8.thread_end();
+  }
+  EXPECT_GE(tested, 2);  // the reference and the tile model run anywhere
+}
+
 // The reference itself against a plain triple loop over unpacked values.
 TEST(CrtKernel, ReferenceIsTheProduct) {
   Panels p(192, 99, 0);

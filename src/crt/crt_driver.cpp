@@ -22,6 +22,7 @@
 #include "util/clock.hpp"
 #include "util/phase_times.hpp"
 #include "util/pow2.hpp"
+#include "util/team.hpp"
 #include "util/workspace.hpp"
 
 namespace bf16x::crt {
@@ -119,11 +120,66 @@ void load_lines(const Lines<T>& x, std::int64_t r0, int rows, std::int64_t l0, i
 // The kTile x kTile accumulator tile at c (row stride ldc) set to zero, 16 bytes a store (SSE2, baseline x86-64):
 // a fill of each 128-byte row compiles to `rep stos`, whose start-up cost per row made this a tenth of fp64c15's
 // products phase outside the kernel.
-void zero_tile(std::int32_t* c, int ldc) {
+// Only the rows < rows and the columns < cols (rounded up to 4) where the tile is an edge tile whose other entries
+// are not read (part kernels).
+void zero_tile(std::int32_t* c, int ldc, int rows = kTile, int cols = kTile) {
   const __m128i z = _mm_setzero_si128();
-  for (int r = 0; r < kTile; ++r) {
+  if (cols == kTile) {  // whole rows: the constant trip count keeps the stores (a variable one becomes a memset call)
+    for (int r = 0; r < rows; ++r) {
+      auto* row = reinterpret_cast<__m128i*>(c + std::size_t(r) * ldc);
+      for (int q = 0; q < kTile / 4; ++q) _mm_storeu_si128(row + q, z);
+    }
+    return;
+  }
+  for (int r = 0; r < rows; ++r) {
     auto* row = reinterpret_cast<__m128i*>(c + std::size_t(r) * ldc);
-    for (int q = 0; q < kTile / 4; ++q) _mm_storeu_si128(row + q, z);
+    for (int q = 0; q < (cols + 3) / 4; ++q) _mm_storeu_si128(row + q, z);
+  }
+}
+
+// One micro-tile: the engine's whole-tile kernel where the tile is whole (all 32 x 32 entries live, k a whole kcp),
+// else its part kernel on the live rows x cols x depth (engine/int8_kernel.hpp), where it has one. The panels were
+// packed for it (pack_panel): with a part kernel, the lines past the live ones are not written.
+struct TileRunner {
+  Int8Kernel kernel;
+  engine::int8::PartKernel part;
+  explicit TileRunner(const Int8Engine& e) : kernel(e.kernel), part(e.part) {}
+  void operator()(const std::int8_t* a, const std::int8_t* b, int kcp, int len, std::int32_t* c, std::int64_t ldc,
+                  int rows, int cols) const {
+    const int depth = (len + 3) / 4 * 4;
+    if (!part || (rows == kTile && cols == kTile && depth == kcp))
+      kernel(a, b, kcp, c, ldc);
+    else
+      part(a, b, kcp, depth, c, ldc, rows, cols);
+  }
+};
+
+// The live rows x cols of the tile (ip, jp) of a block of rows x cols.
+inline int live_lines(int extent, int p) { return std::min(kTile, extent - p * kTile); }
+
+// A or B panels of the live lines: for an engine with a part kernel only the live lines and k (pack_*_live), else
+// whole zero-padded panels.
+inline void pack_panel(bool of_a, bool live, const double* yb, int kcp, int len, int lines, const CrtPlan* plan,
+                       int bits, std::int8_t* panel, std::size_t stride, bool stream = false) {
+  if (live)
+    (of_a ? pack_a_live : pack_b_live)(yb, kcp, len, lines, plan, bits, panel, stride, stream);
+  else
+    (of_a ? pack_a_panel : pack_b_panel)(yb, kcp, lines, plan, bits, panel, stride, stream);
+}
+
+// for (i < count) f(i) in a share of the work (util/team.hpp): a worksharing loop inside a team (dynamic: chunks of
+// `chunk`, else static), a plain loop outside every team, where an orphaned worksharing loop would still call into
+// the OpenMP runtime (about 2k instructions a call on one thread). Either way every iteration runs once.
+template <typename F>
+void share_loop(bool team, std::int64_t count, int chunk, bool dynamic, F&& f) {
+  if (!team) {
+    for (std::int64_t i = 0; i < count; ++i) f(i);
+  } else if (dynamic) {
+#pragma omp for schedule(dynamic, chunk)
+    for (std::int64_t i = 0; i < count; ++i) f(i);
+  } else {
+#pragma omp for schedule(static)
+    for (std::int64_t i = 0; i < count; ++i) f(i);
   }
 }
 
@@ -236,6 +292,14 @@ std::size_t crt_workspace_bytes(int moduli, std::int64_t m, std::int64_t n, std:
 namespace {
 
 // One call's state, shared by its steps (prepare, bound_pass, choose_scales, products_pass).
+// A piece of one of the call's two per-line buffers (CrtCall), used as the vector it replaces.
+template <typename V>
+struct Lane {
+  V* p = nullptr;
+  V* data() const { return p; }
+  V& operator[](std::int64_t i) const { return p[i]; }
+};
+
 template <typename T>
 struct CrtCall {
   const GemmArgs<T>& x;
@@ -245,11 +309,15 @@ struct CrtCall {
   const Lines<T> la, lb;
   const Caches cache;  // bytes of the call's operand caches; 0: the blocks pack that operand's panels
   const Layout lay;
-  std::vector<int> ea, eb, sa, sb, oa, ob;
-  std::vector<double> fa1, fa2, fb1, fb2;  // the row / column factors: digits first, then 2^(s - e)
-  std::vector<double> hrow, hcol;          // bound GEMM maxima (or the fast scaling's norms)
-  std::vector<double> wfa, wfb;            // the write's factors (write_scales)
-  std::vector<int> wea;                    // the write's row exponents (oa + e_alpha; the columns' are ob)
+  std::vector<int> ea, eb;  // the scan's (pack::scan_scales_*)
+  // The other per-row and per-column values in two allocations per call, not one each (small calls: malloc/free).
+  std::unique_ptr<double[]> dbuf;  // 4 m + 4 n (hrow, hcol zero)
+  std::unique_ptr<int[]> ibuf;     // 3 m + 2 n
+  Lane<int> sa, sb, oa, ob;
+  Lane<double> fa1, fa2, fb1, fb2;  // the row / column factors: digits first, then 2^(s - e)
+  Lane<double> hrow, hcol;          // bound GEMM maxima (or the fast scaling's norms)
+  Lane<double> wfa, wfb;            // the write's factors (write_scales)
+  Lane<int> wea;                    // the write's row exponents (oa + e_alpha; the columns' are ob)
   void* mem = nullptr;
   int mc, nc, kc;
   std::int64_t mb, nb, kb, nblocks;
@@ -272,19 +340,8 @@ struct CrtCall {
         lay(layout_of(plan.n, blk, cache.a > 0, cache.b > 0, x_.k)),
         ea(std::size_t(x_.m)),
         eb(std::size_t(x_.n)),
-        sa(std::size_t(x_.m)),
-        sb(std::size_t(x_.n)),
-        oa(std::size_t(x_.m)),
-        ob(std::size_t(x_.n)),
-        fa1(std::size_t(x_.m)),
-        fa2(std::size_t(x_.m)),
-        fb1(std::size_t(x_.n)),
-        fb2(std::size_t(x_.n)),
-        hrow(std::size_t(x_.m), 0.0),
-        hcol(std::size_t(x_.n), 0.0),
-        wfa(std::size_t(x_.m)),
-        wfb(std::size_t(x_.n)),
-        wea(std::size_t(x_.m)),
+        dbuf(new double[4 * std::size_t(x_.m) + 4 * std::size_t(x_.n)]),
+        ibuf(new int[3 * std::size_t(x_.m) + 2 * std::size_t(x_.n)]),
         mc(blk.mc),
         nc(blk.nc),
         kc(blk.kc),
@@ -296,7 +353,16 @@ struct CrtCall {
         bp_bytes(b_panel_bytes(blk.kc)),
         keep_a(keeps_a(plan.n, blk, x_.k)),
         a_kstride(kb > 1 && keep_a ? a_panels_bytes(plan.n, blk) : 0),
-        chunk(keep_a && mb % blk.threads == 0 ? int(nb) : 1) {}
+        chunk(keep_a && mb % blk.threads == 0 ? int(nb) : 1) {
+    double* d = dbuf.get();
+    for (Lane<double>* v : {&fa1, &fa2, &hrow, &wfa}) v->p = d, d += x_.m;
+    for (Lane<double>* v : {&fb1, &fb2, &hcol, &wfb}) v->p = d, d += x_.n;
+    std::fill(hrow.p, hrow.p + x_.m, 0.0);
+    std::fill(hcol.p, hcol.p + x_.n, 0.0);
+    int* e = ibuf.get();
+    for (Lane<int>* v : {&sa, &oa, &wea}) v->p = e, e += x_.m;
+    for (Lane<int>* v : {&sb, &ob}) v->p = e, e += x_.n;
+  }
 
   ThreadSpace space_of(int tid) const {
     auto* base = static_cast<std::uint8_t*>(mem) + lay.total * std::size_t(tid);
@@ -371,8 +437,7 @@ std::uint64_t fill_caches(const CrtCall<T>& c, const ThreadSpace& ws, const CrtP
   // each line before its write (crt_ops.hpp).
   const bool stream = c.cache.a + c.cache.b > cpu::cache_sizes().l2;
   std::uint64_t bytes = 0;
-#pragma omp for schedule(static)
-  for (std::int64_t job = 0; job < c.kb * np; ++job) {
+  share_loop(util::team_needed(c.blk.threads), c.kb * np, 1, false, [&](std::int64_t job) {
     const std::int64_t kk = job / np, l0 = kk * c.kc;
     const bool of_a = job % np < na;
     const std::int64_t p = of_a ? job % np : job % np - na;
@@ -381,16 +446,17 @@ std::uint64_t fill_caches(const CrtCall<T>& c, const ThreadSpace& ws, const CrtP
     const std::size_t pb = of_a ? c.ap_bytes : c.bp_bytes;
     std::int8_t* dst = c.cached(of_a, planes, kk, 0) + std::size_t(p) * pb;
     const std::size_t stride = plan ? std::size_t(c.panels(of_a)) * pb : 0;
+    const bool live = c.cfg.engine->part != nullptr;
     if (of_a) {
       load_lines(c.la, p * kTile, lines, l0, len, kcp, c.fa1.data(), c.fa2.data(), plan == nullptr, ws.yb);
-      pack_a_panel(ws.yb, kcp, lines, plan, bits, dst, stride, stream);
+      pack_panel(true, live, ws.yb, kcp, len, lines, plan, bits, dst, stride, stream);
     } else {
       load_lines(c.lb, p * kTile, lines, l0, len, kcp, c.fb1.data(), c.fb2.data(), plan == nullptr, ws.yb);
-      pack_b_panel(ws.yb, kcp, lines, plan, bits, dst, stride, stream);
+      pack_panel(false, live, ws.yb, kcp, len, lines, plan, bits, dst, stride, stream);
     }
     bytes += std::uint64_t(lines) * len * sizeof(T) + std::uint64_t(planes) * pb;
     if (stream) _mm_sfence();  // streaming stores are weakly ordered: done before the loop's closing barrier
-  }
+  });
   return bytes;
 }
 
@@ -403,11 +469,12 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
   // are read from the accumulator tiles themselves, zeroed one by one before their first product, and the FP64
   // sums in work (flushes) are not needed.
   const bool sums_in_acc = c.kb <= flush_digits;
-  const Int8Kernel kernel = c.cfg.engine->kernel;
+  const TileRunner kernel(*c.cfg.engine);
+  const bool live = c.cfg.engine->part != nullptr;
   const int mc = c.mc, nc = c.nc, kc = c.kc;
   std::uint64_t tiles = 0, dots = 0, bytes = 0;
-#pragma omp parallel num_threads(c.blk.threads) reduction(+ : tiles, dots, bytes)
-  {
+  // A share of the work: its worksharing constructs are orphaned here (util/team.hpp).
+  const auto share = [&](std::uint64_t& tiles, std::uint64_t& dots, std::uint64_t& bytes) {
     const ThreadSpace ws = c.space_of(omp_get_thread_num());
     if (c.cfg.engine->thread_begin) c.cfg.engine->thread_begin();
     // The digit loads, packing and maxima count as the scan, the digit products as products.
@@ -418,8 +485,7 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
       bytes += fill_caches(c, ws, nullptr, 0);
       clk.lap(ph.scan);
     }
-#pragma omp for schedule(dynamic, c.chunk)
-    for (std::int64_t blkid = 0; blkid < c.nblocks; ++blkid) {
+    share_loop(util::team_needed(c.blk.threads), c.nblocks, c.chunk, true, [&](std::int64_t blkid) {
       std::int64_t i0, j0;
       int rows, cols, rp, cp;
       c.block(blkid, i0, j0, rows, cols, rp, cp);
@@ -444,13 +510,13 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
         for (int ip = 0; ip < rp && !c.cache.a && !have_a; ++ip) {
           const int lines = std::min(kTile, rows - ip * kTile);
           load_lines(c.la, i0 + ip * kTile, lines, l0, len, kcp, c.fa1.data(), c.fa2.data(), true, ws.yb);
-          pack_a_panel(ws.yb, kcp, lines, nullptr, 0, apack + ip * c.ap_bytes, 0);
+          pack_panel(true, live, ws.yb, kcp, len, lines, nullptr, 0, apack + ip * c.ap_bytes, 0);
           bytes += std::uint64_t(lines) * len * sizeof(T) + c.ap_bytes;
         }
         for (int jp = 0; jp < cp && !c.cache.b; ++jp) {
           const int lines = std::min(kTile, cols - jp * kTile);
           load_lines(c.lb, j0 + jp * kTile, lines, l0, len, kcp, c.fb1.data(), c.fb2.data(), true, ws.yb);
-          pack_b_panel(ws.yb, kcp, lines, nullptr, 0, ws.bpack + jp * c.bp_bytes, 0);
+          pack_panel(false, live, ws.yb, kcp, len, lines, nullptr, 0, ws.bpack + jp * c.bp_bytes, 0);
           bytes += std::uint64_t(lines) * len * sizeof(T) + c.bp_bytes;
         }
         const std::int8_t* apanels = c.cache.a ? c.cached(true, 1, kk, 0) + (i0 / kTile) * c.ap_bytes : apack;
@@ -459,8 +525,9 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
         for (int jp = 0; jp < cp; ++jp)
           for (int ip = 0; ip < rp; ++ip) {
             std::int32_t* tile = ws.acc + ip * kTile * nc + jp * kTile;
-            if (sums_in_acc && kk == 0) zero_tile(tile, nc);
-            kernel(apanels + ip * c.ap_bytes, bpanels + jp * c.bp_bytes, kcp, tile, nc);
+            const int tr = live_lines(rows, ip), tc = live_lines(cols, jp);
+            if (sums_in_acc && kk == 0) zero_tile(tile, nc, tr, tc);  // maxima reads the live entries only
+            kernel(apanels + ip * c.ap_bytes, bpanels + jp * c.bp_bytes, kcp, len, tile, nc, tr, tc);
           }
         tiles += std::uint64_t(rp) * cp;
         dots += std::uint64_t(rp) * cp * (kcp / 64) * 4;
@@ -491,12 +558,18 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
         }
       }
       clk.lap(ph.scan);
-    }
+    });
     // The wait at the loop's barrier for the other threads' blocks: their digit products, mostly. Thread 0's phases
     // then cover the whole pass, also where the dynamic schedule left it few blocks or none.
     clk.lap(ph.products);
     if (c.cfg.engine->thread_end) c.cfg.engine->thread_end();  // TILERELEASE: no tile state outlives the region
     if (omp_get_thread_num() == 0) c.ph.add(ph);
+  };
+  if (!util::team_needed(c.blk.threads)) {
+    share(tiles, dots, bytes);
+  } else {
+#pragma omp parallel num_threads(c.blk.threads) reduction(+ : tiles, dots, bytes)
+    share(tiles, dots, bytes);
   }
   c.ph.bytes_scan += bytes;
   c.dot_products += dots;
@@ -553,7 +626,8 @@ std::uint64_t products_pass(CrtCall<T>& c) {
   const int N = plan.n, mc = c.mc, nc = c.nc, kc = c.kc;
   // k-blocks an int32 accumulator can take: residue products <= 2^14, and up to 2^7 left from the last reduction.
   const std::int64_t flush_res = std::max<std::int64_t>(1, ((1ll << 31) - 1 - 128) / (std::int64_t(kc) << 14));
-  const Int8Kernel kernel = c.cfg.engine->kernel;
+  const TileRunner kernel(*c.cfg.engine);
+  const bool live = c.cfg.engine->part != nullptr;
   const int bits = c.max_s;  // |A'_il| < 2^s_i, |B'_lj| < 2^s_j: how the residues are formed (crt_loops_impl.hpp)
   const bool one_k = one_k_block(c.x.k, c.blk);  // as layout_of
   const WriteScales scales = write_scales(c);
@@ -561,8 +635,9 @@ std::uint64_t products_pass(CrtCall<T>& c) {
   const std::int64_t rs = c.x.c_row_major ? c.x.ldc : 1, cs = c.x.c_row_major ? 1 : c.x.ldc;
   const std::uint64_t c_bytes = sizeof(T) * (c.x.beta != T(0) ? 2 : 1);
   std::uint64_t tiles = 0, dots = 0, bytes_pack = 0, bytes_write = 0;
-#pragma omp parallel num_threads(c.blk.threads) reduction(+ : tiles, dots, bytes_pack, bytes_write)
-  {
+  // A share of the work: its worksharing constructs are orphaned here (util/team.hpp).
+  const auto share = [&](std::uint64_t& tiles, std::uint64_t& dots, std::uint64_t& bytes_pack,
+                         std::uint64_t& bytes_write) {
     const ThreadSpace ws = c.space_of(omp_get_thread_num());
     if (c.cfg.engine->thread_begin) c.cfg.engine->thread_begin();
     util::PhaseTimes ph;
@@ -575,8 +650,7 @@ std::uint64_t products_pass(CrtCall<T>& c) {
       bytes_pack += fill_caches(c, ws, &plan, bits);
       clk.lap(ph.pack);
     }
-#pragma omp for schedule(dynamic, c.chunk)
-    for (std::int64_t blkid = 0; blkid < c.nblocks; ++blkid) {
+    share_loop(util::team_needed(c.blk.threads), c.nblocks, c.chunk, true, [&](std::int64_t blkid) {
       std::int64_t i0, j0;
       int rows, cols, rp, cp;
       c.block(blkid, i0, j0, rows, cols, rp, cp);
@@ -591,13 +665,15 @@ std::uint64_t products_pass(CrtCall<T>& c) {
         for (int ip = 0; ip < rp && !c.cache.a && !have_a; ++ip) {
           const int lines = std::min(kTile, rows - ip * kTile);
           load_lines(c.la, i0 + ip * kTile, lines, l0, len, kcp, c.fa1.data(), c.fa2.data(), false, ws.yb);
-          pack_a_panel(ws.yb, kcp, lines, &plan, bits, apack + ip * c.ap_bytes, (mc / kTile) * c.ap_bytes);
+          pack_panel(true, live, ws.yb, kcp, len, lines, &plan, bits, apack + ip * c.ap_bytes,
+                     (mc / kTile) * c.ap_bytes);
           bytes_pack += std::uint64_t(lines) * len * sizeof(T) + std::uint64_t(N) * c.ap_bytes;
         }
         for (int jp = 0; jp < cp && !c.cache.b; ++jp) {
           const int lines = std::min(kTile, cols - jp * kTile);
           load_lines(c.lb, j0 + jp * kTile, lines, l0, len, kcp, c.fb1.data(), c.fb2.data(), false, ws.yb);
-          pack_b_panel(ws.yb, kcp, lines, &plan, bits, ws.bpack + jp * c.bp_bytes, (nc / kTile) * c.bp_bytes);
+          pack_panel(false, live, ws.yb, kcp, len, lines, &plan, bits, ws.bpack + jp * c.bp_bytes,
+                     (nc / kTile) * c.bp_bytes);
           bytes_pack += std::uint64_t(lines) * len * sizeof(T) + std::uint64_t(N) * c.bp_bytes;
         }
         clk.lap(ph.pack);
@@ -611,13 +687,19 @@ std::uint64_t products_pass(CrtCall<T>& c) {
             for (int ip = 0; ip < rp; ++ip) {
               std::int32_t* tile = one_k ? column + ip * kTile * kTile : acct + ip * kTile * nc + jp * kTile;
               const int ld = one_k ? kTile : nc;
-              if (kk == 0) zero_tile(tile, ld);  // in cache for the kernel: no fill of all N blocks first
-              kernel(at + ip * c.ap_bytes, bt + jp * c.bp_bytes, kcp, tile, ld);
+              const int tr = live_lines(rows, ip), tc = live_lines(cols, jp);
+              // In cache for the kernel: no fill of all N blocks first. One k-block: only the live entries, the
+              // only ones residue_rows reads; else the whole tile (reduce_mod runs over whole planes).
+              if (kk == 0) one_k ? zero_tile(tile, ld, tr, tc) : zero_tile(tile, ld);
+              kernel(at + ip * c.ap_bytes, bt + jp * c.bp_bytes, kcp, len, tile, ld, tr, tc);
             }
             if (one_k) {
-              clk.lap(ph.products);
-              residue_rows(column, kTile, rp * kTile, kTile, plan, t, res + accn * t + jp * kTile, nc);
-              clk.lap(ph.write);
+              // A clock read costs about as much as a few thousand INT8 products: around small tile columns the
+              // residues are timed with the products, not apart.
+              const bool timed = std::int64_t(rows) * live_lines(cols, jp) * len >= (1 << 16);
+              if (timed) clk.lap(ph.products);
+              residue_rows(column, kTile, rows, live_lines(cols, jp), plan, t, res + accn * t + jp * kTile, nc);
+              if (timed) clk.lap(ph.write);
             }
           }
         }
@@ -645,10 +727,16 @@ std::uint64_t products_pass(CrtCall<T>& c) {
       // The residue planes written and read, and before them (several k-blocks) the int32 planes read.
       bytes_write += std::uint64_t(rows) * cols * ((one_k ? 2 : 6) * std::uint64_t(N) + c_bytes);
       clk.lap(ph.write);
-    }
+    });
     clk.lap(ph.products);  // the wait for the other threads' blocks, as in bound_pass
     if (c.cfg.engine->thread_end) c.cfg.engine->thread_end();  // TILERELEASE: no tile state outlives the region
     if (omp_get_thread_num() == 0) c.ph.add(ph);
+  };
+  if (!util::team_needed(c.blk.threads)) {
+    share(tiles, dots, bytes_pack, bytes_write);
+  } else {
+#pragma omp parallel num_threads(c.blk.threads) reduction(+ : tiles, dots, bytes_pack, bytes_write)
+    share(tiles, dots, bytes_pack, bytes_write);
   }
   c.ph.bytes_pack += bytes_pack;
   c.ph.bytes_write += bytes_write;
@@ -672,7 +760,8 @@ DriverStatus gemm_crt(const GemmArgs<T>& x, CrtConfig& cfg) {
   cfg.phases = c.ph;
   cfg.seconds_scale = t1 - t0;
   cfg.seconds_products = util::now() - t1;
-  if (cfg.scales) *cfg.scales = CrtScales{c.ea, c.eb, c.sa, c.sb};
+  if (cfg.scales)
+    *cfg.scales = CrtScales{c.ea, c.eb, std::vector<int>(c.sa.p, c.sa.p + x.m), std::vector<int>(c.sb.p, c.sb.p + x.n)};
   return DriverStatus::ok;
 }
 

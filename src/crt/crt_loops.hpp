@@ -33,6 +33,10 @@ struct CrtLoops {
                      const WriteScales& w);
   void (*write_fp64)(double* c, std::int64_t rs, std::int64_t cs, const double* x, int ldx, int rows, int cols,
                      const WriteScales& w);
+  void (*pack_a_live)(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
+                      std::size_t stride, bool stream);
+  void (*pack_b_live)(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
+                      std::size_t stride, bool stream);
 };
 
 // crt_loops_generic.cpp (x86-64), crt_loops_avx2_isa.cpp, crt_loops_avx512_isa.cpp.

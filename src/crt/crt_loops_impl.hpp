@@ -304,17 +304,28 @@ inline std::int32_t sum64(const std::int8_t* x) {
 #endif
 }
 
+// The residues (or digits) of the k of one 64-k chunk that hold live values, `live` of them (a multiple of 16),
+// into res (modulus t at res + t * 64), the chunk's other bytes zero.
+inline void chunk_residues(const double* y, int live, const CrtPlan* plan, int bits, std::int8_t* res) {
+  if (live < 64) std::memset(res, 0, std::size_t(plan ? plan->n : 1) * 64);  // one fill, not one per modulus
+  if (live > 0) line_residues(y, live, plan, bits, res, 64);
+}
+
+// The live k of the chunk at l0 of a line whose values end at len (yb zero from there), rounded up to 16.
+inline int live_k(int len, int l0) { return std::clamp((len - l0 + 15) / 16 * 16, 0, 64); }
+
 // Row by row, 64 k at a time: each modulus's 64 residues in L1 first, then one whole line of its panel (the panel
-// of one modulus holds the chunk's rows at 64-byte steps), the row sums from the same lines.
-void pack_a_panel_loop(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
-                       std::size_t stride, bool stream) {
+// of one modulus holds the chunk's rows at 64-byte steps), the row sums from the same lines. pad: the rows past
+// `lines` zero; else not written, row sums included. Residues only of the k below len (rounded up to 16).
+void pack_a_panel_impl(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits,
+                       std::int8_t* panel, std::size_t stride, bool stream, bool pad) {
   const int moduli = plan ? plan->n : 1;
   alignas(64) std::int8_t res[kMaxModuli * 64];
-  for (int r = 0; r < 32; ++r) {
+  for (int r = 0; r < (pad ? 32 : lines); ++r) {
     std::int32_t sums[kMaxModuli] = {};
     if (r >= lines) std::memset(res, 0, sizeof res);  // padding: zero residues, zero sum
     for (int ch = 0; ch < kcp / 64; ++ch) {
-      if (r < lines) line_residues(yb + std::size_t(r) * kcp + ch * 64, 64, plan, bits, res, 64);
+      if (r < lines) chunk_residues(yb + std::size_t(r) * kcp + ch * 64, live_k(len, ch * 64), plan, bits, res);
       for (int t = 0; t < moduli; ++t) {
         put_line(panel + std::size_t(t) * stride + std::size_t(ch) * 2048 + r * 64, res + t * 64, stream);
         sums[t] += sum64(res + t * 64);
@@ -325,23 +336,42 @@ void pack_a_panel_loop(const double* yb, int kcp, int lines, const CrtPlan* plan
   }
 }
 
-// k-chunk by k-chunk: the residues of all 32 columns in L1, then each modulus's 16 pair rows of 128 bytes (4 bytes
-// of k per column), from a 16 x 16 transpose of 4-byte groups per 16 columns where the CPU has AVX-512.
-void pack_b_panel_loop(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
+void pack_a_panel_loop(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
                        std::size_t stride, bool stream) {
+  pack_a_panel_impl(yb, kcp, kcp, lines, plan, bits, panel, stride, stream, true);
+}
+
+void pack_a_live_loop(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
+                      std::size_t stride, bool stream) {
+  pack_a_panel_impl(yb, kcp, len, lines, plan, bits, panel, stride, stream, false);
+}
+
+// k-chunk by k-chunk: the residues of all 32 columns in L1, then each modulus's 16 pair rows of 128 bytes (4 bytes
+// of k per column), from a 16 x 16 transpose of 4-byte groups per 16 columns where the CPU has AVX-512. pad: the
+// columns past `lines` zero; else the columns past `lines` may be left unwritten (AVX-512: the halves of 16 columns
+// without live ones; else all). Residues only of the k below len (rounded up to 16); with AVX-512 the quads past
+// them zero, else (not pad) not written.
+void pack_b_panel_impl(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits,
+                       std::int8_t* panel, std::size_t stride, bool stream, bool pad) {
   const int moduli = plan ? plan->n : 1;
+#if defined(__AVX512F__)
+  const int ncols = pad ? 32 : std::min(32, (lines + 15) / 16 * 16);  // whole halves for the transposes
+#else
+  const int ncols = pad ? 32 : lines;
+#endif
   alignas(64) std::int8_t res[32][kMaxModuli * 64];
   for (int l0 = 0; l0 < kcp; l0 += 64) {
-    for (int c = 0; c < 32; ++c) {
+    const int live = live_k(len, l0);
+    for (int c = 0; c < ncols; ++c) {
       if (c < lines)
-        line_residues(yb + std::size_t(c) * kcp + l0, 64, plan, bits, res[c], 64);
+        chunk_residues(yb + std::size_t(c) * kcp + l0, live, plan, bits, res[c]);
       else
-        std::memset(res[c], 0, sizeof res[c]);  // padding
+        std::memset(res[c], 0, std::size_t(moduli) * 64);  // padding
     }
     for (int t = 0; t < moduli; ++t) {
       std::int8_t* out = panel + std::size_t(t) * stride + std::size_t(l0 / 4) * 128;
 #if defined(__AVX512F__)
-      for (int h = 0; h < 2; ++h) {
+      for (int h = 0; h < ncols / 16; ++h) {
         __m512i g[16];  // g[c]: column 16h + c's 16 groups of 4 k -> after the transpose g[q]: group q of 16 columns
         for (int c = 0; c < 16; ++c) g[c] = _mm512_load_si512(res[16 * h + c] + t * 64);
         pack::transpose16(g);
@@ -349,11 +379,28 @@ void pack_b_panel_loop(const double* yb, int kcp, int lines, const CrtPlan* plan
       }
 #else
       (void)stream;
-      for (int c = 0; c < 32; ++c)
-        for (int q = 0; q < 16; ++q) std::memcpy(out + q * 128 + c * 4, res[c] + t * 64 + 4 * q, 4);
+      // pad: every quad (live is 64). Else the quads past the live k are left as they are: the A panels are zero
+      // there, so no kernel's live entries depend on them (engine/int8_kernel.hpp).
+      if (ncols == 32 && live == 64) {  // whole chunks: constant bounds (the compiler unrolls these copies)
+        for (int q = 0; q < 16; ++q)
+          for (int c = 0; c < 32; ++c) std::memcpy(out + q * 128 + c * 4, res[c] + t * 64 + 4 * q, 4);
+      } else {
+        for (int q = 0; q < live / 4; ++q)
+          for (int c = 0; c < ncols; ++c) std::memcpy(out + q * 128 + c * 4, res[c] + t * 64 + 4 * q, 4);
+      }
 #endif
     }
   }
+}
+
+void pack_b_panel_loop(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
+                       std::size_t stride, bool stream) {
+  pack_b_panel_impl(yb, kcp, kcp, lines, plan, bits, panel, stride, stream, true);
+}
+
+void pack_b_live_loop(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
+                      std::size_t stride, bool stream) {
+  pack_b_panel_impl(yb, kcp, len, lines, plan, bits, panel, stride, stream, false);
 }
 
 // The symmetric residue of an integer-valued r (|r| < 2^32) modulo p: |q p| < 2^32, so r - q p is exact.
@@ -656,7 +703,9 @@ constexpr CrtLoops make_crt_loops() {
           reconstruct_row_loop,
           maxima_loop,
           write_loop<float>,
-          write_loop<double>};
+          write_loop<double>,
+          pack_a_live_loop,
+          pack_b_live_loop};
 }
 
 }  // namespace

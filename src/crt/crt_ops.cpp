@@ -40,6 +40,15 @@ void pack_b_panel(const double* yb, int kcp, int lines, const CrtPlan* plan, int
   crt_loops().pack_b_panel(yb, kcp, lines, plan, bits, panel, stride, stream);
 }
 
+void pack_a_live(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
+                 std::size_t stride, bool stream) {
+  crt_loops().pack_a_live(yb, kcp, len, lines, plan, bits, panel, stride, stream);
+}
+void pack_b_live(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
+                 std::size_t stride, bool stream) {
+  crt_loops().pack_b_live(yb, kcp, len, lines, plan, bits, panel, stride, stream);
+}
+
 void reduce_mod(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t) {
   crt_loops().reduce_mod(acc, count, plan, t);
 }

@@ -32,6 +32,16 @@ void pack_a_panel(const double* yb, int kcp, int lines, const CrtPlan* plan, int
 void pack_b_panel(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
                   std::size_t stride, bool stream = false);
 
+// The same panels for the part kernels (engine/int8_kernel.hpp): yb's values end at len (zero from there to kcp),
+// and only their residues are formed (len rounded up to 16): the rest of each 64-k chunk of an A line zero bytes,
+// of a B line zero or left unwritten; lines past `lines` (and their A row sums) may be left unwritten, holding
+// whatever the memory held. Only kernels that leave those out (the part kernels, engine/int8_kernel.hpp, or the
+// whole-tile kernel on 32 x 32 live lines and a whole kcp) may read these.
+void pack_a_live(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
+                 std::size_t stride, bool stream = false);
+void pack_b_live(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
+                 std::size_t stride, bool stream = false);
+
 // acc[e] = symmetric residue of acc[e] modulo p_t.
 void reduce_mod(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t);
 

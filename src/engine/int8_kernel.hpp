@@ -9,6 +9,16 @@
 // engines that bias the A operand, e.g. VPDPBUSD's unsigned operand).
 // Packed B panel (kc x 32 columns): byte (l, c) at (l / 4) * 128 + c * 4 + l % 4, i.e. per group of 4 k a row of
 // 32 dwords (VNNI order: two AMX B tile rows of 16 dwords, or two zmm).
+//
+// The part kernel (Engine::part) computes only the live part of an edge or shallow tile, for small calls: the
+// rows < rows x columns < cols of c (1 <= rows, cols <= 32) from the first `depth` k of the panels (depth a multiple
+// of 4, 4 <= depth <= kc; kc, a multiple of 64, is the panels' layout, where the A row sums are). The panels' rows
+// past `rows` and columns past `cols` may hold any bytes (the A row sums of those rows too), and so may the B bytes
+// from depth on; in the live A rows the bytes from depth to kc are zero (as the packers leave them: kc is depth
+// rounded up to 64 there), so an engine may run whole chunks (a zero A byte cancels any B byte) and an A row sum is
+// the sum of the live depth. c entries outside the
+// rows x cols extent are left unspecified (an engine may compute the whole tile there). The live entries are the same
+// int32 values as the whole-tile kernel's, bit for bit.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -27,6 +37,8 @@ inline const std::int32_t* a_rowsums(const std::int8_t* a, int kc) {
 }
 
 using Kernel = void (*)(const std::int8_t* a, const std::int8_t* b, int kc, std::int32_t* c, std::int64_t ldc);
+using PartKernel = void (*)(const std::int8_t* a, const std::int8_t* b, int kc, int depth, std::int32_t* c,
+                            std::int64_t ldc, int rows, int cols);
 
 // An engine's INT8 side (engine/records.hpp holds it with the engine's BF16 side).
 struct Engine {
@@ -35,6 +47,8 @@ struct Engine {
   void (*thread_begin)();  // per-thread set-up (LDTILECFG), may be null
   // per-thread tear-down at the end of the parallel region that ran the kernel (TILERELEASE), may be null
   void (*thread_end)();
+  // The live rows x cols x depth of a tile (above), may be null: the driver then runs `kernel` on the whole tile.
+  PartKernel part = nullptr;
 };
 
 // The kernels, each in its engine's directory.
@@ -44,5 +58,15 @@ void kernel_avx512vnni(const std::int8_t* a, const std::int8_t* b, int kc, std::
 void kernel_amx_hw(const std::int8_t* a, const std::int8_t* b, int kc, std::int32_t* c, std::int64_t ldc);
 void kernel_amx_model(const std::int8_t* a, const std::int8_t* b, int kc, std::int32_t* c, std::int64_t ldc);
 void amx_model_thread_end();  // the model's TILERELEASE for this thread
+void part_reference(const std::int8_t* a, const std::int8_t* b, int kc, int depth, std::int32_t* c, std::int64_t ldc,
+                    int rows, int cols);
+void part_avx2(const std::int8_t* a, const std::int8_t* b, int kc, int depth, std::int32_t* c, std::int64_t ldc,
+               int rows, int cols);
+void part_avx512vnni(const std::int8_t* a, const std::int8_t* b, int kc, int depth, std::int32_t* c, std::int64_t ldc,
+                     int rows, int cols);
+void part_amx_hw(const std::int8_t* a, const std::int8_t* b, int kc, int depth, std::int32_t* c, std::int64_t ldc,
+                 int rows, int cols);
+void part_amx_model(const std::int8_t* a, const std::int8_t* b, int kc, int depth, std::int32_t* c, std::int64_t ldc,
+                    int rows, int cols);
 
 }  // namespace bf16x::engine::int8

@@ -21,7 +21,7 @@ constexpr Record kRecords[] = {
     {.id = BF16X_ENGINE_AMX,
      .name = "amx",
      .bf16 = {amx::kernel_amx_hw, cpu::amx_available, amx::hw_thread_begin, amx::hw_thread_end},
-     .int8 = {int8::kernel_amx_hw, cpu::has_amx_int8, amx::hw_thread_begin, amx::hw_thread_end},
+     .int8 = {int8::kernel_amx_hw, cpu::has_amx_int8, amx::hw_thread_begin, amx::hw_thread_end, int8::part_amx_hw},
      .rates = {.fp64_path = 190, .fp32_path = 500, .int8 = 512},
      .isa = true,
      .carries_crt = true},
@@ -36,7 +36,7 @@ constexpr Record kRecords[] = {
     // INT8 GEMMs (bound included) in 99 ms, about 56 op/cycle per core with packing and CRT included.
     {.id = BF16X_ENGINE_AVX512VNNI,
      .name = "avx512vnni",
-     .int8 = {int8::kernel_avx512vnni, cpu::has_avx512vnni, nullptr, nullptr},
+     .int8 = {int8::kernel_avx512vnni, cpu::has_avx512vnni, nullptr, nullptr, int8::part_avx512vnni},
      .rates = {.int8 = 56},
      .isa = true},
     // One FP32 FMA per BF16 product: 32 flop/cycle on two 256-bit FMA pipes; measured in the raw GEMM and with
@@ -49,21 +49,21 @@ constexpr Record kRecords[] = {
     // VPMADDWD on sign-extended bytes: the kernel alone reaches a quarter of the VNNI kernel's rate.
     {.id = BF16X_ENGINE_AVX2_INT8,
      .name = "avx2-int8",
-     .int8 = {int8::kernel_avx2, cpu::has_avx2_fma, nullptr, nullptr},
+     .int8 = {int8::kernel_avx2, cpu::has_avx2_fma, nullptr, nullptr, int8::part_avx2},
      .rates = {.int8 = 14},
      .isa = true},
     // Scalar loops: about one FMA per cycle.
     {.id = BF16X_ENGINE_REFERENCE,
      .name = "reference",
      .bf16 = {kernel_reference, always},
-     .int8 = {int8::kernel_reference, always, nullptr, nullptr},
+     .int8 = {int8::kernel_reference, always, nullptr, nullptr, int8::part_reference},
      .rates = {.fp64_path = 2, .fp32_path = 2, .int8 = 2},
      .carries_crt = true},
     // The AMX kernels on the software tile model.
     {.id = BF16X_ENGINE_AMX_MODEL,
      .name = "amx-model",
      .bf16 = {amx::kernel_amx_model, always, amx::model_thread_begin, amx::model_thread_end},
-     .int8 = {int8::kernel_amx_model, always, nullptr, int8::amx_model_thread_end},
+     .int8 = {int8::kernel_amx_model, always, nullptr, int8::amx_model_thread_end, int8::part_amx_model},
      .rates = {.fp64_path = 0.1, .fp32_path = 0.1, .int8 = 0.1},
      .carries_crt = true},
 };

@@ -17,6 +17,13 @@ void kernel_amx_model(const std::int8_t* a, const std::int8_t* b, int kc, std::i
   kernel_amx_int8_32x32(tls_tiles, a, b, kc, c, ldc);
 }
 
+// The part kernel: the whole tile over the 64-k chunks that hold the live depth (the rest of a live line's chunk
+// is zero; entries outside the extent are left unspecified by the contract).
+void part_amx_model(const std::int8_t* a, const std::int8_t* b, int, int depth, std::int32_t* c, std::int64_t ldc, int,
+                    int) {
+  kernel_amx_model(a, b, (depth + kKChunk - 1) / kKChunk * kKChunk, c, ldc);
+}
+
 void amx_model_thread_end() { tls_tiles.release(); }
 
 }  // namespace bf16x::engine::int8

@@ -35,4 +35,10 @@ void kernel_amx_hw(const std::int8_t* a, const std::int8_t* b, int kc, std::int3
   kernel_amx_int8_32x32(t, a, b, kc, c, ldc);
 }
 
+// The part kernel: the whole tile over the 64-k chunks that hold the live depth (as the model's).
+void part_amx_hw(const std::int8_t* a, const std::int8_t* b, int, int depth, std::int32_t* c, std::int64_t ldc, int,
+                 int) {
+  kernel_amx_hw(a, b, (depth + kKChunk - 1) / kKChunk * kKChunk, c, ldc);
+}
+
 }  // namespace bf16x::engine::int8
