@@ -317,8 +317,8 @@ inline int live_k(int len, int l0) { return std::clamp((len - l0 + 15) / 16 * 16
 // Row by row, 64 k at a time: each modulus's 64 residues in L1 first, then one whole line of its panel (the panel
 // of one modulus holds the chunk's rows at 64-byte steps), the row sums from the same lines. pad: the rows past
 // `lines` zero; else not written, row sums included. Residues only of the k below len (rounded up to 16).
-void pack_a_panel_impl(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits,
-                       std::int8_t* panel, std::size_t stride, bool stream, bool pad) {
+void pack_a_panel_impl(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
+                       std::size_t stride, bool stream, bool pad) {
   const int moduli = plan ? plan->n : 1;
   alignas(64) std::int8_t res[kMaxModuli * 64];
   for (int r = 0; r < (pad ? 32 : lines); ++r) {
@@ -351,8 +351,8 @@ void pack_a_live_loop(const double* yb, int kcp, int len, int lines, const CrtPl
 // columns past `lines` zero; else the columns past `lines` may be left unwritten (AVX-512: the halves of 16 columns
 // without live ones; else all). Residues only of the k below len (rounded up to 16); with AVX-512 the quads past
 // them zero, else (not pad) not written.
-void pack_b_panel_impl(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits,
-                       std::int8_t* panel, std::size_t stride, bool stream, bool pad) {
+void pack_b_panel_impl(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
+                       std::size_t stride, bool stream, bool pad) {
   const int moduli = plan ? plan->n : 1;
 #if defined(__AVX512F__)
   const int ncols = pad ? 32 : std::min(32, (lines + 15) / 16 * 16);  // whole halves for the transposes

@@ -20,7 +20,7 @@ constexpr int kSeg = 256;  // k per widened segment: 2 x 32 x 256 int16 = 32 KiB
 // A rows 0..rows-1, k l0..l0+len-1 (len a multiple of 16) -> a16[r * kSeg + l]; B quads of the same k, columns
 // 0..8 groups-1 -> b16[q * 128 + c * 4 + l % 4] (the packed layout, widened).
 inline void widen(const std::int8_t* a, const std::int8_t* b, int l0, int len, int rows, int groups, std::int16_t* a16,
-           std::int16_t* b16) {
+                  std::int16_t* b16) {
   for (int r = 0; r < rows; ++r)
     for (int l = 0; l < len; l += 16) {
       const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + a_index(r, l0 + l)));
