@@ -230,7 +230,9 @@ TEST(Api, StatsPhasesAndTheirBytes) {
         // every k-block; this CRT call's int32 sums never need a reduction between k-blocks (2100 of k).
         EXPECT_GE(st.seconds_sums, 0.0);
         EXPECT_LE(st.seconds_sums, st.seconds_products);
-        if (!crt) EXPECT_GT(st.seconds_sums, 0.0);
+        if (!crt) {
+          EXPECT_GT(st.seconds_sums, 0.0);
+        }
         const double moduli = crt ? 8 : 0;
         const double c_bytes = double(m * n) * 8 * (beta != 0 ? 2 : 1);
         EXPECT_EQ(double(st.bytes_write), c_bytes + double(m * n) * (k > 2048 ? 6 : 2) * moduli);
