@@ -238,7 +238,9 @@ TEST(AmxTileModel, Dpbf16psComputesTheVnniProductExactlyOnIntegers) {
     }
   for (int m = 0; m < kMaxRows; ++m)
     for (int n = 0; n < kMaxRows; ++n)
-      if (m >= M || n >= N) ASSERT_EQ(out[m][n], -1.0f) << "store wrote outside the tile shape";
+      if (m >= M || n >= N) {
+        ASSERT_EQ(out[m][n], -1.0f) << "store wrote outside the tile shape";
+      }
 }
 
 TEST(AmxTileModel, Dpbf16psReadsSubnormalInputsAsZeroAndFlushesSubnormalResults) {
