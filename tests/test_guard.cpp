@@ -172,9 +172,8 @@ TEST(Guard, DefaultModesAreComponentwiseOnEveryInputClass) {
       // The raw mode's figure beside it (docs/accuracy.md, "Componentwise guard").
       const double raw = mode == BF16X_MODE_AUTO ? 0.0 : componentwise(run(cs, mode, BF16X_GUARD_OFF).c, ref, absab);
       std::printf("[guard] | %s | %d x %d x %d | %s | %s | %d | %llu of %lld | %.2g | %.2g | %.2g |\n", cs.name.c_str(),
-                  int(cs.a.rows), int(cs.b.cols), int(cs.a.cols), bf16x_mode_name(mode),
-                  bf16x_mode_name(r.stats.mode), r.stats.guard,
-                  static_cast<unsigned long long>(r.stats.entries_repaired),
+                  int(cs.a.rows), int(cs.b.cols), int(cs.a.cols), bf16x_mode_name(mode), bf16x_mode_name(r.stats.mode),
+                  r.stats.guard, static_cast<unsigned long long>(r.stats.entries_repaired),
                   static_cast<long long>(cs.a.rows * cs.b.cols), e, tol - kU, raw);
     }
   }
@@ -227,9 +226,9 @@ TEST(Guard, RandomCallsKeepTheBound) {
         const double want = alpha * ref(i, j) + beta * c0(i, j);
         const double tol = (4.0 * double(k) + 1) * kU * std::fabs(alpha) * absab(i, j) +
                            kU * (std::fabs(beta * c0(i, j)) + std::fabs(want)) + 0x1p-1074;
-        ASSERT_LE(std::fabs(got - want), tol) << "case " << it << " " << bf16x_mode_name(mode) << " " << m << "x" << n
-                                              << "x" << k << " spread " << s << " entry " << i << "," << j
-                                              << " ran " << bf16x_mode_name(st.mode) << " guard " << st.guard;
+        ASSERT_LE(std::fabs(got - want), tol)
+            << "case " << it << " " << bf16x_mode_name(mode) << " " << m << "x" << n << "x" << k << " spread " << s
+            << " entry " << i << "," << j << " ran " << bf16x_mode_name(st.mode) << " guard " << st.guard;
       }
   }
   std::printf("[guard] random calls: %d of 40 emulated, %d with repaired entries\n", emulated, repaired);
@@ -247,8 +246,8 @@ TEST(Guard, RawModesAreNotComponentwise) {
       ASSERT_EQ(r.status, BF16X_OK);
       EXPECT_EQ(r.stats.guard, BF16X_GUARD_NONE);
       EXPECT_EQ(r.stats.mode, mode);
-      EXPECT_GT(componentwise(r.c, ref, absab), 100 * 4.0 * double(c.a.cols) * kU) << c.name << " "
-                                                                                     << bf16x_mode_name(mode);
+      EXPECT_GT(componentwise(r.c, ref, absab), 100 * 4.0 * double(c.a.cols) * kU)
+          << c.name << " " << bf16x_mode_name(mode);
     }
   }
 }
@@ -278,6 +277,22 @@ TEST(Guard, UniformInputsAreProvedByTheEnvelope) {
     ASSERT_EQ(r.status, BF16X_OK);
     EXPECT_EQ(r.stats.guard, BF16X_GUARD_ENVELOPE) << bf16x_mode_name(mode);
     EXPECT_EQ(r.stats.entries_repaired, 0u);
+  }
+}
+
+// A call of under 8192 multiply-adds that the envelope does not prove runs on the host without the digit product
+// (guard=native: the host's bits), whatever the mode; one the envelope proves stays emulated.
+TEST(Guard, TinyCallsTheEnvelopeDoesNotProveGoToTheHost) {
+  std::mt19937_64 g(11);
+  for (const std::int64_t n : {2, 8, 16}) {
+    const Case cs{"uniform", random_mat(n, n, g), random_mat(n, n, g)};
+    const Result host = run(cs, BF16X_MODE_NATIVE, BF16X_GUARD_DEFAULT);
+    ASSERT_EQ(host.status, BF16X_OK);
+    const Result r = run(cs, BF16X_MODE_FP64X21, BF16X_GUARD_DEFAULT);
+    ASSERT_EQ(r.status, BF16X_OK);
+    if (r.stats.guard == BF16X_GUARD_ENVELOPE) continue;  // proved: emulated
+    EXPECT_EQ(r.stats.guard, BF16X_GUARD_NATIVE) << n;
+    EXPECT_EQ(std::memcmp(r.c.data(), host.c.data(), r.c.v.size() * sizeof(double)), 0) << n;
   }
 }
 
@@ -341,8 +356,8 @@ TEST(Guard, SameBitsOnEveryEngineAndThreadCount) {
           for (std::int64_t l = 0; l < k; ++l) ar[std::size_t(i * k + l)] = cs.a(i, l);
         for (std::int64_t l = 0; l < k; ++l)
           for (std::int64_t j = 0; j < n; ++j) br[std::size_t(l * n + j)] = cs.b(l, j);
-        ASSERT_EQ(bf16x_dgemm_ex(BF16X_ROW_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, 1.0, ar.data(), k,
-                                 br.data(), n, 0.0, cr.data(), n, &o),
+        ASSERT_EQ(bf16x_dgemm_ex(BF16X_ROW_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, 1.0, ar.data(), k, br.data(),
+                                 n, 0.0, cr.data(), n, &o),
                   BF16X_OK);
         for (std::int64_t i = 0; i < m; ++i)
           for (std::int64_t j = 0; j < n; ++j)

@@ -52,6 +52,16 @@ GuardPlan plan_guard(const GuardRequest& g, const pack::MatrixView<T>& a, const 
   // Repairing more than 1/8 of the entries by dot products costs about what the host GEMM costs for all of them.
   const std::uint64_t entries = std::uint64_t(m) * std::uint64_t(n);
   const std::uint64_t limit = g.host ? entries / 8 : entries;
+  // A call of under kTinyWork multiply-adds that the envelope cannot prove goes to the host without the digit
+  // product: that product's one 32 x 32 tile, 64 deep, is mostly padding then, costs more than the host's whole
+  // call, and sends such calls there anyway but where it proves every entry (m n < 8: any unproved entry does).
+  // The envelope was measured here (fill < 0), so NaN/Inf has been seen.
+  constexpr double kTinyWork = 8192;
+  if (g.host && g.fill < 0 && double(entries) * double(k) < kTinyWork) {
+    p.native = true;
+    p.result = BF16X_GUARD_NATIVE;
+    return p;
+  }
   const engine::int8::Engine* engine = engine::int8_engine(g.int8_engine);
   if (!engine || !engine->available()) engine = engine::int8_engine(BF16X_ENGINE_REFERENCE);
   policy::GuardCheck c = policy::check_entries(a, b, m, n, k, bound, tau, *engine, limit, lines);

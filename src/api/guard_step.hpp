@@ -30,7 +30,8 @@ struct GuardRequest {
 // whose slices the bounds do not describe, nor for fp32x6 (floating-point slices: componentwise by construction).
 bool guard_applies(int option, int mode, bool chosen_by_auto, bool scaled);
 
-// The proof for op(A), op(B): the entries to repair, or `native` (too many: more than 1/8 of C).
+// The proof for op(A), op(B): the entries to repair, or `native` (too many: more than 1/8 of C; or a call of a few
+// thousand multiply-adds that the envelope does not prove, plan_guard).
 struct GuardPlan {
   bool native = false;
   bool nonfinite = false;
