@@ -93,18 +93,22 @@ T exact_entry(const driver::RepairArgs<T>& x, std::int64_t i, std::int64_t j, T 
 template float exact_entry(const driver::RepairArgs<float>&, std::int64_t, std::int64_t, float);
 template double exact_entry(const driver::RepairArgs<double>&, std::int64_t, std::int64_t, double);
 
+bool host_out_of_range(int amin, int amax, int bmin, int bmax, std::int64_t k, double abs_alpha, bool is_double) {
+  int log2k = 0;
+  while ((std::int64_t(1) << log2k) < k) ++log2k;
+  const int emax = is_double ? 1024 : 128, emin = is_double ? -1022 : -126, digits = is_double ? 53 : 24;
+  // |partial sums| < k 2^(ea_i + eb_j); products of lines whose largest entries lie this close to the subnormal
+  // range lose bits that alpha would carry into the result.
+  return amax + bmax + log2k >= emax - 1 || (abs_alpha > 1 && amin + bmin - 2 < emin + digits);
+}
+
 bool host_out_of_range(const std::vector<int>& ea, const std::vector<int>& eb, std::int64_t k, double abs_alpha,
                        bool is_double) {
   if (ea.empty() || eb.empty()) return false;
   // Zero lines read as exponent 0: on the safe side of both tests.
   const auto [amin, amax] = std::minmax_element(ea.begin(), ea.end());
   const auto [bmin, bmax] = std::minmax_element(eb.begin(), eb.end());
-  int log2k = 0;
-  while ((std::int64_t(1) << log2k) < k) ++log2k;
-  const int emax = is_double ? 1024 : 128, emin = is_double ? -1022 : -126, digits = is_double ? 53 : 24;
-  // |partial sums| < k 2^(ea_i + eb_j); products of lines whose largest entries lie this close to the subnormal
-  // range lose bits that alpha would carry into the result.
-  return *amax + *bmax + log2k >= emax - 1 || (abs_alpha > 1 && *amin + *bmin - 2 < emin + digits);
+  return host_out_of_range(*amin, *amax, *bmin, *bmax, k, abs_alpha, is_double);
 }
 
 namespace {
@@ -131,9 +135,8 @@ bool host_scaled(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n)
     constexpr int kBias = is_double ? 1023 : 127, kInf = is_double ? 0x7ff : 0xff;
     const int fa = max_exponent_field(x.a, m, k), fb = max_exponent_field(x.b, k, n);
     // The field's exponent + 1 bounds every entry (subnormals and zeros: by the smallest normal's).
-    if (fa != kInf && fb != kInf &&
-        !host_out_of_range({std::max(fa, 1) - kBias + 1}, {std::max(fb, 1) - kBias + 1}, k, std::fabs(double(x.alpha)),
-                           is_double))
+    const int ea = std::max(fa, 1) - kBias + 1, eb = std::max(fb, 1) - kBias + 1;
+    if (fa != kInf && fb != kInf && !host_out_of_range(ea, ea, eb, eb, k, std::fabs(double(x.alpha)), is_double))
       return false;
   }
   policy::GuardLines lines(m, n);

@@ -65,9 +65,11 @@ template <typename T>
 bool host_scaled(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n);
 
 // host_scaled's test from the exponents of the rows of op(A) (ea) and the columns of op(B) (eb), k products per
-// entry: a partial sum may overflow, or |alpha| > 1 meets lines near the underflow threshold.
+// entry: a partial sum may overflow, or |alpha| > 1 meets lines near the underflow threshold. The second form takes
+// the extremes of those exponents.
 bool host_out_of_range(const std::vector<int>& ea, const std::vector<int>& eb, std::int64_t k, double abs_alpha,
                        bool is_double);
+bool host_out_of_range(int amin, int amax, int bmin, int bmax, std::int64_t k, double abs_alpha, bool is_double);
 
 // The host GEMM of a guarded call (guard=native, auto's native choice): host_scaled where the range needs it, else
 // host() (the plain host GEMM, also where the scaled operands cannot be allocated).
