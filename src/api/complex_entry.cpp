@@ -119,11 +119,18 @@ template <typename T>
 bool native_out_of_range(const CallPlan& plan, const ComplexOperand<T>& oa, const ComplexOperand<T>& ob,
                          const Complex<T>& alpha) {
   if (plan.requested != BF16X_MODE_AUTO || plan.guard == BF16X_GUARD_OFF) return false;
+  // One read of the stored parts first (api/guard_step.hpp), the per-line scan only where it does not clear the call.
+  const double abs_alpha = std::hypot(double(alpha.re), double(alpha.im));
+  const auto stored = [](const ComplexOperand<T>& o) {  // (inner, outer) in values: parts interleaved
+    return std::pair{2 * (o.trans ? o.cols : o.rows), o.trans ? o.rows : o.cols};
+  };
+  const auto [ai, ao] = stored(oa);
+  const auto [bi, bo] = stored(ob);
+  if (host_range_clear(oa.x, 2 * oa.ld, ai, ao, ob.x, 2 * ob.ld, bi, bo, 2 * oa.cols, abs_alpha)) return false;
   const complex::OperandScan sa = complex::scan_operand(oa, true), sb = complex::scan_operand(ob, false);
   if (!sa.finite || !sb.finite) return false;  // NaN and Inf: the host's IEEE classes
   // Each part of an entry sums 2k real products.
-  return host_out_of_range(sa.exps, sb.exps, 2 * oa.cols, std::hypot(double(alpha.re), double(alpha.im)),
-                           std::is_same_v<T, double>);
+  return host_out_of_range(sa.exps, sb.exps, 2 * oa.cols, abs_alpha, std::is_same_v<T, double>);
 }
 
 // A checked call on column-major operand views (a row-major operand read as its transpose) and a C in either

@@ -111,19 +111,30 @@ bool host_out_of_range(const std::vector<int>& ea, const std::vector<int>& eb, s
   return host_out_of_range(*amin, *amax, *bmin, *bmax, k, abs_alpha, is_double);
 }
 
-namespace {
-
-// The largest exponent field of op(X) (rows x cols), walked along memory (policy/fill_loops.hpp).
 template <typename T>
-int max_exponent_field(const pack::MatrixView<T>& v, std::int64_t rows, std::int64_t cols) {
-  const std::int64_t inner = v.trans ? cols : rows, outer = v.trans ? rows : cols;
-  if constexpr (sizeof(T) == 8)
-    return policy::fill_loops().max_field_fp64(v.data, v.ld, inner, outer);
-  else
-    return policy::fill_loops().max_field_fp32(v.data, v.ld, inner, outer);
+bool host_range_clear(const T* a, std::int64_t lda, std::int64_t a_inner, std::int64_t a_outer, const T* b,
+                      std::int64_t ldb, std::int64_t b_inner, std::int64_t b_outer, std::int64_t k, double abs_alpha) {
+  if (abs_alpha > 1) return false;  // the underflow side needs the smallest line maxima: a per-line scan
+  constexpr bool is_double = sizeof(T) == sizeof(double);
+  constexpr int kBias = is_double ? 1023 : 127, kInf = is_double ? 0x7ff : 0xff;
+  const policy::FillLoops& loops = policy::fill_loops();
+  const auto field = [&](const T* x, std::int64_t ld, std::int64_t inner, std::int64_t outer) {
+    if constexpr (is_double)
+      return loops.max_field_fp64(x, ld, inner, outer);
+    else
+      return loops.max_field_fp32(x, ld, inner, outer);
+  };
+  const int fa = field(a, lda, a_inner, a_outer), fb = field(b, ldb, b_inner, b_outer);
+  if (fa == kInf || fb == kInf) return false;  // NaN or Inf: the per-line scan sees it
+  // The field's exponent + 1 bounds every entry (subnormals and zeros: by the smallest normal's).
+  const int ea = std::max(fa, 1) - kBias + 1, eb = std::max(fb, 1) - kBias + 1;
+  return !host_out_of_range(ea, ea, eb, eb, k, abs_alpha, is_double);
 }
 
-}  // namespace
+template bool host_range_clear(const float*, std::int64_t, std::int64_t, std::int64_t, const float*, std::int64_t,
+                               std::int64_t, std::int64_t, std::int64_t, double);
+template bool host_range_clear(const double*, std::int64_t, std::int64_t, std::int64_t, const double*, std::int64_t,
+                               std::int64_t, std::int64_t, std::int64_t, double);
 
 template <typename T>
 bool host_scaled(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n) {
@@ -131,14 +142,12 @@ bool host_scaled(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n)
   const std::int64_t k = x.k;
   // Where |alpha| <= 1 only overflow can reach the result, and the largest entries of A and B bound it: one read of
   // each (no per-line scan) clears almost every call, as auto's native choice of small calls needs.
-  if (std::fabs(double(x.alpha)) <= 1) {
-    constexpr int kBias = is_double ? 1023 : 127, kInf = is_double ? 0x7ff : 0xff;
-    const int fa = max_exponent_field(x.a, m, k), fb = max_exponent_field(x.b, k, n);
-    // The field's exponent + 1 bounds every entry (subnormals and zeros: by the smallest normal's).
-    const int ea = std::max(fa, 1) - kBias + 1, eb = std::max(fb, 1) - kBias + 1;
-    if (fa != kInf && fb != kInf && !host_out_of_range(ea, ea, eb, eb, k, std::fabs(double(x.alpha)), is_double))
-      return false;
-  }
+  const auto rect = [](const pack::MatrixView<T>& v, std::int64_t rows, std::int64_t cols) {
+    return std::pair{v.trans ? cols : rows, v.trans ? rows : cols};  // (inner, outer) in memory
+  };
+  const auto [ai, ao] = rect(x.a, m, k);
+  const auto [bi, bo] = rect(x.b, k, n);
+  if (host_range_clear(x.a.data, x.a.ld, ai, ao, x.b.data, x.b.ld, bi, bo, k, std::fabs(double(x.alpha)))) return false;
   policy::GuardLines lines(m, n);
   if (policy::scan_lines(x.a, x.b, m, n, k, lines)) return false;
   if (!host_out_of_range(lines.ea, lines.eb, k, std::fabs(double(x.alpha)), is_double)) return false;

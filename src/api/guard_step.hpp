@@ -71,6 +71,13 @@ bool host_out_of_range(const std::vector<int>& ea, const std::vector<int>& eb, s
                        bool is_double);
 bool host_out_of_range(int amin, int amax, int bmin, int bmax, std::int64_t k, double abs_alpha, bool is_double);
 
+// Where |alpha| <= 1, whether the largest entries of op(A) and op(B) alone clear host_out_of_range, from one
+// vectorised read of each stored rectangle (`inner` contiguous values, `outer` times at stride `ld`: a complex
+// operand's interleaved parts count as values): true where no per-line scan is needed.
+template <typename T>
+bool host_range_clear(const T* a, std::int64_t lda, std::int64_t a_inner, std::int64_t a_outer, const T* b,
+                      std::int64_t ldb, std::int64_t b_inner, std::int64_t b_outer, std::int64_t k, double abs_alpha);
+
 // The host GEMM of a guarded call (guard=native, auto's native choice): host_scaled where the range needs it, else
 // host() (the plain host GEMM, also where the scaled operands cannot be allocated).
 template <typename T, typename Host>
