@@ -3,7 +3,8 @@
 # src/cpu/features.cpp that covers every one of those flags (cpu::vector_level() for avx2 / avx512, the engine's
 # `available` for the rest). Every other file is built for baseline x86-64, so no instruction the CPU lacks runs
 # before a check. Variants that must give the same bits as their generic version get no FMA contraction:
-# -ffp-contract=off on every ISA file (the kernels write their FMAs explicitly).
+# -ffp-contract=off, which src/CMakeLists.txt sets on every file of the library (the kernels write their FMAs
+# explicitly).
 #
 # bf16x_isa_sources(<out-var> <dir>): the *_isa.cpp files under <dir>, with their flags set; an unknown suffix is
 # an error.
@@ -34,7 +35,7 @@ function(bf16x_isa_sources out dir)
       message(FATAL_ERROR "${f}: an ISA file must end in _<isa>_isa.cpp, <isa> one of ${BF16X_ISAS}")
     endif()
     set_source_files_properties(${f} PROPERTIES COMPILE_OPTIONS
-                                                "${BF16X_ISA_FLAGS_${isa}};${BF16X_ISA_WARNINGS_${isa}};-ffp-contract=off")
+                                                "${BF16X_ISA_FLAGS_${isa}};${BF16X_ISA_WARNINGS_${isa}}")
   endforeach()
   set(${out} ${files} PARENT_SCOPE)
 endfunction()

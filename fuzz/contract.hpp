@@ -1,12 +1,16 @@
 // The status contract of bf16x_sgemm / bf16x_dgemm (include/bf16x/bf16x.h), written out independently of
 // src/api/: reference-CBLAS argument order (layout, transa, transb, m, n, k, lda, ldb, ldc), then 64-bit size
-// overflow, NULL pointers, the options, and ERR_ENGINE only for a call that would run an emulated product.
+// overflow, NULL pointers, the options, and ERR_ENGINE only for a call that would run an emulated product. Which
+// values are modes, and of which routine and method, it asks the library's mode records (src/mode/records.hpp)
+// instead of copying them (a copy fell behind once: fp64cr and fp32cr were counted invalid).
 #pragma once
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 
 #include "bf16x/bf16x.h"
+#include "engine/records.hpp"
+#include "mode/records.hpp"
 
 namespace bf16x::fuzz {
 
@@ -70,11 +74,22 @@ struct Expected {
 
 inline bool valid_trans(int t) { return t == BF16X_NO_TRANS || t == BF16X_TRANS || t == BF16X_CONJ_TRANS; }
 
-inline bool mode_fits(int mode, bool dbl) {
-  if (mode == BF16X_MODE_DEFAULT || mode == BF16X_MODE_NATIVE || mode == BF16X_MODE_AUTO) return true;
-  return dbl ? mode >= BF16X_MODE_FP64X6 && mode <= BF16X_MODE_FP64X21 : mode == BF16X_MODE_FP32X6;
+// A mode of this routine: DEFAULT, NATIVE and AUTO, or an emulated mode of its precision; any other value is refused.
+inline bool mode_fits(int mode, bool dbl) { return mode::fits(mode, dbl); }
+inline bool is_method(int mode, mode::Method m) { return mode::is(mode, m); }
+inline bool is_slice_mode(int mode) { return is_method(mode, mode::Method::slices); }
+inline bool is_cr_mode(int mode) { return is_method(mode, mode::Method::correctly_rounded); }
+inline bool is_crt_mode(int mode) { return is_method(mode, mode::Method::crt); }
+// A mode that computes C itself rather than choose (DEFAULT, AUTO) or call the host (NATIVE).
+inline bool is_emulated_mode(int mode) { return is_slice_mode(mode) || is_cr_mode(mode) || is_crt_mode(mode); }
+
+// A named engine for a CRT mode: an engine without an INT8 side is the wrong kind, one whose INT8 side this CPU
+// cannot run is unavailable (the slice and correctly rounded modes: its BF16 side, below).
+inline int crt_engine_status(int engine) {
+  if (engine == BF16X_ENGINE_AUTO) return BF16X_OK;
+  if (!engine::int8_engine(engine)) return BF16X_ERR_ENGINE_KIND;
+  return engine::int8_usable(engine) ? BF16X_OK : BF16X_ERR_ENGINE;
 }
-inline bool is_emulated_mode(int mode) { return mode >= BF16X_MODE_FP32X6 && mode <= BF16X_MODE_FP64X21; }
 
 inline Expected expected_status(const Call& c, bool dbl) {
   const int elem = dbl ? 8 : 4;
@@ -104,18 +119,18 @@ inline Expected expected_status(const Call& c, bool dbl) {
   }
   if (c.ex_api) {
     const bf16x_options& o = c.opt;
-    if (o.mode < BF16X_MODE_DEFAULT || o.mode > BF16X_MODE_AUTO || !mode_fits(o.mode, dbl))
-      return {BF16X_ERR_MODE, loose};
+    if (!mode_fits(o.mode, dbl)) return {BF16X_ERR_MODE, loose};
     if (o.engine < BF16X_ENGINE_AUTO || o.engine > BF16X_ENGINE_AVX2) return {BF16X_ERR_OPTIONS, loose};
     if (o.split != BF16X_SPLIT_SCALED && o.split != BF16X_SPLIT_PAPER) return {BF16X_ERR_OPTIONS, loose};
     if (o.block_k < 0 || o.block_k > 256 || o.block_k % 32 != 0) return {BF16X_ERR_OPTIONS, loose};
     if (!(o.auto_target >= 0.0)) return {BF16X_ERR_OPTIONS, loose};
-  } else if (c.opt.mode < BF16X_MODE_DEFAULT || c.opt.mode > BF16X_MODE_AUTO || !mode_fits(c.opt.mode, dbl)) {
+  } else if (!mode_fits(c.opt.mode, dbl)) {
     return {BF16X_ERR_MODE, loose};
   }
   // BLAS quick returns succeed whatever engine was asked for.
   if (c.m == 0 || c.n == 0 || c.k == 0 || c.alpha_zero) return {BF16X_OK, loose};
   const int engine = c.ex_api ? c.opt.engine : BF16X_ENGINE_AUTO;
+  if (is_crt_mode(c.opt.mode)) return {crt_engine_status(engine), loose};
   if (engine != BF16X_ENGINE_AUTO && !bf16x_engine_available(engine) && is_emulated_mode(c.opt.mode))
     return {BF16X_ERR_ENGINE, loose};
   return {BF16X_OK, loose};

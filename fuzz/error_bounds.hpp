@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "bf16x/bf16x.h"
+#include "mode/records.hpp"
 #include "tests/gemm_fixture.hpp"
 
 namespace bf16x::fuzz {
@@ -24,7 +25,11 @@ struct EntryScale {
   std::int64_t k;
 };
 
-inline int diagonals_of(int mode) { return mode - BF16X_MODE_FP64X6 + 3; }
+// d of an FP64 slice mode: the products i + j < d (its mode record).
+inline int diagonals_of(int mode) {
+  const mode::Record* r = mode::record(mode);
+  return r ? r->diagonals : 0;
+}
 
 // |C_ij - R_ij| allowed for the mode that ran. `dbl`: the routine's precision (native and the final rounding).
 inline double error_bound(int mode, bool dbl, int block_k, const EntryScale& e) {
@@ -37,6 +42,12 @@ inline double error_bound(int mode, bool dbl, int block_k, const EntryScale& e) 
     // rounding add one unit each.
     const double u = dbl ? kU64 : kU32;
     return 1.01 * (e.alpha * e.absab * gamma_n(kd + 2, u) + 2 * u * e.beta_c0 + u * e.r) + underflow;
+  }
+  if (mode::is(mode, mode::Method::correctly_rounded)) {
+    // RN(alpha AB + beta C0): half an ulp of the result. The reference r is itself rounded (the exact product to
+    // FP64, then alpha p + beta C0 in FP64): up to 2 u64 (|alpha| (|A||B|) + |beta C0|) of it besides.
+    const double u = dbl ? kU64 : kU32;
+    return u * e.r + 2 * kU64 * (e.alpha * e.absab + e.beta_c0) + underflow;
   }
   if (mode == BF16X_MODE_FP32X6) {
     // 12 rounded pair additions per k in a bk-deep FP32 block sum, one add per k-block, dropped products

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -39,20 +40,12 @@ bool scalar_engine(int e) { return e == BF16X_ENGINE_REFERENCE || e == BF16X_ENG
 // Engines equal to the reference bit for bit on the FP32 path too (engine/dpbf16.hpp, one FMA per element).
 bool bitwise_engine(int e) { return e == BF16X_ENGINE_AVX2 || e == BF16X_ENGINE_AMX_MODEL; }
 
+// The work of a call in products per multiply-add: the slice mode's own count (its mode record), else as much as the
+// routine's most accurate slice mode (AUTO, DEFAULT, the correctly rounded modes).
 int products_of(int mode, bool dbl) {
-  switch (mode) {
-    case BF16X_MODE_NATIVE:
-      return 1;
-    case BF16X_MODE_FP32X6:
-    case BF16X_MODE_FP64X6:
-      return 6;
-    case BF16X_MODE_FP64X10:
-      return 10;
-    case BF16X_MODE_FP64X15:
-      return 15;
-    default:
-      return dbl ? 21 : 6;
-  }
+  if (mode == BF16X_MODE_NATIVE) return 1;
+  const mode::Record* r = mode::record(mode);
+  return r && r->products > 0 ? r->products : (dbl ? 21 : 6);
 }
 
 // memcmp, but defined for empty ranges (whose pointers may be null).
@@ -252,30 +245,39 @@ void run_case(const FuzzCase& fc) {
   for (char f : ref.row_finite) ab_finite = ab_finite && f;
   for (char f : ref.col_finite) ab_finite = ab_finite && f;
 
-  // Which modes may have run: the stats say; without them the request does (DEFAULT/AUTO: any of them).
+  // Which modes may have run: the stats say; without them the request does (DEFAULT/AUTO: any of them). The
+  // correctly rounded modes (named, or auto's for a target below native's bound) round NaN/Inf rows and columns
+  // themselves and hand a non-finite alpha or beta to the host GEMM.
   std::vector<int> candidates;
   const int req = c.opt.mode;
+  const bool scalars_finite = std::isfinite(double(alpha)) && (beta == T(0) || std::isfinite(double(beta)));
   if (fc.stats && c.ex_api) {
+    const bool ran_cr =
+        is_cr_mode(stats.mode) && mode_fits(stats.mode, dbl) && (stats.mode == req || !is_emulated_mode(req));
     const bool plausible =
-        !ab_finite ? stats.mode == BF16X_MODE_NATIVE
+        !ab_finite        ? stats.mode == BF16X_MODE_NATIVE || ran_cr
+        : is_cr_mode(req) ? stats.mode == req || (stats.mode == BF16X_MODE_NATIVE && !scalars_finite)
         : is_emulated_mode(req) || req == BF16X_MODE_NATIVE
             // the componentwise guard may hand an emulated call to the host GEMM, and says so
             ? stats.mode == req || (stats.mode == BF16X_MODE_NATIVE && stats.guard == BF16X_GUARD_NATIVE)
             : stats.mode == BF16X_MODE_NATIVE || (is_emulated_mode(stats.mode) && mode_fits(stats.mode, dbl));
     if (!plausible) violation(call, "stats report mode " + std::to_string(stats.mode));
-    const int want_engine = stats.mode == BF16X_MODE_NATIVE ? -1
-                            : engine == BF16X_ENGINE_AUTO   ? bf16x_engine_selected()
-                                                            : engine;
+    // The correctly rounded modes run on the FMA units, no engine (stats.engine -1).
+    const int want_engine = stats.mode == BF16X_MODE_NATIVE || is_cr_mode(stats.mode) ? -1
+                            : engine == BF16X_ENGINE_AUTO                             ? bf16x_engine_selected()
+                                                                                      : engine;
     if (stats.engine != want_engine) violation(call, "stats report engine " + std::to_string(stats.engine));
     candidates.push_back(stats.mode);
+  } else if (is_cr_mode(req)) {
+    candidates.push_back(scalars_finite ? req : int(BF16X_MODE_NATIVE));
   } else if (!ab_finite || req == BF16X_MODE_NATIVE) {
     candidates.push_back(BF16X_MODE_NATIVE);
   } else if (is_emulated_mode(req)) {
     candidates.push_back(req);
   } else {
     candidates.push_back(BF16X_MODE_NATIVE);
-    for (int md = BF16X_MODE_FP32X6; md <= BF16X_MODE_FP64X21; ++md)
-      if (mode_fits(md, dbl)) candidates.push_back(md);
+    for (const mode::Record& r : mode::records())
+      if (r.method == mode::Method::slices && mode_fits(r.id, dbl)) candidates.push_back(r.id);
   }
 
   if (std::find(candidates.begin(), candidates.end(), int(BF16X_MODE_NATIVE)) != candidates.end()) {
@@ -317,9 +319,8 @@ void run_case(const FuzzCase& fc) {
   // FP64 path: every engine equals the reference engine bit for bit, wherever the panel sums are exact (always
   // with scaled slices; the paper's unscaled ones only inside their range). avx2 and amx-model: every emulated
   // mode, any split.
-  const bool fp64_cross = dbl && stats.mode >= BF16X_MODE_FP64X6 && stats.mode <= BF16X_MODE_FP64X21 &&
-                          (!out.paper || ref.paper_fp64_in_range);
-  const bool emulated = stats.mode >= BF16X_MODE_FP32X6 && stats.mode <= BF16X_MODE_FP64X21;
+  const bool emulated = is_slice_mode(stats.mode);
+  const bool fp64_cross = dbl && emulated && (!out.paper || ref.paper_fp64_in_range);
   if (fc.stats && c.ex_api && stats.engine != BF16X_ENGINE_REFERENCE &&
       (fp64_cross || (emulated && bitwise_engine(stats.engine)))) {
     std::vector<T> r = c0;

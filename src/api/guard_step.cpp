@@ -9,9 +9,9 @@
 #include "api/env.hpp"
 #include "bf16x/bf16x.h"
 #include "cr/entry_rounding.hpp"
-#include "crt/crt_mode.hpp"
 #include "engine/records.hpp"
 #include "host/host_blas.hpp"
+#include "mode/records.hpp"
 #include "policy/error_model.hpp"
 #include "policy/fill_loops.hpp"
 #include "util/pow2.hpp"
@@ -19,13 +19,11 @@
 namespace bf16x::api {
 
 bool guard_applies(int option, int mode, bool chosen_by_auto, bool scaled) {
-  const bool fixed_point = (mode >= BF16X_MODE_FP64X6 && mode <= BF16X_MODE_FP64X21) || crt::is_crt_mode(mode);
-  if (!fixed_point || !scaled) return false;
+  const mode::Record* r = mode::record(mode);
+  if (!r || r->guard == mode::Guard::none || !scaled) return false;
   if (option == BF16X_GUARD_ON) return true;
   if (option == BF16X_GUARD_OFF) return false;
-  if (chosen_by_auto || mode == BF16X_MODE_FP64X21) return true;
-  if (crt::is_crt_mode(mode)) return crt::crt_moduli(mode) >= (crt::is_fp64c(mode) ? 15 : 8);
-  return false;
+  return chosen_by_auto || r->guard == mode::Guard::on;
 }
 
 template <typename T>

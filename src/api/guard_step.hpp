@@ -26,7 +26,8 @@ struct GuardRequest {
 };
 
 // Whether a call in `mode` is guarded: `option` (bf16x_options.guard, else BF16X_GUARD: CallPlan::guard), else the
-// default (fp64x21, fp64c15 and up, fp32c8 and up, and every mode auto chose); never for the paper's unscaled split,
+// default of its mode record (mode/records.cpp: fp64x21, fp64c15 and up, fp32c8 and up) and every fixed-point or CRT
+// mode auto chose; never for a mode the guard cannot wrap (Guard::none), nor for the paper's unscaled split,
 // whose slices the bounds do not describe, nor for fp32x6 (floating-point slices: componentwise by construction).
 bool guard_applies(int option, int mode, bool chosen_by_auto, bool scaled);
 

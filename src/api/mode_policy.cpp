@@ -6,9 +6,9 @@
 #include "api/engine_choice.hpp"
 #include "api/runtime.hpp"
 #include "bf16x/bf16x.h"
-#include "cr/cr_mode.hpp"
 #include "crt/crt_mode.hpp"
 #include "crt/crt_model.hpp"
+#include "mode/records.hpp"
 #include "policy/cost_model.hpp"
 #include "policy/error_model.hpp"
 
@@ -48,8 +48,7 @@ int resolve_mode(const ModeRequest& r, const Settings& s) {
   if (mode == BF16X_MODE_AUTO && r.engine >= 0 && tighter_than_native(r, s))
     return r.is_double ? BF16X_MODE_FP64CR : BF16X_MODE_FP32CR;
   // BF16X_MIN_SIZE trades accuracy for speed: never where every entry is promised correctly rounded.
-  if (mode != BF16X_MODE_NATIVE && !is_cr_mode(mode) && std::min({r.m, r.n, r.k}) < s.min_size)
-    return BF16X_MODE_NATIVE;
+  if (mode::min_size_applies(mode) && std::min({r.m, r.n, r.k}) < s.min_size) return BF16X_MODE_NATIVE;
   if (mode != BF16X_MODE_AUTO) return mode;
   return may_emulate(r, s) ? BF16X_MODE_AUTO : BF16X_MODE_NATIVE;
 }

@@ -1,8 +1,3 @@
-#ifdef __clang__
-#pragma clang fp contract(off)
-#else
-#pragma GCC optimize("fp-contract=off")
-#endif
 #include "cr/entry_rounding.hpp"
 
 #include <cmath>

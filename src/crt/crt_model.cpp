@@ -3,8 +3,8 @@
 #include <cmath>
 
 #include "bf16x/bf16x.h"
-#include "crt/crt_mode.hpp"
 #include "crt/moduli.hpp"
+#include "mode/records.hpp"
 
 namespace bf16x::crt {
 
@@ -15,10 +15,10 @@ double predicted_escaled(int moduli, bool is_double, std::int64_t k, double fill
 }
 
 int fewest_moduli(bool is_double, std::int64_t k, double fill_ratio, double target) {
-  const int lo = is_double ? BF16X_FP64C_MIN : BF16X_FP32C_MIN, hi = is_double ? BF16X_FP64C_MAX : BF16X_FP32C_MAX;
-  const int base = is_double ? BF16X_MODE_FP64C_BASE : BF16X_MODE_FP32C_BASE;
-  for (int n = lo; n <= hi; ++n)
-    if (predicted_escaled(n, is_double, k, fill_ratio) <= target) return base + n;
+  for (const mode::Record& r : mode::records())  // the CRT modes of the precision, fewest moduli first
+    if (r.method == mode::Method::crt && mode::fits(r.id, is_double) &&
+        predicted_escaled(r.moduli, is_double, k, fill_ratio) <= target)
+      return r.id;
   return BF16X_MODE_NATIVE;
 }
 

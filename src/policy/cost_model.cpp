@@ -5,6 +5,7 @@
 #include "bf16x/bf16x.h"
 #include "crt/crt_driver.hpp"
 #include "engine/records.hpp"
+#include "mode/records.hpp"
 #include "split/scheme.hpp"
 
 namespace bf16x::policy {
@@ -66,10 +67,14 @@ double emulation_cycles(int engine, int mode, std::int64_t m, std::int64_t n, st
   return products + prep;
 }
 
-int cheapest_mode(bool is_double) { return is_double ? BF16X_MODE_FP64X6 : BF16X_MODE_FP32X6; }
+int cheapest_mode(bool is_double) {
+  for (const mode::Record& r : mode::records())  // the slice modes, fewest products first
+    if (r.method == mode::Method::slices && mode::fits(r.id, is_double)) return r.id;
+  return BF16X_MODE_NATIVE;
+}
 
 bool emulation_wins(int engine, int mode, std::int64_t m, std::int64_t n, std::int64_t k) {
-  const bool is_double = mode != BF16X_MODE_FP32X6;
+  const bool is_double = !mode::fits(mode, false);  // (a mode without a scheme never wins: emulation_cycles)
   return emulation_cycles(engine, mode, m, n, k) < native_cycles(is_double, m, n, k);
 }
 

@@ -14,6 +14,7 @@
 
 #include "bf16x/bf16x.h"
 #include "cpu/features.hpp"
+#include "mode/records.hpp"
 #include "pack/layout.hpp"
 #include "policy/fill_loops.hpp"
 #include "split/slice_fp64.hpp"
@@ -279,6 +280,11 @@ double fill_ratio(const FillEnvelope& a, const FillEnvelope& b) {
   return sum > 0 ? double((long double)k / sum) : std::numeric_limits<double>::infinity();
 }
 
+int fp64_slice_diagonals(int mode) {
+  const mode::Record* r = mode::record(mode);
+  return r && r->method == mode::Method::slices && r->precision == mode::Precision::fp64 ? r->diagonals : 0;
+}
+
 double predicted_escaled(int mode, std::int64_t k, int block_k, double fill_ratio) {
   if (mode == BF16X_MODE_FP32X6) {
     // Blocked FP32 sums of 6 products (two roundings per k pair each), the dropped A1B2 + A2B1 + A2B2, slices
@@ -287,11 +293,11 @@ double predicted_escaled(int mode, std::int64_t k, int block_k, double fill_rati
     const double n = 2.0 * 6 * bk + std::ceil(double(k) / bk);
     return gamma(n, kUnitRoundoff32) * 1.02 + 3.1 * kUnitRoundoff32 + 0x1p-120 * fill_ratio + kUnitRoundoff32;
   }
-  if (mode < BF16X_MODE_FP64X6 || mode > BF16X_MODE_FP64X21) return std::numeric_limits<double>::infinity();
+  const int d = fp64_slice_diagonals(mode);
+  if (d == 0) return std::numeric_limits<double>::infinity();
   // Truncation T_d R; the FP64 sum of the exact group sums, whose terms add up to at most
   // sum_l (|v_il| + c)(|w_lj| + c) with sum_s |slice_s| <= |v| + c, c = 2^-8 (1 + 2^-8): gamma_n (1 + (2c + c^2) R);
   // the final scaling by alpha, u, with u of slack for the operations around it.
-  const int d = mode - BF16X_MODE_FP64X6 + 3;
   const double bk = block_k > 0 ? block_k : pack::kBlockK;
   const double adds = double(d * (d + 1) / 2) * std::ceil(double(k) / bk);
   const double u = kUnitRoundoff64, c = 0x1p-8 * (1 + 0x1p-8);
@@ -303,11 +309,11 @@ double native_escaled(bool is_double, std::int64_t k) {
 }
 
 int fewest_products(bool is_double, std::int64_t k, int block_k, double fill_ratio, double target) {
-  if (!is_double)
-    return predicted_escaled(BF16X_MODE_FP32X6, k, block_k, fill_ratio) <= target ? BF16X_MODE_FP32X6
-                                                                                  : BF16X_MODE_NATIVE;
-  for (int mode = BF16X_MODE_FP64X6; mode <= BF16X_MODE_FP64X21; ++mode)
-    if (predicted_escaled(mode, k, block_k, fill_ratio) <= target) return mode;
+  // The slice modes of the precision, fewest products first (the mode records' order).
+  for (const mode::Record& r : mode::records())
+    if (r.method == mode::Method::slices && mode::fits(r.id, is_double) &&
+        predicted_escaled(r.id, k, block_k, fill_ratio) <= target)
+      return r.id;
   return BF16X_MODE_NATIVE;
 }
 

@@ -33,6 +33,8 @@ double gamma(double n, double u);
 // T_d: the truncation bound of fp64x(d) relative to k 2^(Ea+Eb). Slices obey |A_s| <= 2^(-9s) of the line scale,
 // min(t+1, 11-t) products lie on anti-diagonal t, and the six-slice tail is below 2^-54 per operand.
 double fp64_truncation(int d);
+// d of an FP64 slice mode (fp64x6..fp64x21: the products i + j < d, from its mode record), 0 for any other mode.
+int fp64_slice_diagonals(int mode);
 
 // Lower envelope of the sorted magnitudes |v| of every nonzero line of one operand.
 struct FillEnvelope {

@@ -122,9 +122,8 @@ void load_digits(const Lines<T>& x, std::int64_t r0, int rows, std::int64_t l0, 
 EntryBound entry_bound(int mode, std::int64_t k, int block_k) {
   EntryBound b;
   constexpr double u = kUnitRoundoff64;
-  if (mode >= BF16X_MODE_FP64X6 && mode <= BF16X_MODE_FP64X21) {
+  if (const int d = fp64_slice_diagonals(mode); d > 0) {
     // policy/error_model.hpp: truncation T_d and the FP64 sums of the exact group sums, per nonzero product.
-    const int d = mode - BF16X_MODE_FP64X6 + 3;
     const double bk = block_k > 0 ? block_k : pack::kBlockK;
     const double g = gamma(double(d * (d + 1) / 2) * std::ceil(double(k) / bk), u), c = 0x1p-8 * (1 + 0x1p-8);
     b.c_prod = fp64_truncation(d) + g * (2 * c + c * c);

@@ -15,6 +15,9 @@ try() {  # try LAYER HEADER WANT(ok|fails)
     echo "FAIL layer $1: #include \"$2\" should be $3 (rc $rc)"; echo "$out" | head -3; fail=1
   fi
 }
+try mode mode/records.hpp ok
+try mode util/pow2.hpp fails
+try crt mode/records.hpp ok
 try split split/scheme.hpp ok
 try split pack/layout.hpp fails
 try pack split/slice_fp64.hpp ok

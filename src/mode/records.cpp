@@ -1,0 +1,141 @@
+#include "mode/records.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <span>
+
+#include "bf16x/bf16x.h"
+
+namespace bf16x::mode {
+namespace {
+
+constexpr Record crt_row(Precision p, int n, const char* name, Guard guard) {
+  const int base = p == Precision::fp64 ? BF16X_MODE_FP64C_BASE : BF16X_MODE_FP32C_BASE;
+  return {.id = base + n,
+          .name = name,
+          .precision = p,
+          .method = Method::crt,
+          .moduli = n,
+          .guard = guard,
+          .min_size = true};
+}
+constexpr Record crt64(int n, const char* name, Guard guard) { return crt_row(Precision::fp64, n, name, guard); }
+constexpr Record crt32(int n, const char* name, Guard guard) { return crt_row(Precision::fp32, n, name, guard); }
+
+// In bf16x_mode order (record() searches it by id). The guarded modes are those that claim DGEMM's (fp64x21,
+// fp64c15..20) or SGEMM's (fp32c8..10) accuracy; fp32x6 needs no guard (its residual slices are floating point, its
+// bound componentwise). README, "Modes", has the measured error of each.
+constexpr Record kRecords[] = {
+    {.id = BF16X_MODE_DEFAULT, .name = "default", .method = Method::process_default},
+    {.id = BF16X_MODE_NATIVE, .name = "native", .method = Method::native},
+    // FP32 residual split: products A1B1, A1B0, A2B0, A0B0, A0B1, A0B2 in one FP32 accumulator.
+    {.id = BF16X_MODE_FP32X6,
+     .name = "fp32x6",
+     .precision = Precision::fp32,
+     .method = Method::slices,
+     .slices = 3,
+     .products = 6,
+     .diagonals = 3,
+     .min_size = true},
+    // FP64 fixed-point split into 6 slices, the products i + j < d.
+    {.id = BF16X_MODE_FP64X6,
+     .name = "fp64x6",
+     .precision = Precision::fp64,
+     .method = Method::slices,
+     .slices = 6,
+     .products = 6,
+     .diagonals = 3,
+     .guard = Guard::raw,
+     .min_size = true},
+    {.id = BF16X_MODE_FP64X10,
+     .name = "fp64x10",
+     .precision = Precision::fp64,
+     .method = Method::slices,
+     .slices = 6,
+     .products = 10,
+     .diagonals = 4,
+     .guard = Guard::raw,
+     .min_size = true},
+    {.id = BF16X_MODE_FP64X15,
+     .name = "fp64x15",
+     .precision = Precision::fp64,
+     .method = Method::slices,
+     .slices = 6,
+     .products = 15,
+     .diagonals = 5,
+     .guard = Guard::raw,
+     .min_size = true},
+    {.id = BF16X_MODE_FP64X21,
+     .name = "fp64x21",
+     .precision = Precision::fp64,
+     .method = Method::slices,
+     .slices = 6,
+     .products = 21,
+     .diagonals = 6,
+     .guard = Guard::on,
+     .min_size = true},
+    {.id = BF16X_MODE_AUTO, .name = "auto", .method = Method::automatic, .min_size = true},
+    {.id = BF16X_MODE_FP64CR, .name = "fp64cr", .precision = Precision::fp64, .method = Method::correctly_rounded},
+    {.id = BF16X_MODE_FP32CR, .name = "fp32cr", .precision = Precision::fp32, .method = Method::correctly_rounded},
+    crt64(8, "fp64c8", Guard::raw),
+    crt64(9, "fp64c9", Guard::raw),
+    crt64(10, "fp64c10", Guard::raw),
+    crt64(11, "fp64c11", Guard::raw),
+    crt64(12, "fp64c12", Guard::raw),
+    crt64(13, "fp64c13", Guard::raw),
+    crt64(14, "fp64c14", Guard::raw),
+    crt64(15, "fp64c15", Guard::on),
+    crt64(16, "fp64c16", Guard::on),
+    crt64(17, "fp64c17", Guard::on),
+    crt64(18, "fp64c18", Guard::on),
+    crt64(19, "fp64c19", Guard::on),
+    crt64(20, "fp64c20", Guard::on),
+    crt32(5, "fp32c5", Guard::raw),
+    crt32(6, "fp32c6", Guard::raw),
+    crt32(7, "fp32c7", Guard::raw),
+    crt32(8, "fp32c8", Guard::on),
+    crt32(9, "fp32c9", Guard::on),
+    crt32(10, "fp32c10", Guard::on),
+};
+constexpr std::size_t kSize = sizeof kRecords / sizeof kRecords[0];
+
+constexpr bool in_id_order() {
+  for (std::size_t i = 1; i < kSize; ++i)
+    if (kRecords[i - 1].id >= kRecords[i].id) return false;
+  return true;
+}
+static_assert(in_id_order(), "mode records must be in bf16x_mode order");
+
+}  // namespace
+
+std::span<const Record> records() { return kRecords; }
+
+const Record* record(int mode) {
+  const Record* r = std::lower_bound(kRecords, kRecords + kSize, mode, [](const Record& x, int v) { return x.id < v; });
+  return r != kRecords + kSize && r->id == mode ? r : nullptr;
+}
+
+const Record* by_name(const char* name) {
+  if (!name) return nullptr;
+  for (const Record& r : kRecords)
+    if (std::strcmp(r.name, name) == 0) return &r;
+  return nullptr;
+}
+
+bool is(int mode, Method m) {
+  const Record* r = record(mode);
+  return r && r->method == m;
+}
+
+bool fits(int mode, bool is_double) {
+  const Record* r = record(mode);
+  return r && (r->precision == Precision::both || (r->precision == Precision::fp64) == is_double);
+}
+
+bool min_size_applies(int mode) {
+  const Record* r = record(mode);
+  return !r || r->min_size;
+}
+
+}  // namespace bf16x::mode
