@@ -113,9 +113,17 @@ typedef BF16X_ENUM {
   BF16X_ERR_OPTIONS = 15,     /* an option field is out of range */
   BF16X_ERR_ENGINE_KIND = 16, /* the engine runs the other method's products: a BF16 engine (avx2, avx512bf16) for
                                  a CRT mode, or an INT8 engine (avx2-int8, avx512vnni) for a slice mode */
-  BF16X_ERR_NO_HOST = 17      /* the call needs the host BLAS (native mode, NaN/Inf inputs) and none was found:
+  BF16X_ERR_NO_HOST = 17,     /* the call needs the host BLAS (native mode, NaN/Inf inputs) and none was found:
                                  name one with BF16X_HOST_BLAS=libcblas.so.3 (any CBLAS library) */
+  BF16X_ERR_UPLO = 18,        /* level 3: uplo is neither BF16X_UPPER nor BF16X_LOWER */
+  BF16X_ERR_SIDE = 19,        /* level 3: side is neither BF16X_LEFT nor BF16X_RIGHT */
+  BF16X_ERR_DIAG = 20         /* level 3: diag is neither BF16X_NON_UNIT nor BF16X_UNIT */
 } bf16x_status;
+
+/* Level 3 (bf16x/level3.h): the CBLAS values. */
+typedef BF16X_ENUM { BF16X_UPPER = 121, BF16X_LOWER = 122 } bf16x_uplo;
+typedef BF16X_ENUM { BF16X_NON_UNIT = 131, BF16X_UNIT = 132 } bf16x_diag;
+typedef BF16X_ENUM { BF16X_LEFT = 141, BF16X_RIGHT = 142 } bf16x_side;
 
 /* Versioned structs. bf16x_options and bf16x_stats start with `size`: the sizeof of the struct as the caller was
  * compiled, set by bf16x_options_init / bf16x_stats_init (in C++ also by `bf16x_options o{};`). The structs only
@@ -297,4 +305,5 @@ BF16X_API int bf16x_engine_selected(void);            /* what ENGINE_AUTO resolv
 #endif
 
 #include "bf16x/bf16x_runtime.h"
+#include "bf16x/level3.h"
 #endif

@@ -53,4 +53,15 @@ int check_gemm_args(const GemmShape& s, const void* a, const void* b, const void
   return BF16X_OK;
 }
 
+int check_stored(int layout, const Stored& s) {
+  const std::int64_t along = layout == BF16X_COL_MAJOR ? s.rows : s.cols,
+                     across = layout == BF16X_COL_MAJOR ? s.cols : s.rows;
+  if (s.ld < std::max<std::int64_t>(1, along)) return s.error;
+  std::int64_t t;
+  if (!extent_fits(along, across, s.ld) || __builtin_mul_overflow(s.rows, s.cols, &t) ||
+      __builtin_mul_overflow(t, std::int64_t(64), &t))
+    return BF16X_ERR_SIZE;
+  return BF16X_OK;
+}
+
 }  // namespace bf16x::api

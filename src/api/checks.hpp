@@ -13,4 +13,13 @@ struct GemmShape {
 // Returns BF16X_OK or the first failing bf16x_status.
 int check_gemm_args(const GemmShape& s, const void* a, const void* b, const void* c, bool alpha_zero);
 
+// A stored matrix of the level-3 routines: rows x cols in its column-major description (a row-major layout stores
+// the transpose), its leading dimension and the status for a leading dimension too small. BF16X_OK, that status, or
+// BF16X_ERR_SIZE past 64-bit indexing.
+struct Stored {
+  std::int64_t rows, cols, ld;
+  int error;
+};
+int check_stored(int layout, const Stored& s);
+
 }  // namespace bf16x::api

@@ -30,22 +30,6 @@ using complex::c_at;
 using complex::Complex;
 using complex::ComplexOperand;
 
-// Sums of counters and times over the real GEMMs of one complex call; mode and engine of the last, the first
-// non-empty why (auto's measurement is made by the first real GEMM).
-void merge(Outcome& total, const Outcome& one) {
-  total.mode = one.mode;
-  total.engine = one.engine;
-  if (total.why.empty()) total.why = one.why;
-  total.counters.add(one.counters);
-  total.seconds_split += one.seconds_split;
-  total.seconds_compute += one.seconds_compute;
-  total.workspace_bytes = std::max(total.workspace_bytes, one.workspace_bytes);
-  total.guard = std::max(total.guard, one.guard);  // the strongest step any real product needed
-  total.repaired += one.repaired;
-  total.seconds_guard += one.seconds_guard;
-  total.phases.add(one.phases);
-}
-
 // The complex layer on the checked real GEMM of the call's options. The mode the first real GEMM ran is pinned for
 // every later block and chunk, so that auto decides once per call (on the first block's data) and one call never
 // mixes modes; the real GEMMs' outcomes are merged into out.
@@ -65,7 +49,7 @@ int emulate(int method, const ComplexOperand<T>& oa, const ComplexOperand<T>& ob
       pinned.mode = one.mode;
       first = false;
     }
-    merge(out, one);
+    merge_outcome(out, one);
     return st;
   };
   std::size_t bytes = 0;
@@ -189,6 +173,36 @@ int run_complex(const ComplexOperand<T>& oa, const ComplexOperand<T>& ob, const 
     return BF16X_ERR_ENGINE;
   return BF16X_OK;
 }
+
+}  // namespace
+
+template <typename T>
+int run_complex_gemm(std::int64_t m, std::int64_t n, std::int64_t k, const Complex<T>& alpha, const Complex<T>* a,
+                     std::int64_t lda, OperandFlags fa, const Complex<T>* b, std::int64_t ldb, OperandFlags fb,
+                     const Complex<T>& beta, Complex<T>* c, std::int64_t ldc, bool c_rows, const bf16x_options& opt,
+                     Outcome& out) {
+  const ComplexOperand<T> oa{&a->re, lda, fa.transposed, fa.conj, m, k};
+  const ComplexOperand<T> ob{&b->re, ldb, fb.transposed, fb.conj, k, n};
+  // The host's column-major flags of an operand, or -1 where a conjugate without a transpose has none (the host
+  // path is then not taken: such an operand comes only with a row-major C, computed as C^T).
+  const auto flag = [](bool transposed, bool conj) {
+    return !transposed ? (conj ? -1 : int(BF16X_NO_TRANS)) : conj ? int(BF16X_CONJ_TRANS) : int(BF16X_TRANS);
+  };
+  const HostCall<T> host =
+      c_rows ? HostCall<T>{flag(!fb.transposed, fb.conj), flag(!fa.transposed, fa.conj), n, m, b, ldb, a, lda}
+             : HostCall<T>{flag(fa.transposed, fa.conj), flag(fb.transposed, fb.conj), m, n, a, lda, b, ldb};
+  if (host.ta < 0 || host.tb < 0) return BF16X_ERR_TRANS_A;
+  return run_complex<T>(oa, ob, alpha, beta, c, ldc, c_rows, host, opt, out);
+}
+#define BF16X_RUN_COMPLEX_GEMM(T)                                                                                  \
+  template int run_complex_gemm<T>(std::int64_t, std::int64_t, std::int64_t, const Complex<T>&, const Complex<T>*, \
+                                   std::int64_t, OperandFlags, const Complex<T>*, std::int64_t, OperandFlags,      \
+                                   const Complex<T>&, Complex<T>*, std::int64_t, bool, const bf16x_options&,       \
+                                   Outcome&);
+BF16X_RUN_COMPLEX_GEMM(float)
+BF16X_RUN_COMPLEX_GEMM(double)
+
+namespace {
 
 template <typename T>
 int complex_gemm(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std::int64_t k,

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "api/call_plan.hpp"
 #include "api/caller_structs.hpp"
@@ -105,8 +106,23 @@ struct Call {
                                                                                               : host_missing();
   }
   // The host GEMM of a guarded call (guard=native, auto's native choice): in range where the unscaled call is not.
+  // A row-major C runs column-major on a copy: the column-major host GEMM would compute it as C^T = op(B)^T op(A)^T,
+  // whose bits differ, and the modes under the guard keep the emulation's promise of the same bits in both layouts.
   int host_guarded() const {
-    return host_in_range<T>(repair(), m, n, [this] { return host(); });
+    if (!c_rows) return host_in_range<T>(repair(), m, n, [this] { return host(); });
+    std::vector<T> w(std::size_t(m * n));
+    if (beta != T(0))
+      for (std::int64_t i = 0; i < m; ++i)
+        for (std::int64_t j = 0; j < n; ++j) w[std::size_t(i + j * m)] = c[i * ldc + j];
+    Call col = *this;
+    col.c = w.data();
+    col.ldc = std::max<std::int64_t>(m, 1);
+    col.c_rows = false;
+    const int st = col.host_guarded();
+    if (st == BF16X_OK)
+      for (std::int64_t i = 0; i < m; ++i)
+        for (std::int64_t j = 0; j < n; ++j) c[i * ldc + j] = w[std::size_t(i + j * m)];
+    return st;
   }
 };
 
@@ -236,6 +252,20 @@ std::size_t crt_workspace(int mode, std::int64_t m, std::int64_t n, std::int64_t
 }
 
 }  // namespace
+
+void merge_outcome(Outcome& total, const Outcome& one) {
+  total.mode = one.mode;
+  total.engine = one.engine;
+  if (total.why.empty()) total.why = one.why;
+  total.counters.add(one.counters);
+  total.seconds_split += one.seconds_split;
+  total.seconds_compute += one.seconds_compute;
+  total.workspace_bytes = std::max(total.workspace_bytes, one.workspace_bytes);
+  total.guard = std::max(total.guard, one.guard);  // the strongest step any product needed
+  total.repaired += one.repaired;
+  total.seconds_guard += one.seconds_guard;
+  total.phases.add(one.phases);
+}
 
 void cr_outcome(int mode, int engine_id, const cr::CrConfig& cfg, Outcome& out) {
   out.mode = mode;

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "api/verbose.hpp"
 #include "bf16x/bf16x.h"
@@ -26,6 +27,10 @@ struct Outcome {
   util::PhaseTimes phases;     // the driver's (bf16x_stats version 3)
 };
 
+// Adds one GEMM's outcome to a call's that runs several (complex, level 3): counters, times and repairs summed, the
+// mode and engine of the last, the first non-empty why, the largest workspace, the strongest guard step.
+void merge_outcome(Outcome& total, const Outcome& one);
+
 // The outcome of a correctly rounded call (fp64cr, fp32cr: cr/cr_driver.hpp), real or complex.
 void cr_outcome(int mode, int engine_id, const cr::CrConfig& cfg, Outcome& out);
 
@@ -39,6 +44,21 @@ template <typename T>
 int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_t k, T alpha, const T* a,
              std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc, bool c_rows,
              const bf16x_options& opt, Outcome& out);
+
+// The interleaved complex type of bf16x.h for float or double.
+template <typename T>
+using ComplexOf = std::conditional_t<std::is_same_v<T, float>, bf16x_complex_float, bf16x_complex_double>;
+
+// The checked complex GEMM (api/complex_entry.cpp), as run_gemm is for the real one: op(A) and op(B) read in place
+// as the column-major storage transposed and/or conjugated, C in either layout.
+struct OperandFlags {
+  bool transposed, conj;
+};
+template <typename T>
+int run_complex_gemm(std::int64_t m, std::int64_t n, std::int64_t k, const ComplexOf<T>& alpha, const ComplexOf<T>* a,
+                     std::int64_t lda, OperandFlags fa, const ComplexOf<T>* b, std::int64_t ldb, OperandFlags fb,
+                     const ComplexOf<T>& beta, ComplexOf<T>* c, std::int64_t ldc, bool c_rows, const bf16x_options& opt,
+                     Outcome& out);
 
 char trans_char(int t);  // 'N', 'T', 'C'
 

@@ -31,8 +31,9 @@ std::string header() {
 
 // The call as the summary counts it: 2mnk flops (8mnk for cgemm/zgemm, four real products), none if rejected.
 void summary_record(const VerboseCall& c) {
-  const double flops = c.status != 0 ? 0.0 : 2.0 * double(c.m) * double(c.n) * double(c.k) * (c.is_complex ? 4 : 1);
-  const std::string routine = std::string(1, routine_letter(c)) + "gemm";
+  const double gemm_flops = 2.0 * double(c.m) * double(c.n) * double(c.k) * (c.is_complex ? 4 : 1);
+  const double flops = c.status != 0 ? 0.0 : c.flops >= 0 ? c.flops : gemm_flops;
+  const std::string routine = std::string(1, routine_letter(c)) + c.routine;
   verbose_hub_record({routine.c_str(), c.mode.c_str(), c.engine.c_str(), flops, c.seconds, double(c.repaired),
                       2.0 * double(c.repaired) * double(c.k)});
 }
@@ -56,12 +57,14 @@ void verbose_line(const VerboseCall& c) {
     std::snprintf(beta_im, sizeof beta_im, ",beta_im=%.17g", c.beta_im);
   }
   const char prefix = routine_letter(c);
+  const std::string flags = c.flags.empty() ? std::string{c.ta, ',', c.tb} : c.flags;
   std::snprintf(line, sizeof line,
-                "BF16X_VERBOSE,%cgemm,%c,%c,%lld,%lld,%lld,mode=%s,engine=%s%s,layout=%s,alpha=%.17g%s,lda=%lld,"
+                "BF16X_VERBOSE,%c%s,%s,%lld,%lld,%lld,mode=%s,engine=%s%s,layout=%s,alpha=%.17g%s,lda=%lld,"
                 "ldb=%lld,beta=%.17g%s,ldc=%lld,threads=%s,status=%s,time_ms=%.3f\n",
-                prefix, c.ta, c.tb, (long long)c.m, (long long)c.n, (long long)c.k, c.mode.c_str(), c.engine.c_str(),
-                c.why.c_str(), c.row_major ? "row" : "col", c.alpha, alpha_im, (long long)c.lda, (long long)c.ldb,
-                c.beta, beta_im, (long long)c.ldc, c.threads >= 0 ? std::to_string(c.threads).c_str() : "host",
+                prefix, c.routine, flags.c_str(), (long long)c.m, (long long)c.n, (long long)c.k, c.mode.c_str(),
+                c.engine.c_str(), c.why.c_str(), c.row_major ? "row" : "col", c.alpha, alpha_im, (long long)c.lda,
+                (long long)c.ldb, c.beta, beta_im, (long long)c.ldc,
+                c.threads >= 0 ? std::to_string(c.threads).c_str() : "host",
                 c.status == 0           ? "ok"
                 : c.status_text.empty() ? bf16x_status_string(c.status)
                                         : c.status_text.c_str(),

@@ -23,6 +23,9 @@ struct VerboseCall {
   std::uint64_t repaired = 0;  // entries the guard recomputed (their flops count as native in the summary)
   bool is_complex = false;     // cgemm/zgemm: the line also has alpha_im and beta_im
   double alpha_im = 0, beta_im = 0;
+  const char* routine = "gemm";  // without its letter: "gemm", "syrk", "trsm", ...
+  std::string flags{};           // level 3: its character arguments ("L,N" for syrk), shown in place of ta,tb
+  double flops = -1;             // the summary's flop count where not GEMM's 2mnk (8mnk complex)
 };
 
 // 's', 'd', 'c' or 'z': the routine's letter.

@@ -1,0 +1,436 @@
+// The level-3 routines of bf16x/level3.h: the reference BLAS argument checks of each routine, then the level-3
+// layer (level3/operation.hpp) on the checked GEMM of the call's options, every matrix in the caller's layout. The
+// output is copied before the first GEMM and put back if one fails midway, so that an error leaves it untouched.
+#include <algorithm>
+#include <cstring>
+#include <new>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "api/call_plan.hpp"
+#include "api/checks.hpp"
+#include "api/real_gemm.hpp"
+#include "api/runtime.hpp"
+#include "bf16x/bf16x.h"
+#include "level3/operation.hpp"
+#include "util/clock.hpp"
+
+namespace bf16x::api {
+namespace {
+
+using level3::from_real;
+using level3::is_zero;
+using level3::Operand;
+using level3::Triangle;
+
+template <typename E>
+constexpr bool kDouble = std::is_same_v<E, double> || std::is_same_v<E, bf16x_complex_double>;
+
+// The checked GEMM of the call's options for the layer's blocks, their outcomes summed into out. (Each block is a
+// GEMM call of its own: AUTO decides per block, on that block's shape and data.)
+template <typename E>
+level3::Gemm<E> checked_gemm(const bf16x_options& opt, Outcome& out) {
+  return [&opt, &out, emulated = false](std::int64_t m, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
+                                        const Operand<E>& b, E beta, const level3::View<E>& c) mutable {
+    Outcome one;
+    int st;
+    if constexpr (level3::is_complex_v<E>)
+      st = run_complex_gemm<level3::real_t<E>>(m, n, k, alpha, a.x, a.ld, {a.transposed, a.conj}, b.x, b.ld,
+                                               {b.transposed, b.conj}, beta, c.p, c.ld, c.rows, opt, one);
+    else
+      st = run_gemm<E>(a.transposed ? BF16X_TRANS : BF16X_NO_TRANS, b.transposed ? BF16X_TRANS : BF16X_NO_TRANS, m, n,
+                       k, alpha, a.x, a.ld, b.x, b.ld, beta, c.p, c.ld, c.rows, opt, one);
+    // The call reports the emulated mode of its GEMMs where any ran emulated (out.guard says where the guard sent
+    // some to the host), else native.
+    const int mode = out.mode, engine = out.engine;
+    merge_outcome(out, one);
+    if (one.mode == BF16X_MODE_NATIVE && emulated) out.mode = mode, out.engine = engine;
+    emulated = emulated || one.mode != BF16X_MODE_NATIVE;
+    return st;
+  };
+}
+
+// The output's columns as stored, copied before the first GEMM and put back if the call fails.
+template <typename E>
+class OutputCopy {
+ public:
+  OutputCopy(E* p, std::int64_t along, std::int64_t across, std::int64_t ld)
+      : p_(p), along_(along), across_(across), ld_(ld), copy_(std::size_t(along * across)) {
+    for (std::int64_t j = 0; j < across; ++j)
+      std::memcpy(&copy_[std::size_t(j * along)], p + j * ld, sizeof(E) * along);
+  }
+  void restore() const {
+    for (std::int64_t j = 0; j < across_; ++j)
+      std::memcpy(p_ + j * ld_, &copy_[std::size_t(j * along_)], sizeof(E) * along_);
+  }
+
+ private:
+  E* p_;
+  std::int64_t along_, across_, ld_;
+  std::vector<E> copy_;
+};
+
+// One level-3 call as the caller made it: the GEMM shape its plan is made for (m x n output, inner k), the output
+// matrix, and what the verbose line and the summary say of it.
+struct Level3Call {
+  const char* routine;
+  int layout;
+  std::int64_t m, n, k, lda, ldb, ldc;
+  std::string flags;
+  double flops;  // real flops
+  Stored output;
+};
+
+char uplo_char(int u) { return u == BF16X_UPPER ? 'U' : 'L'; }
+char side_char(int s) { return s == BF16X_LEFT ? 'L' : 'R'; }
+char diag_char(int d) { return d == BF16X_UNIT ? 'U' : 'N'; }
+bool valid_trans(int t) { return t == BF16X_NO_TRANS || t == BF16X_TRANS || t == BF16X_CONJ_TRANS; }
+double real_of(float x) { return x; }
+double real_of(double x) { return x; }
+double real_of(const bf16x_complex_float& x) { return x.re; }
+double real_of(const bf16x_complex_double& x) { return x.re; }
+double imag_of(float) { return 0; }
+double imag_of(double) { return 0; }
+double imag_of(const bf16x_complex_float& x) { return x.im; }
+double imag_of(const bf16x_complex_double& x) { return x.im; }
+
+// The frame of every level-3 entry: options, the plan's refusals, the run with the output kept, stats and verbose.
+// `checked` is the routine's own argument status; body(gemm) runs the column-major operation.
+template <typename E, typename Body>
+int level3_call(const Level3Call& call, int checked, const bf16x_options* user, E* output, E alpha, E beta, Body body) {
+  constexpr bool is_double = kDouble<E>;
+  const double t0 = util::now();
+  int st_options;
+  const bf16x_options opt = call_options(user, st_options);
+  Outcome out;
+  int st = checked;
+  if (st == BF16X_OK) st = st_options;
+  if (st == BF16X_OK) st = check_options(opt, is_double);
+  if (st == BF16X_OK && call.m > 0 && call.n > 0) {
+    const CallPlan plan = plan_call(opt, is_double, call.m, call.n, std::max<std::int64_t>(call.k, 1));
+    st = plan.status;
+    // What a call that runs no GEMM reports (a TRSM of one substitution block): the plan's mode and engine.
+    out.mode = plan.mode;
+    out.engine = plan.mode == BF16X_MODE_NATIVE ? -1 : plan.engine;
+    std::optional<OutputCopy<E>> kept;
+    if (st == BF16X_OK) try {
+        const bool col = call.layout == BF16X_COL_MAJOR;
+        kept.emplace(output, col ? call.output.rows : call.output.cols, col ? call.output.cols : call.output.rows,
+                     call.output.ld);
+        const ThreadScope threads;  // bf16x_set_num_threads, for the GEMMs and the layer's own loops
+        st = body(checked_gemm<E>(opt, out));
+      } catch (const std::bad_alloc&) {
+        st = BF16X_ERR_NOMEM;
+      } catch (const std::length_error&) {
+        st = BF16X_ERR_NOMEM;
+      }
+    if (st != BF16X_OK && kept) kept->restore();
+  }
+  VerboseCall v = call_as_made(is_double, call.layout, BF16X_NO_TRANS, BF16X_NO_TRANS, call.m, call.n, call.k, call.lda,
+                               call.ldb, call.ldc);
+  v.routine = call.routine;
+  v.flags = call.flags;
+  v.flops = call.flops * (level3::is_complex_v<E> ? 4 : 1);
+  v.alpha = real_of(alpha);
+  v.beta = real_of(beta);
+  v.is_complex = level3::is_complex_v<E>;
+  v.alpha_im = imag_of(alpha);
+  v.beta_im = imag_of(beta);
+  report_call(opt, out, st, util::now() - t0, v);
+  return st;
+}
+
+// op(X) of a matrix stored in `layout`: its column-major reading transposed where op and the layout differ.
+template <typename E>
+Operand<E> operand(int layout, const E* x, std::int64_t ld, int op) {
+  return {x, ld, (op != BF16X_NO_TRANS) != (layout == BF16X_ROW_MAJOR), op == BF16X_CONJ_TRANS};
+}
+template <typename E>
+level3::View<E> view(int layout, E* x, std::int64_t ld) {
+  return {x, ld, layout == BF16X_ROW_MAJOR};
+}
+
+// The transposes a routine takes: every one for GEMMT, TRMM, TRSM and the real SYRK/SYR2K (where CONJ_TRANS reads
+// as TRANS); NO_TRANS and TRANS for the complex symmetric ones; NO_TRANS and CONJ_TRANS for the Hermitian ones.
+enum class Kind { real, symmetric, hermitian };
+
+template <typename E>
+Kind kind_of(bool hermitian) {
+  return hermitian ? Kind::hermitian : level3::is_complex_v<E> ? Kind::symmetric : Kind::real;
+}
+
+bool trans_fits(Kind kind, int t) {
+  if (kind == Kind::real) return valid_trans(t);
+  return t == BF16X_NO_TRANS || t == (kind == Kind::hermitian ? BF16X_CONJ_TRANS : BF16X_TRANS);
+}
+
+// SYRK and HERK (two = false: C = alpha op(A) op(A)^T (^H) + beta C), SYR2K and HER2K (two: C = alpha op(A)
+// op(B)^T + alpha op(B) op(A)^T + beta C, ^H and conj(alpha) for HER2K).
+template <typename E>
+int rank_update(int layout, int uplo, int trans, std::int64_t n, std::int64_t k, E alpha, const E* a, std::int64_t lda,
+                const E* b, std::int64_t ldb, E beta, E* c, std::int64_t ldc, const bf16x_options* opt, bool hermitian,
+                bool two) {
+  const Kind kind = kind_of<E>(hermitian);
+  const bool notrans = trans == BF16X_NO_TRANS;
+  const std::int64_t rows = notrans ? n : k, cols = notrans ? k : n;  // A and B as stored
+  int st = BF16X_OK;
+  if (layout != BF16X_ROW_MAJOR && layout != BF16X_COL_MAJOR)
+    st = BF16X_ERR_LAYOUT;
+  else if (uplo != BF16X_UPPER && uplo != BF16X_LOWER)
+    st = BF16X_ERR_UPLO;
+  else if (!trans_fits(kind, trans))
+    st = BF16X_ERR_TRANS_A;
+  else if (n < 0)
+    st = BF16X_ERR_N;
+  else if (k < 0)
+    st = BF16X_ERR_K;
+  else if ((st = check_stored(layout, {rows, cols, lda, BF16X_ERR_LDA})) == BF16X_OK &&
+           (!two || (st = check_stored(layout, {rows, cols, ldb, BF16X_ERR_LDB})) == BF16X_OK) &&
+           (st = check_stored(layout, {n, n, ldc, BF16X_ERR_LDC})) == BF16X_OK && n > 0 &&
+           (!c || (k > 0 && !is_zero(alpha) && (!a || (two && !b)))))
+    st = BF16X_ERR_NULL;
+  const char t = notrans ? 'N' : kind == Kind::hermitian ? 'C' : 'T';
+  static constexpr const char* names[2][2] = {{"syrk", "syr2k"}, {"herk", "her2k"}};
+  const Level3Call call{names[hermitian][two],
+                        layout,
+                        n,
+                        n,
+                        two ? 2 * k : k,
+                        lda,
+                        two ? ldb : 0,
+                        ldc,
+                        std::string{uplo_char(uplo), ',', t},
+                        (two ? 2.0 : 1.0) * double(n) * double(n) * double(k),
+                        {n, n, ldc, BF16X_ERR_LDC}};
+  return level3_call<E>(call, st, opt, c, alpha, beta, [&](const level3::Gemm<E>& gemm) {
+    const Triangle tri{uplo == BF16X_LOWER, false, hermitian};
+    const int partner = kind == Kind::hermitian ? BF16X_CONJ_TRANS : BF16X_TRANS;
+    const int ta = notrans ? BF16X_NO_TRANS : partner;
+    if (two)
+      return level3::syr2k<E>(gemm, tri, n, k, alpha, operand(layout, a, lda, ta), operand(layout, b, ldb, ta), beta,
+                              view(layout, c, ldc));
+    // op(B) = op(A)^T (^H): the other transpose of the same A.
+    const int tb = notrans ? partner : BF16X_NO_TRANS;
+    return level3::gemmt<E>(gemm, tri, n, k, alpha, operand(layout, a, lda, ta), operand(layout, a, lda, tb), beta,
+                            view(layout, c, ldc));
+  });
+}
+
+// SYMM and HEMM: C = alpha A B + beta C (left) or alpha B A + beta C.
+template <typename E>
+int symmetric(int layout, int side, int uplo, std::int64_t m, std::int64_t n, E alpha, const E* a, std::int64_t lda,
+              const E* b, std::int64_t ldb, E beta, E* c, std::int64_t ldc, const bf16x_options* opt, bool hermitian) {
+  const std::int64_t ka = side == BF16X_LEFT ? m : n;
+  int st = BF16X_OK;
+  if (layout != BF16X_ROW_MAJOR && layout != BF16X_COL_MAJOR)
+    st = BF16X_ERR_LAYOUT;
+  else if (side != BF16X_LEFT && side != BF16X_RIGHT)
+    st = BF16X_ERR_SIDE;
+  else if (uplo != BF16X_UPPER && uplo != BF16X_LOWER)
+    st = BF16X_ERR_UPLO;
+  else if (m < 0)
+    st = BF16X_ERR_M;
+  else if (n < 0)
+    st = BF16X_ERR_N;
+  else if ((st = check_stored(layout, {ka, ka, lda, BF16X_ERR_LDA})) == BF16X_OK &&
+           (st = check_stored(layout, {m, n, ldb, BF16X_ERR_LDB})) == BF16X_OK &&
+           (st = check_stored(layout, {m, n, ldc, BF16X_ERR_LDC})) == BF16X_OK && m > 0 && n > 0 &&
+           (!c || (!is_zero(alpha) && (!a || !b))))
+    st = BF16X_ERR_NULL;
+  const Level3Call call{hermitian ? "hemm" : "symm",
+                        layout,
+                        m,
+                        n,
+                        ka,
+                        lda,
+                        ldb,
+                        ldc,
+                        std::string{side_char(side), ',', uplo_char(uplo)},
+                        2.0 * double(m) * double(n) * double(ka),
+                        {m, n, ldc, BF16X_ERR_LDC}};
+  return level3_call<E>(call, st, opt, c, alpha, beta, [&](const level3::Gemm<E>& gemm) {
+    const level3::Stored<E> sa{a, lda, layout == BF16X_ROW_MAJOR};
+    return level3::symm<E>(gemm, side == BF16X_LEFT, Triangle{uplo == BF16X_LOWER, false, hermitian}, m, n, alpha, sa,
+                           operand(layout, b, ldb, BF16X_NO_TRANS), beta, view(layout, c, ldc));
+  });
+}
+
+// TRMM and TRSM: B = alpha op(A) B, alpha B op(A), or the solutions of op(A) X = alpha B, X op(A) = alpha B.
+template <typename E>
+int triangular(int layout, int side, int uplo, int trans, int diag, std::int64_t m, std::int64_t n, E alpha, const E* a,
+               std::int64_t lda, E* b, std::int64_t ldb, const bf16x_options* opt, bool solve) {
+  const std::int64_t ka = side == BF16X_LEFT ? m : n;
+  int st = BF16X_OK;
+  if (layout != BF16X_ROW_MAJOR && layout != BF16X_COL_MAJOR)
+    st = BF16X_ERR_LAYOUT;
+  else if (side != BF16X_LEFT && side != BF16X_RIGHT)
+    st = BF16X_ERR_SIDE;
+  else if (uplo != BF16X_UPPER && uplo != BF16X_LOWER)
+    st = BF16X_ERR_UPLO;
+  else if (!valid_trans(trans))
+    st = BF16X_ERR_TRANS_A;
+  else if (diag != BF16X_NON_UNIT && diag != BF16X_UNIT)
+    st = BF16X_ERR_DIAG;
+  else if (m < 0)
+    st = BF16X_ERR_M;
+  else if (n < 0)
+    st = BF16X_ERR_N;
+  else if ((st = check_stored(layout, {ka, ka, lda, BF16X_ERR_LDA})) == BF16X_OK &&
+           (st = check_stored(layout, {m, n, ldb, BF16X_ERR_LDB})) == BF16X_OK && m > 0 && n > 0 &&
+           (!b || (!is_zero(alpha) && !a)))
+    st = BF16X_ERR_NULL;
+  const Level3Call call{
+      solve ? "trsm" : "trmm",
+      layout,
+      m,
+      n,
+      ka,
+      lda,
+      ldb,
+      ldb,
+      std::string{side_char(side), ',', uplo_char(uplo), ',', trans_char(trans), ',', diag_char(diag)},
+      double(m) * double(n) * double(ka),
+      {m, n, ldb, BF16X_ERR_LDB}};
+  return level3_call<E>(call, st, opt, b, alpha, from_real<E>(0), [&](const level3::Gemm<E>& gemm) {
+    const Triangle t{uplo == BF16X_LOWER, diag == BF16X_UNIT, false};
+    const level3::Stored<E> sa{a, lda, layout == BF16X_ROW_MAJOR};
+    const bool left = side == BF16X_LEFT;
+    return solve ? level3::trsm<E>(gemm, left, t, trans, m, n, alpha, sa, view(layout, b, ldb))
+                 : level3::trmm<E>(gemm, left, t, trans, m, n, alpha, sa, view(layout, b, ldb));
+  });
+}
+
+// GEMMT: C = alpha op(A) op(B) + beta C on C's stored triangle.
+template <typename E>
+int gemmt(int layout, int uplo, int transa, int transb, std::int64_t n, std::int64_t k, E alpha, const E* a,
+          std::int64_t lda, const E* b, std::int64_t ldb, E beta, E* c, std::int64_t ldc, const bf16x_options* opt) {
+  const bool na = transa == BF16X_NO_TRANS, nb = transb == BF16X_NO_TRANS;
+  int st = BF16X_OK;
+  if (layout != BF16X_ROW_MAJOR && layout != BF16X_COL_MAJOR)
+    st = BF16X_ERR_LAYOUT;
+  else if (uplo != BF16X_UPPER && uplo != BF16X_LOWER)
+    st = BF16X_ERR_UPLO;
+  else if (!valid_trans(transa))
+    st = BF16X_ERR_TRANS_A;
+  else if (!valid_trans(transb))
+    st = BF16X_ERR_TRANS_B;
+  else if (n < 0)
+    st = BF16X_ERR_N;
+  else if (k < 0)
+    st = BF16X_ERR_K;
+  else if ((st = check_stored(layout, {na ? n : k, na ? k : n, lda, BF16X_ERR_LDA})) == BF16X_OK &&
+           (st = check_stored(layout, {nb ? k : n, nb ? n : k, ldb, BF16X_ERR_LDB})) == BF16X_OK &&
+           (st = check_stored(layout, {n, n, ldc, BF16X_ERR_LDC})) == BF16X_OK && n > 0 &&
+           (!c || (k > 0 && !is_zero(alpha) && (!a || !b))))
+    st = BF16X_ERR_NULL;
+  const Level3Call call{"gemmt",
+                        layout,
+                        n,
+                        n,
+                        k,
+                        lda,
+                        ldb,
+                        ldc,
+                        std::string{uplo_char(uplo), ',', trans_char(transa), ',', trans_char(transb)},
+                        double(n) * double(n) * double(k),
+                        {n, n, ldc, BF16X_ERR_LDC}};
+  return level3_call<E>(call, st, opt, c, alpha, beta, [&](const level3::Gemm<E>& gemm) {
+    return level3::gemmt<E>(gemm, Triangle{uplo == BF16X_LOWER}, n, k, alpha, operand(layout, a, lda, transa),
+                            operand(layout, b, ldb, transb), beta, view(layout, c, ldc));
+  });
+}
+
+// Exceptions stop here: a throw past the frame (the verbose line) is an allocation failure.
+template <typename F>
+int no_throw(F f) {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    return BF16X_ERR_NOMEM;
+  }
+}
+
+}  // namespace
+}  // namespace bf16x::api
+
+// The entry points, one line each over the generic bodies above.
+#define BF16X_SYRK(P, E, R)                                                                                           \
+  int bf16x_##P##syrk_ex(bf16x_layout layout, bf16x_uplo uplo, bf16x_transpose trans, int64_t n, int64_t k, E alpha,  \
+                         const E* a, int64_t lda, E beta, E* c, int64_t ldc, const bf16x_options* opt) {              \
+    return bf16x::api::no_throw([&] {                                                                                 \
+      return bf16x::api::rank_update<E>(layout, uplo, trans, n, k, alpha, a, lda, nullptr, 0, beta, c, ldc, opt,      \
+                                        false, false);                                                                \
+    });                                                                                                               \
+  }                                                                                                                   \
+  int bf16x_##P##syr2k_ex(bf16x_layout layout, bf16x_uplo uplo, bf16x_transpose trans, int64_t n, int64_t k, E alpha, \
+                          const E* a, int64_t lda, const E* b, int64_t ldb, E beta, E* c, int64_t ldc,                \
+                          const bf16x_options* opt) {                                                                 \
+    return bf16x::api::no_throw([&] {                                                                                 \
+      return bf16x::api::rank_update<E>(layout, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc, opt, false,   \
+                                        true);                                                                        \
+    });                                                                                                               \
+  }                                                                                                                   \
+  int bf16x_##P##symm_ex(bf16x_layout layout, bf16x_side side, bf16x_uplo uplo, int64_t m, int64_t n, E alpha,        \
+                         const E* a, int64_t lda, const E* b, int64_t ldb, E beta, E* c, int64_t ldc,                 \
+                         const bf16x_options* opt) {                                                                  \
+    return bf16x::api::no_throw([&] {                                                                                 \
+      return bf16x::api::symmetric<E>(layout, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc, opt, false);     \
+    });                                                                                                               \
+  }                                                                                                                   \
+  int bf16x_##P##trmm_ex(bf16x_layout layout, bf16x_side side, bf16x_uplo uplo, bf16x_transpose transa,               \
+                         bf16x_diag diag, int64_t m, int64_t n, E alpha, const E* a, int64_t lda, E* b, int64_t ldb,  \
+                         const bf16x_options* opt) {                                                                  \
+    return bf16x::api::no_throw([&] {                                                                                 \
+      return bf16x::api::triangular<E>(layout, side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb, opt, false);    \
+    });                                                                                                               \
+  }                                                                                                                   \
+  int bf16x_##P##trsm_ex(bf16x_layout layout, bf16x_side side, bf16x_uplo uplo, bf16x_transpose transa,               \
+                         bf16x_diag diag, int64_t m, int64_t n, E alpha, const E* a, int64_t lda, E* b, int64_t ldb,  \
+                         const bf16x_options* opt) {                                                                  \
+    return bf16x::api::no_throw([&] {                                                                                 \
+      return bf16x::api::triangular<E>(layout, side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb, opt, true);     \
+    });                                                                                                               \
+  }                                                                                                                   \
+  int bf16x_##P##gemmt_ex(bf16x_layout layout, bf16x_uplo uplo, bf16x_transpose transa, bf16x_transpose transb,       \
+                          int64_t n, int64_t k, E alpha, const E* a, int64_t lda, const E* b, int64_t ldb, E beta,    \
+                          E* c, int64_t ldc, const bf16x_options* opt) {                                              \
+    return bf16x::api::no_throw([&] {                                                                                 \
+      return bf16x::api::gemmt<E>(layout, uplo, transa, transb, n, k, alpha, a, lda, b, ldb, beta, c, ldc, opt);      \
+    });                                                                                                               \
+  }
+
+#define BF16X_HERK(P, E, R)                                                                                           \
+  int bf16x_##P##herk_ex(bf16x_layout layout, bf16x_uplo uplo, bf16x_transpose trans, int64_t n, int64_t k, R alpha,  \
+                         const E* a, int64_t lda, R beta, E* c, int64_t ldc, const bf16x_options* opt) {              \
+    return bf16x::api::no_throw([&] {                                                                                 \
+      return bf16x::api::rank_update<E>(layout, uplo, trans, n, k, E{alpha, 0}, a, lda, nullptr, 0, E{beta, 0}, c,    \
+                                        ldc, opt, true, false);                                                       \
+    });                                                                                                               \
+  }                                                                                                                   \
+  int bf16x_##P##her2k_ex(bf16x_layout layout, bf16x_uplo uplo, bf16x_transpose trans, int64_t n, int64_t k, E alpha, \
+                          const E* a, int64_t lda, const E* b, int64_t ldb, R beta, E* c, int64_t ldc,                \
+                          const bf16x_options* opt) {                                                                 \
+    return bf16x::api::no_throw([&] {                                                                                 \
+      return bf16x::api::rank_update<E>(layout, uplo, trans, n, k, alpha, a, lda, b, ldb, E{beta, 0}, c, ldc, opt,    \
+                                        true, true);                                                                  \
+    });                                                                                                               \
+  }                                                                                                                   \
+  int bf16x_##P##hemm_ex(bf16x_layout layout, bf16x_side side, bf16x_uplo uplo, int64_t m, int64_t n, E alpha,        \
+                         const E* a, int64_t lda, const E* b, int64_t ldb, E beta, E* c, int64_t ldc,                 \
+                         const bf16x_options* opt) {                                                                  \
+    return bf16x::api::no_throw([&] {                                                                                 \
+      return bf16x::api::symmetric<E>(layout, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc, opt, true);      \
+    });                                                                                                               \
+  }
+
+extern "C" {
+BF16X_SYRK(s, float, float)
+BF16X_SYRK(d, double, double)
+BF16X_SYRK(c, bf16x_complex_float, float)
+BF16X_SYRK(z, bf16x_complex_double, double)
+BF16X_HERK(c, bf16x_complex_float, float)
+BF16X_HERK(z, bf16x_complex_double, double)
+}  // extern "C"

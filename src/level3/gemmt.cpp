@@ -1,0 +1,103 @@
+// GEMMT, and SYRK, HERK, SYR2K and HER2K through it (level3/operation.hpp).
+#include <vector>
+
+#include "level3/blocking.hpp"
+#include "level3/operation.hpp"
+
+namespace bf16x::level3 {
+namespace {
+
+template <typename E>
+struct TriangularProduct {
+  const Gemm<E>& gemm;
+  Triangle t;
+  std::int64_t k;
+  E alpha;
+  const Operand<E>& a;
+  const Operand<E>& b;
+  E beta;
+  const View<E>& c;
+
+  int block(std::int64_t i0, std::int64_t j0, std::int64_t rows, std::int64_t cols, const View<E>& out) const {
+    return gemm(rows, cols, k, alpha, a.rows_from(i0), b.cols_from(j0), beta, out);
+  }
+
+  bool stored(std::int64_t i, std::int64_t j) const { return t.lower ? i >= j : i <= j; }
+
+  // The diagonal block [n0, n1)^2 whole into a packed copy of its stored triangle (zeros in the other; HERK's
+  // diagonal real), then its stored triangle back.
+  int diagonal(std::int64_t n0, std::int64_t n1) const {
+    const std::int64_t s = n1 - n0;
+    std::vector<E> w(std::size_t(s * s), zero<E>());
+    const View<E> d = c.block(n0, n0), copy{w.data(), s, c.rows};  // C's layout, as the operands expect
+    const bool read_c = !is_zero(beta);
+    if (read_c)
+      for (std::int64_t j = 0; j < s; ++j)
+        for (std::int64_t i = 0; i < s; ++i)
+          if (stored(i, j)) copy.at(i, j) = t.hermitian && i == j ? real_part(d.at(i, j)) : d.at(i, j);
+    if (const int st = block(n0, n0, s, s, copy); st != BF16X_OK) return st;
+    for (std::int64_t j = 0; j < s; ++j)
+      for (std::int64_t i = 0; i < s; ++i)
+        if (stored(i, j)) d.at(i, j) = t.hermitian && i == j ? real_part(copy.at(i, j)) : copy.at(i, j);
+    return BF16X_OK;
+  }
+
+  int run(std::int64_t n0, std::int64_t n1) const {
+    const std::int64_t size = n1 - n0;
+    if (size <= kDiagonalBlock) return diagonal(n0, n1);
+    const std::int64_t h = n0 + half_of(size);
+    if (const int st = run(n0, h); st != BF16X_OK) return st;
+    const int st =
+        t.lower ? block(h, n0, n1 - h, h - n0, c.block(h, n0)) : block(n0, h, h - n0, n1 - h, c.block(n0, h));
+    if (st != BF16X_OK) return st;
+    return run(h, n1);
+  }
+};
+
+}  // namespace
+
+template <typename E>
+int gemmt(const Gemm<E>& gemm, Triangle t, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
+          const Operand<E>& b, E beta, const View<E>& c) {
+  if (n == 0) return BF16X_OK;
+  return TriangularProduct<E>{gemm, t, k, alpha, a, b, beta, c}.run(0, n);
+}
+
+template <typename E>
+int syr2k(const Gemm<E>& gemm, Triangle t, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
+          const Operand<E>& b, E beta, const View<E>& c) {
+  if (n == 0) return BF16X_OK;
+  // [op(A) op(B)] (n x 2k) and its partner [op(B) op(A)]^T (^H for HER2K; 2k x n), both packed column-major. HER2K's
+  // conj(alpha) on the second product differs from alpha unless alpha is real: then alpha goes into the partner.
+  const bool fold = t.hermitian && !is_real(alpha);
+  const std::int64_t k2 = 2 * k;
+  std::vector<E> ab(std::size_t(n * k2)), ba(std::size_t(k2 * n));
+  const auto partner = [&](const E& v, bool second) {
+    const E w = t.hermitian ? conj(v) : v;
+    return fold ? mul(second ? conj(alpha) : alpha, w) : w;
+  };
+  for (std::int64_t l = 0; l < k; ++l)
+    for (std::int64_t i = 0; i < n; ++i) {
+      ab[i + l * n] = a.at(i, l);
+      ab[i + (l + k) * n] = b.at(i, l);
+    }
+  for (std::int64_t j = 0; j < n; ++j)
+    for (std::int64_t l = 0; l < k; ++l) {
+      ba[l + j * k2] = partner(b.at(j, l), false);
+      ba[l + k + j * k2] = partner(a.at(j, l), true);
+    }
+  const Operand<E> pa{ab.data(), n, false}, pb{ba.data(), k2, false};
+  return gemmt<E>(gemm, t, n, k2, fold ? one<E>() : alpha, pa, pb, beta, c);
+}
+
+#define BF16X_LEVEL3_GEMMT(E)                                                                                          \
+  template int gemmt<E>(const Gemm<E>&, Triangle, std::int64_t, std::int64_t, E, const Operand<E>&, const Operand<E>&, \
+                        E, const View<E>&);                                                                            \
+  template int syr2k<E>(const Gemm<E>&, Triangle, std::int64_t, std::int64_t, E, const Operand<E>&, const Operand<E>&, \
+                        E, const View<E>&);
+BF16X_LEVEL3_GEMMT(float)
+BF16X_LEVEL3_GEMMT(double)
+BF16X_LEVEL3_GEMMT(bf16x_complex_float)
+BF16X_LEVEL3_GEMMT(bf16x_complex_double)
+
+}  // namespace bf16x::level3

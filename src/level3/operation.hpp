@@ -1,0 +1,109 @@
+// The level-3 layer: every level-3 routine induced from the one emulated GEMM, as BLIS induces them from its GEMM
+// engine. The API layer hands the GEMM in (api/level3_entry.cpp: the checked real or complex GEMM of the call's
+// options), so that this layer knows nothing of options, modes or engines; it packs the triangular and symmetric
+// blocks and writes only the stored part of the output.
+//
+// One rule makes the accuracy of every routine that of GEMM: each entry of the output is computed by exactly one
+// GEMM over its whole inner dimension (the padding of a packed triangle is zero, which adds exactly nothing), so the
+// guard's componentwise bound and fp64cr/fp32cr's correct rounding hold entry by entry. TRSM is the exception by
+// nature: GEMM updates, then substitution on the diagonal blocks (docs/numerics.md).
+//
+// Every matrix is read and written in place in the caller's layout, and the GEMMs are the same for every layout
+// (the GEMM takes either), so a row-major call runs the same products as the column-major one; the blocking depends
+// on the shape alone, never on the thread count: the same bits on every layout, engine, thread count and CPU where
+// the GEMM has them.
+#pragma once
+#include <cstdint>
+#include <functional>
+
+#include "bf16x/bf16x.h"
+#include "level3/element.hpp"
+
+namespace bf16x::level3 {
+
+// An input matrix read in place as op(X): element (i, j) is X(j, i) where transposed and conjugated where conj, X
+// being the column-major reading of the storage (x[i + j ld]; a row-major X is its transpose read so).
+template <typename E>
+struct Operand {
+  const E* x;
+  std::int64_t ld;
+  bool transposed;
+  bool conj = false;
+
+  E at(std::int64_t i, std::int64_t j) const {
+    const E v = transposed ? x[j + i * ld] : x[i + j * ld];
+    return conj ? level3::conj(v) : v;
+  }
+  // op(X) from row i (column j) on.
+  Operand rows_from(std::int64_t i) const { return {transposed ? x + i * ld : x + i, ld, transposed, conj}; }
+  Operand cols_from(std::int64_t j) const { return {transposed ? x + j : x + j * ld, ld, transposed, conj}; }
+};
+
+// A matrix written in place: element (i, j) at p[i + j ld], or at p[i ld + j] where rows (row-major).
+template <typename E>
+struct View {
+  E* p;
+  std::int64_t ld;
+  bool rows;
+
+  E& at(std::int64_t i, std::int64_t j) const { return rows ? p[j + i * ld] : p[i + j * ld]; }
+  View block(std::int64_t i, std::int64_t j) const { return {&at(i, j), ld, rows}; }
+  Operand<E> operand() const { return {p, ld, rows}; }
+};
+
+// C = alpha op(A) op(B) + beta C for the m x k op(A) and k x n op(B), C in either layout (not read where beta = 0):
+// the checked GEMM of the call, which gives the same bits for every layout and transpose that express the same
+// product. Returns a bf16x_status; C is written only on BF16X_OK.
+template <typename E>
+using Gemm = std::function<int(std::int64_t m, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
+                               const Operand<E>& b, E beta, const View<E>& c)>;
+
+// The triangle of a square matrix that an operation stores (uplo) and how its diagonal reads.
+struct Triangle {
+  bool lower;
+  bool unit = false;       // TRMM/TRSM: diag = UNIT, the diagonal read as ones
+  bool hermitian = false;  // HEMM, HERK, HER2K: the diagonal is real (its imaginary parts neither read nor kept)
+};
+
+// A square matrix as stored: element (i, j) at a[i + j ld], or a[i ld + j] where rows.
+template <typename E>
+struct Stored {
+  const E* a;
+  std::int64_t ld;
+  bool rows;
+
+  const E& at(std::int64_t i, std::int64_t j) const { return rows ? a[j + i * ld] : a[i + j * ld]; }
+};
+
+// C = alpha op(A) op(B) + beta C on C's triangle t (n x n, op(A) n x k, op(B) k x n): GEMMT, and SYRK and HERK
+// (op(B) = op(A)^T or ^H). Off-diagonal blocks by recursive halving straight into C, the diagonal blocks through a
+// small packed copy of their stored triangle.
+template <typename E>
+int gemmt(const Gemm<E>& gemm, Triangle t, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
+          const Operand<E>& b, E beta, const View<E>& c);
+
+// C = alpha op(A) op(B)^T + alpha op(B) op(A)^T + beta C (SYR2K), or alpha op(A) op(B)^H + conj(alpha) op(B) op(A)^H
+// + beta C (HER2K, t.hermitian), on C's triangle: one GEMMT of inner dimension 2k over [op(A) op(B)] and
+// [op(B) op(A)]^T. A complex alpha of HER2K that is not real is folded into the packed second operand (one rounding
+// per packed entry, as the reference HER2K folds it).
+template <typename E>
+int syr2k(const Gemm<E>& gemm, Triangle t, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
+          const Operand<E>& b, E beta, const View<E>& c);
+
+// C = alpha A B + beta C (left) or alpha B A + beta C, A symmetric or Hermitian (t) and m x m or n x n: row
+// (column) panels of A expanded from its stored triangle, one GEMM each.
+template <typename E>
+int symm(const Gemm<E>& gemm, bool left, Triangle t, std::int64_t m, std::int64_t n, E alpha, const Stored<E>& a,
+         const Operand<E>& b, E beta, const View<E>& c);
+
+// B = alpha op(A) B (left) or alpha B op(A), A triangular (t: its stored triangle and diagonal), in place.
+template <typename E>
+int trmm(const Gemm<E>& gemm, bool left, Triangle t, int trans, std::int64_t m, std::int64_t n, E alpha,
+         const Stored<E>& a, const View<E>& b);
+
+// Solves op(A) X = alpha B (left) or X op(A) = alpha B, X over B.
+template <typename E>
+int trsm(const Gemm<E>& gemm, bool left, Triangle t, int trans, std::int64_t m, std::int64_t n, E alpha,
+         const Stored<E>& a, const View<E>& b);
+
+}  // namespace bf16x::level3

@@ -1,0 +1,16 @@
+// TRSM's diagonal blocks: substitution, x_c = b_c / u_cc, then b_r -= u_rc x_c for the rows r still to solve, in
+// that one order for every element whatever the loop nest or the team (columns of B run in parallel, each alone),
+// with -ffp-contract=off: the same bits on every engine, thread count and CPU.
+#pragma once
+#include <cstdint>
+
+#include "level3/operation.hpp"
+
+namespace bf16x::level3 {
+
+// Solves D X = B in place for the s x s triangular D (packed column-major; lower or upper; unit: ones on its
+// diagonal) and the s x n view B.
+template <typename E>
+void substitute(const E* d, std::int64_t s, bool lower, bool unit, const View<E>& b, std::int64_t n);
+
+}  // namespace bf16x::level3

@@ -1,0 +1,39 @@
+// SYMM and HEMM (level3/operation.hpp): panels of A expanded from its stored triangle, one GEMM each over the whole
+// inner dimension.
+#include <algorithm>
+
+#include "level3/blocking.hpp"
+#include "level3/operation.hpp"
+#include "level3/triangle_panel.hpp"
+
+namespace bf16x::level3 {
+
+template <typename E>
+int symm(const Gemm<E>& gemm, bool left, Triangle t, std::int64_t m, std::int64_t n, E alpha, const Stored<E>& a,
+         const Operand<E>& b, E beta, const View<E>& c) {
+  const SymmetricView<E> s{a, t};
+  const std::int64_t dim = left ? m : n, panel = symmetric_panel(dim, sizeof(E));
+  for (std::int64_t p0 = 0; p0 < dim; p0 += panel) {
+    const std::int64_t p1 = std::min(dim, p0 + panel), w = p1 - p0;
+    int st;
+    if (left) {  // C rows [p0, p1) = alpha A(p0:p1, :) B + beta C(p0:p1, :)
+      const std::vector<E> ap = pack_panel<E>(s, p0, p1, 0, m);
+      st = gemm(w, n, m, alpha, Operand<E>{ap.data(), w, false}, b, beta, c.block(p0, 0));
+    } else {  // C columns [p0, p1) = alpha B A(:, p0:p1) + beta C(:, p0:p1)
+      const std::vector<E> ap = pack_panel<E>(s, 0, n, p0, p1);
+      st = gemm(m, w, n, alpha, b, Operand<E>{ap.data(), n, false}, beta, c.block(0, p0));
+    }
+    if (st != BF16X_OK) return st;
+  }
+  return BF16X_OK;
+}
+
+#define BF16X_LEVEL3_SYMM(E)                                                                            \
+  template int symm<E>(const Gemm<E>&, bool, Triangle, std::int64_t, std::int64_t, E, const Stored<E>&, \
+                       const Operand<E>&, E, const View<E>&);
+BF16X_LEVEL3_SYMM(float)
+BF16X_LEVEL3_SYMM(double)
+BF16X_LEVEL3_SYMM(bf16x_complex_float)
+BF16X_LEVEL3_SYMM(bf16x_complex_double)
+
+}  // namespace bf16x::level3
