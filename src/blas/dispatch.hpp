@@ -11,6 +11,7 @@
 #include "bf16x/bf16x.h"
 #include "blas/arg_check.hpp"
 #include "blas/call_type.hpp"
+#include "blas/level3_check.hpp"
 #include "blas/reentry.hpp"
 #include "blas/xerbla.hpp"
 
@@ -82,6 +83,13 @@ void verbose_forwarded(api::VerboseCall v, const GemmShape& s, bool row_major, c
 void verbose_rejected(api::VerboseCall v, bool row_major, char ta, char tb, std::int64_t m, std::int64_t n,
                       std::int64_t k, std::int64_t lda, std::int64_t ldb, std::int64_t ldc, int fortran_info,
                       const ReportedArgument& reported);
+
+// The shim's lines for the level-3 calls it forwards or rejects (level3_entry.hpp), in the library's format: the call
+// as the caller made it (forwarded: level3_library_call; rejected: its arguments as read, bad: the one refused).
+void verbose_level3_forwarded(api::VerboseCall v, const Level3Spec& r, const Level3LibraryCall& call, const void* fn,
+                              int declined_status, double seconds);
+void verbose_level3_rejected(api::VerboseCall v, const Level3Spec& r, const Level3Shape& s, bool row_major, Arg bad,
+                             const ReportedArgument& reported);
 
 // forward() calls the next definition with the caller's own arguments and returns it, or nullptr if there is none.
 template <typename T, typename Forward>
