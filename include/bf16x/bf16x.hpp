@@ -11,6 +11,10 @@ namespace bf16x {
 
 enum class Layout { row_major = BF16X_ROW_MAJOR, col_major = BF16X_COL_MAJOR };
 enum class Op { none = BF16X_NO_TRANS, trans = BF16X_TRANS, conj_trans = BF16X_CONJ_TRANS };
+// Level 3 (bf16x/level3.h): which triangle is stored, which side the triangular or symmetric A is on, unit diagonal.
+enum class Uplo { upper = BF16X_UPPER, lower = BF16X_LOWER };
+enum class Side { left = BF16X_LEFT, right = BF16X_RIGHT };
+enum class Diag { non_unit = BF16X_NON_UNIT, unit = BF16X_UNIT };
 // Every mode of the C API (tests/test_api.cpp checks each bf16x_mode has its enumerator here).
 enum class Mode {
   default_mode = BF16X_MODE_DEFAULT,
@@ -107,6 +111,214 @@ inline void zgemm(Layout layout, Op ta, Op tb, std::int64_t m, std::int64_t n, s
   check(bf16x_zgemm(bf16x_layout(layout), bf16x_transpose(ta), bf16x_transpose(tb), m, n, k,
                     C{alpha.real(), alpha.imag()}, reinterpret_cast<const C*>(a), lda, reinterpret_cast<const C*>(b),
                     ldb, C{beta.real(), beta.imag()}, reinterpret_cast<C*>(c), ldc, bf16x_mode(mode)));
+}
+
+// Level 3 beyond GEMM (bf16x/level3.h), one name per routine overloaded by element type: float, double,
+// std::complex<float>, std::complex<double> (the C API's s, d, c, z). CBLAS argument order; the element type is
+// taken from the array arguments, so alpha and beta convert to it (bf16x::syrk(..., 1.0, a, lda, 0.0, c, ldc) on
+// float arrays is ssyrk). The last argument is a mode (the default: BF16X_SGEMM_MODE for float and complex<float>,
+// BF16X_DGEMM_MODE for double and complex<double>) or the full bf16x_options. herk, her2k and hemm take the complex
+// types only; herk's alpha and beta and her2k's beta are real.
+namespace detail {
+template <typename T>
+struct Level3;  // the C entry points of element type T (defined for the four types only)
+template <>
+struct Level3<float> {
+  using Scalar = float;
+  static constexpr auto syrk = &bf16x_ssyrk_ex, syr2k = &bf16x_ssyr2k_ex, symm = &bf16x_ssymm_ex,
+                        trmm = &bf16x_strmm_ex, trsm = &bf16x_strsm_ex, gemmt = &bf16x_sgemmt_ex;
+};
+template <>
+struct Level3<double> {
+  using Scalar = double;
+  static constexpr auto syrk = &bf16x_dsyrk_ex, syr2k = &bf16x_dsyr2k_ex, symm = &bf16x_dsymm_ex,
+                        trmm = &bf16x_dtrmm_ex, trsm = &bf16x_dtrsm_ex, gemmt = &bf16x_dgemmt_ex;
+};
+template <>
+struct Level3<std::complex<float>> {
+  using Scalar = std::complex<float>;
+  using Real = float;  // herk's alpha and beta, her2k's beta; defined for the complex types only
+  static constexpr auto syrk = &bf16x_csyrk_ex, syr2k = &bf16x_csyr2k_ex, symm = &bf16x_csymm_ex,
+                        trmm = &bf16x_ctrmm_ex, trsm = &bf16x_ctrsm_ex, gemmt = &bf16x_cgemmt_ex,
+                        herk = &bf16x_cherk_ex, her2k = &bf16x_cher2k_ex, hemm = &bf16x_chemm_ex;
+};
+template <>
+struct Level3<std::complex<double>> {
+  using Scalar = std::complex<double>;
+  using Real = double;
+  static constexpr auto syrk = &bf16x_zsyrk_ex, syr2k = &bf16x_zsyr2k_ex, symm = &bf16x_zsymm_ex,
+                        trmm = &bf16x_ztrmm_ex, trsm = &bf16x_ztrsm_ex, gemmt = &bf16x_zgemmt_ex,
+                        herk = &bf16x_zherk_ex, her2k = &bf16x_zher2k_ex, hemm = &bf16x_zhemm_ex;
+};
+// Not deduced from (so converted to) the element type of the arrays; no overload for other element types.
+template <typename T>
+using Scalar = typename Level3<T>::Scalar;
+template <typename T>
+using Real = typename Level3<T>::Real;
+
+// The C API's view of an argument: std::complex<T> has the layout of bf16x_complex_float/double.
+inline float c_api(float x) { return x; }
+inline double c_api(double x) { return x; }
+inline bf16x_complex_float c_api(std::complex<float> z) { return {z.real(), z.imag()}; }
+inline bf16x_complex_double c_api(std::complex<double> z) { return {z.real(), z.imag()}; }
+inline const float* c_api(const float* p) { return p; }
+inline const double* c_api(const double* p) { return p; }
+inline float* c_api(float* p) { return p; }
+inline double* c_api(double* p) { return p; }
+inline const bf16x_complex_float* c_api(const std::complex<float>* p) {
+  return reinterpret_cast<const bf16x_complex_float*>(p);
+}
+inline const bf16x_complex_double* c_api(const std::complex<double>* p) {
+  return reinterpret_cast<const bf16x_complex_double*>(p);
+}
+inline bf16x_complex_float* c_api(std::complex<float>* p) { return reinterpret_cast<bf16x_complex_float*>(p); }
+inline bf16x_complex_double* c_api(std::complex<double>* p) { return reinterpret_cast<bf16x_complex_double*>(p); }
+
+inline bf16x_options options_of(Mode mode) {
+  bf16x_options o{};  // size set, every other field its default
+  o.mode = int(mode);
+  return o;
+}
+}  // namespace detail
+
+// C = alpha op(A) op(A)^T + beta C on uplo's triangle of the n x n C (op(A) n x k).
+template <typename T>
+void syrk(Layout layout, Uplo uplo, Op trans, std::int64_t n, std::int64_t k, detail::Scalar<T> alpha, const T* a,
+          std::int64_t lda, detail::Scalar<T> beta, T* c, std::int64_t ldc, const bf16x_options& opt) {
+  using detail::c_api;
+  check(detail::Level3<T>::syrk(bf16x_layout(layout), bf16x_uplo(uplo), bf16x_transpose(trans), n, k, c_api(alpha),
+                                c_api(a), lda, c_api(beta), c_api(c), ldc, &opt));
+}
+template <typename T>
+void syrk(Layout layout, Uplo uplo, Op trans, std::int64_t n, std::int64_t k, detail::Scalar<T> alpha, const T* a,
+          std::int64_t lda, detail::Scalar<T> beta, T* c, std::int64_t ldc, Mode mode = Mode::default_mode) {
+  syrk(layout, uplo, trans, n, k, alpha, a, lda, beta, c, ldc, detail::options_of(mode));
+}
+
+// C = alpha op(A) op(A)^H + beta C, alpha and beta real (trans: Op::none or Op::conj_trans); complex only.
+template <typename T>
+void herk(Layout layout, Uplo uplo, Op trans, std::int64_t n, std::int64_t k, detail::Real<T> alpha, const T* a,
+          std::int64_t lda, detail::Real<T> beta, T* c, std::int64_t ldc, const bf16x_options& opt) {
+  using detail::c_api;
+  check(detail::Level3<T>::herk(bf16x_layout(layout), bf16x_uplo(uplo), bf16x_transpose(trans), n, k, alpha, c_api(a),
+                                lda, beta, c_api(c), ldc, &opt));
+}
+template <typename T>
+void herk(Layout layout, Uplo uplo, Op trans, std::int64_t n, std::int64_t k, detail::Real<T> alpha, const T* a,
+          std::int64_t lda, detail::Real<T> beta, T* c, std::int64_t ldc, Mode mode = Mode::default_mode) {
+  herk(layout, uplo, trans, n, k, alpha, a, lda, beta, c, ldc, detail::options_of(mode));
+}
+
+// C = alpha op(A) op(B)^T + alpha op(B) op(A)^T + beta C.
+template <typename T>
+void syr2k(Layout layout, Uplo uplo, Op trans, std::int64_t n, std::int64_t k, detail::Scalar<T> alpha, const T* a,
+           std::int64_t lda, const T* b, std::int64_t ldb, detail::Scalar<T> beta, T* c, std::int64_t ldc,
+           const bf16x_options& opt) {
+  using detail::c_api;
+  check(detail::Level3<T>::syr2k(bf16x_layout(layout), bf16x_uplo(uplo), bf16x_transpose(trans), n, k, c_api(alpha),
+                                 c_api(a), lda, c_api(b), ldb, c_api(beta), c_api(c), ldc, &opt));
+}
+template <typename T>
+void syr2k(Layout layout, Uplo uplo, Op trans, std::int64_t n, std::int64_t k, detail::Scalar<T> alpha, const T* a,
+           std::int64_t lda, const T* b, std::int64_t ldb, detail::Scalar<T> beta, T* c, std::int64_t ldc,
+           Mode mode = Mode::default_mode) {
+  syr2k(layout, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc, detail::options_of(mode));
+}
+
+// C = alpha op(A) op(B)^H + conj(alpha) op(B) op(A)^H + beta C, beta real; complex only.
+template <typename T>
+void her2k(Layout layout, Uplo uplo, Op trans, std::int64_t n, std::int64_t k, detail::Scalar<T> alpha, const T* a,
+           std::int64_t lda, const T* b, std::int64_t ldb, detail::Real<T> beta, T* c, std::int64_t ldc,
+           const bf16x_options& opt) {
+  using detail::c_api;
+  check(detail::Level3<T>::her2k(bf16x_layout(layout), bf16x_uplo(uplo), bf16x_transpose(trans), n, k, c_api(alpha),
+                                 c_api(a), lda, c_api(b), ldb, beta, c_api(c), ldc, &opt));
+}
+template <typename T>
+void her2k(Layout layout, Uplo uplo, Op trans, std::int64_t n, std::int64_t k, detail::Scalar<T> alpha, const T* a,
+           std::int64_t lda, const T* b, std::int64_t ldb, detail::Real<T> beta, T* c, std::int64_t ldc,
+           Mode mode = Mode::default_mode) {
+  her2k(layout, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc, detail::options_of(mode));
+}
+
+// C = alpha A B + beta C (Side::left, A m x m) or alpha B A + beta C (Side::right, A n x n), A symmetric with
+// uplo's triangle stored.
+template <typename T>
+void symm(Layout layout, Side side, Uplo uplo, std::int64_t m, std::int64_t n, detail::Scalar<T> alpha, const T* a,
+          std::int64_t lda, const T* b, std::int64_t ldb, detail::Scalar<T> beta, T* c, std::int64_t ldc,
+          const bf16x_options& opt) {
+  using detail::c_api;
+  check(detail::Level3<T>::symm(bf16x_layout(layout), bf16x_side(side), bf16x_uplo(uplo), m, n, c_api(alpha), c_api(a),
+                                lda, c_api(b), ldb, c_api(beta), c_api(c), ldc, &opt));
+}
+template <typename T>
+void symm(Layout layout, Side side, Uplo uplo, std::int64_t m, std::int64_t n, detail::Scalar<T> alpha, const T* a,
+          std::int64_t lda, const T* b, std::int64_t ldb, detail::Scalar<T> beta, T* c, std::int64_t ldc,
+          Mode mode = Mode::default_mode) {
+  symm(layout, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc, detail::options_of(mode));
+}
+
+// As symm with A Hermitian (the imaginary parts of its diagonal are not read); complex only.
+template <typename T, typename = detail::Real<T>>
+void hemm(Layout layout, Side side, Uplo uplo, std::int64_t m, std::int64_t n, detail::Scalar<T> alpha, const T* a,
+          std::int64_t lda, const T* b, std::int64_t ldb, detail::Scalar<T> beta, T* c, std::int64_t ldc,
+          const bf16x_options& opt) {
+  using detail::c_api;
+  check(detail::Level3<T>::hemm(bf16x_layout(layout), bf16x_side(side), bf16x_uplo(uplo), m, n, c_api(alpha), c_api(a),
+                                lda, c_api(b), ldb, c_api(beta), c_api(c), ldc, &opt));
+}
+template <typename T, typename = detail::Real<T>>
+void hemm(Layout layout, Side side, Uplo uplo, std::int64_t m, std::int64_t n, detail::Scalar<T> alpha, const T* a,
+          std::int64_t lda, const T* b, std::int64_t ldb, detail::Scalar<T> beta, T* c, std::int64_t ldc,
+          Mode mode = Mode::default_mode) {
+  hemm(layout, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc, detail::options_of(mode));
+}
+
+// B = alpha op(A) B (Side::left, A m x m) or alpha B op(A) (Side::right, A n x n), A triangular, in place.
+template <typename T>
+void trmm(Layout layout, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m, std::int64_t n,
+          detail::Scalar<T> alpha, const T* a, std::int64_t lda, T* b, std::int64_t ldb, const bf16x_options& opt) {
+  using detail::c_api;
+  check(detail::Level3<T>::trmm(bf16x_layout(layout), bf16x_side(side), bf16x_uplo(uplo), bf16x_transpose(transa),
+                                bf16x_diag(diag), m, n, c_api(alpha), c_api(a), lda, c_api(b), ldb, &opt));
+}
+template <typename T>
+void trmm(Layout layout, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m, std::int64_t n,
+          detail::Scalar<T> alpha, const T* a, std::int64_t lda, T* b, std::int64_t ldb,
+          Mode mode = Mode::default_mode) {
+  trmm(layout, side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb, detail::options_of(mode));
+}
+
+// Solves op(A) X = alpha B (Side::left) or X op(A) = alpha B (Side::right), X over B; a singular A is not detected.
+template <typename T>
+void trsm(Layout layout, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m, std::int64_t n,
+          detail::Scalar<T> alpha, const T* a, std::int64_t lda, T* b, std::int64_t ldb, const bf16x_options& opt) {
+  using detail::c_api;
+  check(detail::Level3<T>::trsm(bf16x_layout(layout), bf16x_side(side), bf16x_uplo(uplo), bf16x_transpose(transa),
+                                bf16x_diag(diag), m, n, c_api(alpha), c_api(a), lda, c_api(b), ldb, &opt));
+}
+template <typename T>
+void trsm(Layout layout, Side side, Uplo uplo, Op transa, Diag diag, std::int64_t m, std::int64_t n,
+          detail::Scalar<T> alpha, const T* a, std::int64_t lda, T* b, std::int64_t ldb,
+          Mode mode = Mode::default_mode) {
+  trsm(layout, side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb, detail::options_of(mode));
+}
+
+// C = alpha op(A) op(B) + beta C on uplo's triangle of the n x n C only (op(A) n x k, op(B) k x n).
+template <typename T>
+void gemmt(Layout layout, Uplo uplo, Op transa, Op transb, std::int64_t n, std::int64_t k, detail::Scalar<T> alpha,
+           const T* a, std::int64_t lda, const T* b, std::int64_t ldb, detail::Scalar<T> beta, T* c, std::int64_t ldc,
+           const bf16x_options& opt) {
+  using detail::c_api;
+  check(detail::Level3<T>::gemmt(bf16x_layout(layout), bf16x_uplo(uplo), bf16x_transpose(transa),
+                                 bf16x_transpose(transb), n, k, c_api(alpha), c_api(a), lda, c_api(b), ldb, c_api(beta),
+                                 c_api(c), ldc, &opt));
+}
+template <typename T>
+void gemmt(Layout layout, Uplo uplo, Op transa, Op transb, std::int64_t n, std::int64_t k, detail::Scalar<T> alpha,
+           const T* a, std::int64_t lda, const T* b, std::int64_t ldb, detail::Scalar<T> beta, T* c, std::int64_t ldc,
+           Mode mode = Mode::default_mode) {
+  gemmt(layout, uplo, transa, transb, n, k, alpha, a, lda, b, ldb, beta, c, ldc, detail::options_of(mode));
 }
 
 }  // namespace bf16x

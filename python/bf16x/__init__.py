@@ -9,6 +9,8 @@
 Products (numpy arrays in, numpy arrays out):
     dgemm, sgemm, zgemm, cgemm    C = alpha op(A) op(B) + beta C in one of the modes (DGEMM_MODES, SGEMM_MODES)
     matmul                        a @ b, stacks in one batched call
+    syrk, herk, syr2k, her2k, symm, hemm, trmm, trsm, gemmt
+                                  the rest of level 3 in the same modes; the dtype picks s, d, c or z
 Process-wide settings (every bf16x instance in the process: libbf16x.so and the preloaded BLAS shim):
     mode, get_mode                the default mode (a context manager), and the effective one
     set_engine, get_engine, get_crt_engine    the engine of calls that name none (BF16 and INT8 engines)
@@ -21,6 +23,7 @@ libbf16x.so is loaded at import (BF16X_LIBRARY, else the install's or the loader
 before the first call; the package imports without it, for use with the preloaded shim alone.
 """
 from ._gemm import cgemm, dgemm, matmul, sgemm, zgemm
+from ._level3 import gemmt, hemm, her2k, herk, symm, syr2k, syrk, trmm, trsm
 from ._lib import Error
 from ._modes import DGEMM_MODES, SGEMM_MODES
 from ._runtime import (MAX_THREADS, config, get_crt_engine, get_engine, get_mode, get_num_threads, get_verbose, mode,
@@ -28,7 +31,8 @@ from ._runtime import (MAX_THREADS, config, get_crt_engine, get_engine, get_mode
 from . import _lib, _threadpool
 
 __version__ = "0.1.0"
-__all__ = ["dgemm", "sgemm", "zgemm", "cgemm", "matmul", "mode", "get_mode", "set_engine", "get_engine",
+__all__ = ["dgemm", "sgemm", "zgemm", "cgemm", "matmul", "syrk", "herk", "syr2k", "her2k", "symm", "hemm", "trmm",
+           "trsm", "gemmt", "mode", "get_mode", "set_engine", "get_engine",
            "get_crt_engine", "set_num_threads", "get_num_threads", "MAX_THREADS", "set_verbose", "get_verbose",
            "config", "version", "Error", "SGEMM_MODES", "DGEMM_MODES"]
 

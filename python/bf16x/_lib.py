@@ -92,6 +92,33 @@ def _batch_args(scalar):
     return _SHAPE + [scalar, _P, _I, _I, _P, _I, _I, scalar, _P, _I, _I, _I, _OPT]
 
 
+# Level 3 beyond GEMM (bf16x/level3.h), by routine letter: declared where the library has them (one of an earlier
+# release lacks them: the package still loads, and a call names what is missing). tests/python/test_abi.py compares
+# these argument lists with the header's prototypes.
+_SCALARS = {"s": (ctypes.c_float, ctypes.c_float), "d": (_c_double, _c_double), "c": (ComplexFloat, ctypes.c_float),
+            "z": (ComplexDouble, _c_double)}
+
+
+def _level3_table():
+    t = {}
+    for p, (s, r) in _SCALARS.items():
+        e = [_c_int, _c_int, _c_int]  # layout, uplo, trans (syrk ...) or layout, side, uplo (symm, hemm)
+        t[f"bf16x_{p}syrk_ex"] = (_c_int, e + [_I, _I, s, _P, _I, s, _P, _I, _OPT])
+        t[f"bf16x_{p}syr2k_ex"] = (_c_int, e + [_I, _I, s, _P, _I, _P, _I, s, _P, _I, _OPT])
+        t[f"bf16x_{p}symm_ex"] = (_c_int, e + [_I, _I, s, _P, _I, _P, _I, s, _P, _I, _OPT])
+        for name in ("trmm", "trsm"):  # layout, side, uplo, transa, diag
+            t[f"bf16x_{p}{name}_ex"] = (_c_int, e + [_c_int, _c_int, _I, _I, s, _P, _I, _P, _I, _OPT])
+        t[f"bf16x_{p}gemmt_ex"] = (_c_int, e + [_c_int, _I, _I, s, _P, _I, _P, _I, s, _P, _I, _OPT])
+        if p in "cz":
+            t[f"bf16x_{p}herk_ex"] = (_c_int, e + [_I, _I, r, _P, _I, r, _P, _I, _OPT])
+            t[f"bf16x_{p}her2k_ex"] = (_c_int, e + [_I, _I, s, _P, _I, _P, _I, r, _P, _I, _OPT])
+            t[f"bf16x_{p}hemm_ex"] = (_c_int, e + [_I, _I, s, _P, _I, _P, _I, s, _P, _I, _OPT])
+    return t
+
+
+LEVEL3 = _level3_table()
+
+
 # Runtime control that a shim of an earlier release may lack: declared where present, so that such a shim still
 # counts as an instance (bf16x.mode reaches it); calling one that is absent raises AttributeError.
 _RUNTIME_LATER = {
@@ -159,6 +186,7 @@ def library():
                     _declare(dll, _RUNTIME)
                     _declare(dll, _RUNTIME_LATER, optional=True)
                     _declare(dll, _LIBRARY)
+                    _declare(dll, LEVEL3, optional=True)
                     _library = dll
                     break
                 except (OSError, AttributeError) as e:
@@ -216,6 +244,14 @@ def options(lib, mode, engine, guard=0):
     check(lib.bf16x_options_init_sized(ctypes.byref(opt), ctypes.sizeof(opt)), "bf16x_options_init_sized")
     opt.mode, opt.engine, opt.guard = mode, engine, guard
     return opt
+
+
+def entry(lib, name):
+    """The entry point `name` of libbf16x (a level-3 routine); OSError where this library predates it."""
+    if name not in LEVEL3 or not hasattr(lib, name):
+        raise OSError(f"{name}: not in the libbf16x loaded ({getattr(lib, '_name', '?')}); a library of an earlier "
+                      "release, without the level-3 routines (set BF16X_LIBRARY to a newer libbf16x.so)")
+    return getattr(lib, name)
 
 
 def check(status, what):

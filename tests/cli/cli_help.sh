@@ -45,12 +45,13 @@ done
 echo "ok   bf16x --help names the docs and the $(wc -w <<< "$vars") BF16X_* variables of README \"Environment\""
 
 # One spelling across subcommands: an option's type and accepted values (the help's "TYPE:{...}" or "TYPE:RANGE"
-# before the default) are the same wherever it appears. digest's --threads stays 1..64 (a fixed sweep of calls).
+# before the default) are the same wherever it appears. digest's --threads stays 1..64 (a fixed sweep of calls);
+# bench's --routine also takes the level-3 routines (accuracy's: the GEMMs only).
 specs=$(for cmd in $commands; do
   "$cli" "$cmd" --help | awk -v cmd="$cmd" '/^  --/ { l = $0; sub(/^  /, "", l); sub(/  +[^ ].*$/, "", l);
     name = l; sub(/[ {].*$/, "", name); spec = l; sub(/^[^ {]*/, "", spec); sub(/=.*$/, "", spec);
     print name, cmd, spec }'
-done | grep -v '^--threads digest ')
+done | grep -v -e '^--threads digest ' -e '^--routine bench ')
 differ=$(awk '{ s = $0; sub(/^[^ ]+ [^ ]+ ?/, "", s); if ($1 in seen && seen[$1] != s) print $1 ": " first[$1] " vs " $2;
                 else if (!($1 in seen)) { seen[$1] = s; first[$1] = $2 } }' <<< "$specs")
 if [ -n "$differ" ]; then

@@ -159,6 +159,21 @@ grep -Eq '^ +32 +1 auto>[a-z0-9]+ +dgemm' out.txt || { echo "FAIL bench auto: $(
 awk '($3 == "fp64c8" || $3 == "fp64cr") && $4 == "dgemm" {n++; if ($10 != "-" || $11 != "-") bad = 1} END {exit bad || n != 2}' out.txt ||
   { echo "FAIL bench: xraw/overhead not '-' for fp64c8/fp64cr:"; grep -E 'fp64c8|fp64cr' out.txt | head -2; fail=1; }
 
+# bench --routine of a level-3 routine: one row per mode with the routine's rate, the same mode's GEMM rate and
+# their ratio; the precision from the mode or the routine's letter, a mode of the other precision or an unknown
+# routine refused before anything runs, and the outputs it does not write refused too.
+l3=(--sizes 32 --threads 1 --reps 1 --warmup 0)
+expect 0 "bench --routine syrk --modes fp64x21,fp32x6" "$cli" bench --routine syrk "${l3[@]}" --modes fp64x21,fp32x6
+grep -Eq '^dsyrk +32 +1 +fp64x21 +- +[a-z0-9-]+( +[0-9.]+){5}$' out.txt &&
+  grep -Eq '^ssyrk +32 +1 +fp32x6 ' out.txt || { echo "FAIL bench --routine syrk rows:"; cat out.txt; fail=1; }
+expect 0 "bench --routine zherk --complex-method 3m --csv" "$cli" bench --routine zherk "${l3[@]}" --modes fp64c15 \
+  --complex-method 3m --csv l3.csv
+grep -Eq '^zherk +32 +1 +fp64c15 +3m ' out.txt && grep -q '^zherk,32,1,fp64c15,3m,' l3.csv ||
+  { echo "FAIL bench --routine zherk: $(cat out.txt l3.csv)"; fail=1; }
+expect 2 "bench --routine ssyrk --modes fp64x21" "$cli" bench --routine ssyrk "${l3[@]}" --modes fp64x21
+expect 2 "bench --routine dherk" "$cli" bench --routine dherk "${l3[@]}"
+expect 2 "bench --routine trsm --json" "$cli" bench --routine trsm "${l3[@]}" --json l3.json
+
 # config says what else decides how a call runs: the CRT engine, the guard, BF16X_MIN_SIZE, auto's target, the
 # complex method, each with the variable that set it.
 expect 0 "config" env BF16X_MIN_SIZE=100 BF16X_GUARD=off BF16X_AUTO_TARGET=1e-10 BF16X_COMPLEX_METHOD=3m "$cli" config

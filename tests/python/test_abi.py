@@ -107,3 +107,34 @@ def test_dgemm_and_sgemm_under_python_dev_mode():
             "print('ok')\n")
     r = subprocess.run([sys.executable, "-X", "dev", "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and r.stdout == "ok\n" and r.stderr == "", (r.returncode, r.stdout, r.stderr)
+
+
+def header_prototypes(header):
+    """{function: [parameter declaration, ...]} of every BF16X_API function of a public header."""
+    text = re.sub(r"/\*.*?\*/", "", (HEADERS / header).read_text(), flags=re.S)
+    return {name: [" ".join(p.split()) for p in params.split(",")]
+            for name, params in re.findall(r"BF16X_API\s+int\s+(\w+)\s*\(([^;]*?)\)\s*;", text, flags=re.S)}
+
+
+def ctypes_of(param):
+    """The ctypes type the package passes for one C parameter declaration ("const double* a", "int64_t lda")."""
+    t = re.sub(r"\s*\b\w+$", "", param).replace("const ", "").strip()
+    if t.endswith("*"):
+        return ctypes.POINTER(_lib.Options) if t.startswith("bf16x_options") else ctypes.c_void_p
+    enums = ("bf16x_layout", "bf16x_uplo", "bf16x_transpose", "bf16x_side", "bf16x_diag")
+    return {**{e: ctypes.c_int for e in enums}, "int64_t": ctypes.c_int64, "float": ctypes.c_float,
+            "double": ctypes.c_double, "bf16x_complex_float": _lib.ComplexFloat,
+            "bf16x_complex_double": _lib.ComplexDouble}[t]
+
+
+def test_level3_argtypes_are_the_headers_prototypes():
+    # The package declares the level-3 entry points itself (ctypes has no header): every function of
+    # bf16x/level3.h, each argument of the C type the header gives.
+    protos = header_prototypes("level3.h")
+    assert len(protos) == 30 and sorted(protos) == sorted(_lib.LEVEL3)
+    for name, params in protos.items():
+        restype, argtypes = _lib.LEVEL3[name]
+        assert restype is ctypes.c_int and argtypes == [ctypes_of(p) for p in params], name
+    lib = _lib.library()
+    for name in protos:
+        assert getattr(lib, name).argtypes == _lib.LEVEL3[name][1], f"{name} not declared on libbf16x"

@@ -32,6 +32,7 @@
 #include "cmd_bench_baselines.hpp"
 #include "cmd_bench_complex.hpp"
 #include "cmd_bench_header.hpp"
+#include "cmd_bench_level3.hpp"
 #include "cmd_bench_phases.hpp"
 #include "cmd_bench_report.hpp"
 #include "command.hpp"
@@ -68,7 +69,7 @@ struct BenchArgs {
   int wait_idle = 0;              // seconds to wait at most, before each (size, threads) group, for the CPUs to be idle
   std::vector<std::string> load;  // earlier --json outputs to merge (no measurement unless --sizes is given)
   bool measure = true;
-  std::string routine = "gemm";  // gemm, or cgemm/zgemm (cmd_bench_complex.hpp)
+  std::string routine = "gemm";  // gemm, cgemm/zgemm (cmd_bench_complex.hpp), or level 3 (cmd_bench_level3.hpp)
   std::vector<std::string> complex_methods = {"4m", "3m"};
 };
 
@@ -667,13 +668,44 @@ const RegisterCommand reg(
       app.add_option("--wait-idle", args->wait_idle,
                      "before each (size, threads) group, wait up to this many seconds for idle CPUs (shared machines)")
           ->check(CLI::Range(0, 3600));
-      app.add_option("--routine", args->routine, "gemm (the real modes), or cgemm/zgemm (host vs modes, 4M and 3M)")
-          ->check(CLI::IsMember({"gemm", "cgemm", "zgemm"}));
-      app.add_option("--complex-method", args->complex_methods, "cgemm/zgemm: 4m, 3m (default both)")
+      const auto routine_check = CLI::Validator(
+          [](std::string& r) {
+            return r == "gemm" || r == "cgemm" || r == "zgemm" || is_level3_routine(r)
+                       ? std::string()
+                       : "not a routine of bench: gemm, cgemm, zgemm, or syrk, syr2k, symm, trmm, trsm, gemmt (bare or "
+                         "with s, d, c, z), herk, her2k, hemm (bare or with c, z)";
+          },
+          "ROUTINE");
+      app.add_option("--routine", args->routine,
+                     "gemm (the real modes), cgemm/zgemm (host vs modes, 4M and 3M), or a level-3 routine: syrk, "
+                     "syr2k, symm, trmm, trsm, gemmt, herk, her2k, hemm (its rate and the same mode's GEMM rate at "
+                     "the same n, and their ratio), in the precision of each mode or of its letter (dsyrk, zherk, ...)")
+          ->check(routine_check);
+      app.add_option("--complex-method", args->complex_methods,
+                     "cgemm/zgemm: 4m, 3m (default both); complex level-3 routines: the library's default unless given")
           ->delimiter(',')
           ->check(CLI::IsMember({"4m", "3m"}));
       auto* modes_opt = app.get_option("--modes");
-      app.callback([args, sizes_opt, modes_opt] {
+      auto* methods_opt = app.get_option("--complex-method");
+      app.callback([args, sizes_opt, modes_opt, methods_opt] {
+        if (is_level3_routine(args->routine)) {
+          if (!args->json.empty() || !args->plots.empty() || !args->load.empty() || args->peak) {
+            std::fprintf(stderr,
+                         "bf16x bench: --routine %s writes the table and --csv only (no --json, --plots, "
+                         "--load, --peak)\n",
+                         args->routine.c_str());
+            exit_code() = kExitUsage;
+            return;
+          }
+          Level3BenchArgs l{args->routine, args->sizes,  args->threads, args->modes, {}, 0, 0,
+                            args->reps,    args->warmup, args->csv};
+          if (modes_opt->count() == 0) l.modes = level3_default_modes(args->routine);
+          if (methods_opt->count() > 0) l.methods = args->complex_methods;
+          l.engine = bf16x_engine_from_name(args->engine.c_str());
+          l.crt_engine = bf16x_engine_from_name(args->crt_engine.c_str());
+          exit_code() = run_level3_bench(l);
+          return;
+        }
         if (args->routine != "gemm") {
           ComplexBenchArgs c{args->routine, args->sizes,           args->threads,
                              args->modes,   args->complex_methods, bf16x_engine_from_name(args->engine.c_str()),
