@@ -2,6 +2,7 @@
 #include <vector>
 
 #include "level3/blocking.hpp"
+#include "level3/columns.hpp"
 #include "level3/operation.hpp"
 
 namespace bf16x::level3 {
@@ -76,16 +77,18 @@ int syr2k(const Gemm<E>& gemm, Triangle t, std::int64_t n, std::int64_t k, E alp
     const E w = t.hermitian ? conj(v) : v;
     return fold ? mul(second ? conj(alpha) : alpha, w) : w;
   };
-  for (std::int64_t l = 0; l < k; ++l)
+  for_columns(k, n, [&](std::int64_t l) {
     for (std::int64_t i = 0; i < n; ++i) {
       ab[i + l * n] = a.at(i, l);
       ab[i + (l + k) * n] = b.at(i, l);
     }
-  for (std::int64_t j = 0; j < n; ++j)
+  });
+  for_columns(n, k2, [&](std::int64_t j) {
     for (std::int64_t l = 0; l < k; ++l) {
       ba[l + j * k2] = partner(b.at(j, l), false);
       ba[l + k + j * k2] = partner(a.at(j, l), true);
     }
+  });
   const Operand<E> pa{ab.data(), n, false}, pb{ba.data(), k2, false};
   return gemmt<E>(gemm, t, n, k2, fold ? one<E>() : alpha, pa, pb, beta, c);
 }
