@@ -65,8 +65,8 @@ template <typename T>
 bool host_complex_gemm(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, const Complex<T>& alpha,
                        const Complex<T>* a, std::int64_t lda, const Complex<T>* b, std::int64_t ldb,
                        const Complex<T>& beta, Complex<T>* c, std::int64_t ldc) {
-  const T* pa = &a->re;
-  const T* pb = &b->re;
+  const T* pa = reinterpret_cast<const T*>(a);
+  const T* pb = reinterpret_cast<const T*>(b);
   if constexpr (std::is_same_v<T, float>)
     return host::cgemm(ta, tb, m, n, k, &alpha.re, pa, lda, pb, ldb, &beta.re, &c->re, ldc);
   else
@@ -181,8 +181,9 @@ int run_complex_gemm(std::int64_t m, std::int64_t n, std::int64_t k, const Compl
                      std::int64_t lda, OperandFlags fa, const Complex<T>* b, std::int64_t ldb, OperandFlags fb,
                      const Complex<T>& beta, Complex<T>* c, std::int64_t ldc, bool c_rows, const bf16x_options& opt,
                      Outcome& out) {
-  const ComplexOperand<T> oa{&a->re, lda, fa.transposed, fa.conj, m, k};
-  const ComplexOperand<T> ob{&b->re, ldb, fb.transposed, fb.conj, k, n};
+  // A and B may be NULL where alpha is 0 or k is 0 (not read): their parts by cast, not by member access.
+  const ComplexOperand<T> oa{reinterpret_cast<const T*>(a), lda, fa.transposed, fa.conj, m, k};
+  const ComplexOperand<T> ob{reinterpret_cast<const T*>(b), ldb, fb.transposed, fb.conj, k, n};
   // The host's column-major flags of an operand, or -1 where a conjugate without a transpose has none (the host
   // path is then not taken: such an operand comes only with a row-major C, computed as C^T).
   const auto flag = [](bool transposed, bool conj) {
@@ -224,8 +225,10 @@ int complex_gemm(int layout, int transa, int transb, std::int64_t m, std::int64_
     // transposed); C keeps its layout and is written in place, so that both layouts compute the same product in
     // the same order: the same bits. Only the host path swaps into C^T = op(B)^T op(A)^T.
     const bool rows = layout == BF16X_ROW_MAJOR;
-    const ComplexOperand<T> oa{&a->re, lda, (transa != BF16X_NO_TRANS) != rows, transa == BF16X_CONJ_TRANS, m, k};
-    const ComplexOperand<T> ob{&b->re, ldb, (transb != BF16X_NO_TRANS) != rows, transb == BF16X_CONJ_TRANS, k, n};
+    const ComplexOperand<T> oa{reinterpret_cast<const T*>(a), lda, (transa != BF16X_NO_TRANS) != rows,
+                               transa == BF16X_CONJ_TRANS,    m,   k};
+    const ComplexOperand<T> ob{reinterpret_cast<const T*>(b), ldb, (transb != BF16X_NO_TRANS) != rows,
+                               transb == BF16X_CONJ_TRANS,    k,   n};
     const HostCall<T> host =
         rows ? HostCall<T>{transb, transa, n, m, b, ldb, a, lda} : HostCall<T>{transa, transb, m, n, a, lda, b, ldb};
     st = run_complex<T>(oa, ob, alpha, beta, c, ldc, rows, host, opt, out);

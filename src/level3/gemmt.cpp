@@ -68,6 +68,8 @@ template <typename E>
 int syr2k(const Gemm<E>& gemm, Triangle t, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
           const Operand<E>& b, E beta, const View<E>& c) {
   if (n == 0) return BF16X_OK;
+  // alpha = 0 or k = 0: C = beta C without reading A or B (which may be NULL then).
+  if (is_zero(alpha) || k == 0) return gemmt<E>(gemm, t, n, 0, alpha, a, b, beta, c);
   // [op(A) op(B)] (n x 2k) and its partner [op(B) op(A)]^T (^H for HER2K; 2k x n), both packed column-major. HER2K's
   // conj(alpha) on the second product differs from alpha unless alpha is real: then alpha goes into the partner.
   const bool fold = t.hermitian && !is_real(alpha);

@@ -11,6 +11,8 @@ namespace bf16x::level3 {
 template <typename E>
 int symm(const Gemm<E>& gemm, bool left, Triangle t, std::int64_t m, std::int64_t n, E alpha, const Stored<E>& a,
          const Operand<E>& b, E beta, const View<E>& c) {
+  if (is_zero(alpha))  // C = beta C without reading A or B (which may be NULL then)
+    return gemm(m, n, 0, alpha, Operand<E>{nullptr, 1, false}, b, beta, c);
   const SymmetricView<E> s{a, t};
   const std::int64_t dim = left ? m : n, panel = symmetric_panel(dim, sizeof(E));
   for (std::int64_t p0 = 0; p0 < dim; p0 += panel) {
