@@ -121,34 +121,55 @@ inline void zgemm(Layout layout, Op ta, Op tb, std::int64_t m, std::int64_t n, s
 // types only; herk's alpha and beta and her2k's beta are real.
 namespace detail {
 template <typename T>
-struct Level3;  // the C entry points of element type T (defined for the four types only)
+struct Level3;  // the C entry points of element type T (defined for the four types only); one declaration each,
+                // since a declaration list's auto must deduce one type for all (clang holds to that)
 template <>
 struct Level3<float> {
   using Scalar = float;
-  static constexpr auto syrk = &bf16x_ssyrk_ex, syr2k = &bf16x_ssyr2k_ex, symm = &bf16x_ssymm_ex,
-                        trmm = &bf16x_strmm_ex, trsm = &bf16x_strsm_ex, gemmt = &bf16x_sgemmt_ex;
+  static constexpr auto syrk = &bf16x_ssyrk_ex;
+  static constexpr auto syr2k = &bf16x_ssyr2k_ex;
+  static constexpr auto symm = &bf16x_ssymm_ex;
+  static constexpr auto trmm = &bf16x_strmm_ex;
+  static constexpr auto trsm = &bf16x_strsm_ex;
+  static constexpr auto gemmt = &bf16x_sgemmt_ex;
 };
 template <>
 struct Level3<double> {
   using Scalar = double;
-  static constexpr auto syrk = &bf16x_dsyrk_ex, syr2k = &bf16x_dsyr2k_ex, symm = &bf16x_dsymm_ex,
-                        trmm = &bf16x_dtrmm_ex, trsm = &bf16x_dtrsm_ex, gemmt = &bf16x_dgemmt_ex;
+  static constexpr auto syrk = &bf16x_dsyrk_ex;
+  static constexpr auto syr2k = &bf16x_dsyr2k_ex;
+  static constexpr auto symm = &bf16x_dsymm_ex;
+  static constexpr auto trmm = &bf16x_dtrmm_ex;
+  static constexpr auto trsm = &bf16x_dtrsm_ex;
+  static constexpr auto gemmt = &bf16x_dgemmt_ex;
 };
 template <>
 struct Level3<std::complex<float>> {
   using Scalar = std::complex<float>;
   using Real = float;  // herk's alpha and beta, her2k's beta; defined for the complex types only
-  static constexpr auto syrk = &bf16x_csyrk_ex, syr2k = &bf16x_csyr2k_ex, symm = &bf16x_csymm_ex,
-                        trmm = &bf16x_ctrmm_ex, trsm = &bf16x_ctrsm_ex, gemmt = &bf16x_cgemmt_ex,
-                        herk = &bf16x_cherk_ex, her2k = &bf16x_cher2k_ex, hemm = &bf16x_chemm_ex;
+  static constexpr auto syrk = &bf16x_csyrk_ex;
+  static constexpr auto syr2k = &bf16x_csyr2k_ex;
+  static constexpr auto symm = &bf16x_csymm_ex;
+  static constexpr auto trmm = &bf16x_ctrmm_ex;
+  static constexpr auto trsm = &bf16x_ctrsm_ex;
+  static constexpr auto gemmt = &bf16x_cgemmt_ex;
+  static constexpr auto herk = &bf16x_cherk_ex;
+  static constexpr auto her2k = &bf16x_cher2k_ex;
+  static constexpr auto hemm = &bf16x_chemm_ex;
 };
 template <>
 struct Level3<std::complex<double>> {
   using Scalar = std::complex<double>;
   using Real = double;
-  static constexpr auto syrk = &bf16x_zsyrk_ex, syr2k = &bf16x_zsyr2k_ex, symm = &bf16x_zsymm_ex,
-                        trmm = &bf16x_ztrmm_ex, trsm = &bf16x_ztrsm_ex, gemmt = &bf16x_zgemmt_ex,
-                        herk = &bf16x_zherk_ex, her2k = &bf16x_zher2k_ex, hemm = &bf16x_zhemm_ex;
+  static constexpr auto syrk = &bf16x_zsyrk_ex;
+  static constexpr auto syr2k = &bf16x_zsyr2k_ex;
+  static constexpr auto symm = &bf16x_zsymm_ex;
+  static constexpr auto trmm = &bf16x_ztrmm_ex;
+  static constexpr auto trsm = &bf16x_ztrsm_ex;
+  static constexpr auto gemmt = &bf16x_zgemmt_ex;
+  static constexpr auto herk = &bf16x_zherk_ex;
+  static constexpr auto her2k = &bf16x_zher2k_ex;
+  static constexpr auto hemm = &bf16x_zhemm_ex;
 };
 // Not deduced from (so converted to) the element type of the arrays; no overload for other element types.
 template <typename T>
