@@ -5,9 +5,9 @@
 #include "bf16x/bf16x.h"
 
 namespace bf16x::api {
-namespace {
-
 bool valid_trans(int t) { return t == BF16X_NO_TRANS || t == BF16X_TRANS || t == BF16X_CONJ_TRANS; }
+
+namespace {
 
 // rows x cols elements at leading dimension ld (column-major storage): (cols-1)*ld + rows must fit in int64.
 bool extent_fits(std::int64_t rows, std::int64_t cols, std::int64_t ld) {

@@ -10,6 +10,9 @@ struct GemmShape {
   std::int64_t m, n, k, lda, ldb, ldc;
 };
 
+// NO_TRANS, TRANS or CONJ_TRANS.
+bool valid_trans(int t);
+
 // Returns BF16X_OK or the first failing bf16x_status.
 int check_gemm_args(const GemmShape& s, const void* a, const void* b, const void* c, bool alpha_zero);
 

@@ -87,7 +87,6 @@ struct Level3Call {
 char uplo_char(int u) { return u == BF16X_UPPER ? 'U' : 'L'; }
 char side_char(int s) { return s == BF16X_LEFT ? 'L' : 'R'; }
 char diag_char(int d) { return d == BF16X_UNIT ? 'U' : 'N'; }
-bool valid_trans(int t) { return t == BF16X_NO_TRANS || t == BF16X_TRANS || t == BF16X_CONJ_TRANS; }
 double real_of(float x) { return x; }
 double real_of(double x) { return x; }
 double real_of(const bf16x_complex_float& x) { return x.re; }

@@ -1,10 +1,8 @@
 #include "level3/substitution.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
 
-#include "util/team.hpp"
+#include "level3/columns.hpp"
 
 namespace bf16x::level3 {
 namespace {
@@ -46,16 +44,9 @@ template <typename E>
 void substitute(const E* d, std::int64_t s, bool lower, bool unit, const View<E>& b, std::int64_t n) {
   constexpr std::int64_t kColumns = 64;  // per task: columns are independent, their split changes no bit
   const std::int64_t tasks = (n + kColumns - 1) / kColumns;
-  const int threads = int(std::min<std::int64_t>(omp_get_max_threads(), tasks));
-  const auto run = [&](std::int64_t t) {
+  for_columns(tasks, s * n < 4096, [&](std::int64_t t) {
     solve_columns(d, s, lower, unit, b, t * kColumns, std::min(n, (t + 1) * kColumns));
-  };
-  if (!util::team_needed(threads) || s * n < 4096) {
-    for (std::int64_t t = 0; t < tasks; ++t) run(t);
-    return;
-  }
-#pragma omp parallel for schedule(static) num_threads(threads)
-  for (std::int64_t t = 0; t < tasks; ++t) run(t);
+  });
 }
 
 template void substitute<float>(const float*, std::int64_t, bool, bool, const View<float>&, std::int64_t);
