@@ -21,6 +21,7 @@ fail=0 first= want=
 for engine in auto avx512bf16 avx2 reference amx-model; do
   for threads in 1 2 3 4; do
     name=cr_${engine}_$threads
+    rm -f "$name.log"  # the verbose file is appended to: a rerun in the same work dir starts it anew
     env BF16X_ENGINE=$engine BF16X_NUM_THREADS=$threads BF16X_VERBOSE=all BF16X_VERBOSE_OUTPUT_FILE="$PWD/$name.log" \
       "$run" --mode fp64cr "$py" "$here/lapack_fp64cr.py" compute in.npz "$name.npz" > "$name.out" 2> "$name.err" ||
       { echo "FAIL $name: the run failed"; cat "$name.err"; fail=1; continue; }
