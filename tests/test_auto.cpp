@@ -183,15 +183,27 @@ TEST(ErrorModel, FillEnvelopeBoundsTheTrueFillRatio) {
 // The pass over the operands gives the envelope of its definition, bin for bin, on every path: lines along memory
 // and across it, FP64 and FP32, blocks of lines cut short, lines whose length is not a multiple of four, the
 // parallel pass on 1-3 threads, and values in every corner of the binning: bin edges, subnormals, lines whose scale
-// is so small that the fast form of the binning does not hold, zero lines and zero entries. Single lines too: the
-// envelope of many lines is their maximum, where one line binned wrongly can hide.
+// is so small that the fast form of the binning does not hold, zero lines and zero entries, triangles (short lines
+// of zeros beside unit entries: the sorted path of lines up to 64 long). Single lines too: the envelope of many
+// lines is their maximum, where one line binned wrongly can hide.
 template <typename T>
 void check_envelope_definition() {
   const int threads_before = omp_get_max_threads();
   std::mt19937_64 g(11);
   std::uniform_real_distribution<double> u(-1, 1);
-  for (const auto& [rows, cols] : {std::pair{37, 53}, {1, 9}, {1, 300}, {300, 1}, {70, 3}, {300, 261}, {261, 300}})
-    for (int kind = 0; kind < 7; ++kind) {
+  for (const auto& [rows, cols] : {std::pair{37, 53},
+                                   {1, 9},
+                                   {1, 300},
+                                   {300, 1},
+                                   {70, 3},
+                                   {300, 261},
+                                   {261, 300},
+                                   {10, 10},
+                                   {64, 64},
+                                   {65, 65},
+                                   {5, 65},
+                                   {65, 5}})
+    for (int kind = 0; kind < 8; ++kind) {
       check::Mat<T> a(rows, cols);
       for (std::int64_t j = 0; j < cols; ++j)
         for (std::int64_t i = 0; i < rows; ++i) {
@@ -215,6 +227,9 @@ void check_envelope_definition() {
             case 6:
               v = (i == 2 || j == 1) ? 0.0 : std::ldexp(v, int(j % 40) - 20);
               break;  // zero lines
+            case 7:
+              v = i > j ? 0.0 : i == j ? 1.0 : v;
+              break;  // a unit upper triangle
           }
           a(i, j) = T(v);
         }

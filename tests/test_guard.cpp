@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -293,6 +294,34 @@ TEST(Guard, TinyCallsTheEnvelopeDoesNotProveGoToTheHost) {
     if (r.stats.guard == BF16X_GUARD_ENVELOPE) continue;  // proved: emulated
     EXPECT_EQ(r.stats.guard, BF16X_GUARD_NATIVE) << n;
     EXPECT_EQ(std::memcmp(r.c.data(), host.c.data(), r.c.v.size() * sizeof(double)), 0) << n;
+  }
+}
+
+// A call of under 512 multiply-adds (m n k) runs on the host unmeasured (guard=native, the host's bits), even where
+// the envelope would prove it: the envelope's passes alone cost more than the host's call. At 512 the guard measures
+// again. A row of ones against a column of ones (fill ratio 1) is proved at any k, so 1 x 1 x k shows the edge.
+TEST(Guard, CallsUnder512MultiplyAddsRunOnTheHost) {
+  std::mt19937_64 g(13);
+  for (const auto& [m, n, k] : {std::array<std::int64_t, 3>{1, 1, 1}, {2, 3, 4}, {7, 7, 7}, {1, 500, 1}, {1, 1, 511}}) {
+    const Case cs{"uniform", random_mat(m, k, g), random_mat(k, n, g)};
+    const Result host = run(cs, BF16X_MODE_NATIVE, BF16X_GUARD_DEFAULT);
+    ASSERT_EQ(host.status, BF16X_OK);
+    for (int mode : {BF16X_MODE_FP64X21, BF16X_MODE_FP64C(15)}) {
+      const Result r = run(cs, mode, BF16X_GUARD_DEFAULT);
+      ASSERT_EQ(r.status, BF16X_OK);
+      EXPECT_EQ(r.stats.guard, BF16X_GUARD_NATIVE) << m << "x" << n << "x" << k << " " << bf16x_mode_name(mode);
+      EXPECT_EQ(std::memcmp(r.c.data(), host.c.data(), r.c.v.size() * sizeof(double)), 0) << m << "x" << n << "x" << k;
+    }
+  }
+  for (const std::int64_t k : {511, 512}) {
+    Case ones{"ones", Mat(1, k), Mat(k, 1)};
+    std::fill(ones.a.v.begin(), ones.a.v.end(), 1.0);
+    std::fill(ones.b.v.begin(), ones.b.v.end(), 1.0);
+    for (int mode : {BF16X_MODE_FP64X21, BF16X_MODE_FP64C(15)}) {
+      EXPECT_EQ(run(ones, mode, BF16X_GUARD_DEFAULT).stats.guard, k < 512 ? BF16X_GUARD_NATIVE : BF16X_GUARD_ENVELOPE)
+          << k << " " << bf16x_mode_name(mode);
+      EXPECT_EQ(run(ones, mode, BF16X_GUARD_OFF).stats.guard, BF16X_GUARD_NONE) << k;  // the rule is the guard's
+    }
   }
 }
 

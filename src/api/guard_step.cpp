@@ -30,6 +30,15 @@ template <typename T>
 GuardPlan plan_guard(const GuardRequest& g, const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std::int64_t m,
                      std::int64_t n, std::int64_t k) {
   GuardPlan p;
+  // A call of under kHostWork multiply-adds goes to the host unmeasured: the envelope's two passes alone cost more
+  // than the host's whole call (any emulation several times more), and the host's error, gamma_k (|A||B|)_ij, is
+  // within the guard's target 4 k u (|A||B|)_ij. LAPACK makes millions of such calls (docs/performance.md).
+  constexpr double kHostWork = 512;
+  if (g.host && double(m) * double(n) * double(k) < kHostWork) {
+    p.native = true;
+    p.result = BF16X_GUARD_NATIVE;
+    return p;
+  }
   policy::GuardLines lines(m, n);  // before any read of A or B (throws std::bad_alloc)
   const policy::EntryBound bound = policy::entry_bound(g.mode, k, g.block_k);
   const double tau = g.tau > 0 ? g.tau : policy::guard_target(g.is_double, k);

@@ -66,9 +66,9 @@ void count_across(const double* x, std::int64_t sl, int nr, std::int64_t len, co
   fill_loops().count_across_fp64(x, sl, nr, len, c, shift, h);
 }
 
-// Per line of a block: the largest and smallest |x| (as FP64: exact for float too), and whether any entry is NaN or
-// Inf. SSE2 (baseline x86-64), two entries an operation: along the lines where they are contiguous, else across
-// the block, lines side by side.
+// Per line of a block: the largest and the smallest nonzero |x| (as FP64: exact for float too; +inf for a zero line),
+// and whether any entry is NaN or Inf. SSE2 (baseline x86-64), two entries an operation: along the lines where they are
+// contiguous, else across the block, lines side by side.
 template <typename T>
 __m128d abs2(const T* p) {
   const __m128d sign = _mm_set1_pd(-0.0);
@@ -86,8 +86,10 @@ bool extremes(const T* x, std::int64_t sr, std::int64_t sl, std::int64_t nr, std
     v = std::fabs(v);
     bad = _mm_or_pd(bad, _mm_set1_pd(v <= kMax ? 0.0 : -1.0));
     mx[r] = v > mx[r] ? v : mx[r];
-    mn[r] = v < mn[r] ? v : mn[r];
+    mn[r] = v != 0 && v < mn[r] ? v : mn[r];
   };
+  const __m128d inf = _mm_set1_pd(std::numeric_limits<double>::infinity()), zero = _mm_setzero_pd();
+  const auto nonzero = [&](__m128d v) { return _mm_or_pd(v, _mm_and_pd(_mm_cmpeq_pd(v, zero), inf)); };  // 0 -> inf
   for (std::int64_t r = 0; r < nr; ++r) mx[r] = 0, mn[r] = std::numeric_limits<double>::infinity();
   if (sl == 1) {
     for (std::int64_t r = 0; r < nr; ++r) {
@@ -98,7 +100,7 @@ bool extremes(const T* x, std::int64_t sr, std::int64_t sl, std::int64_t nr, std
         const __m128d v0 = abs2(line + l), v1 = abs2(line + l + 2);
         bad = _mm_or_pd(bad, _mm_or_pd(_mm_cmpnle_pd(v0, top), _mm_cmpnle_pd(v1, top)));
         hi0 = _mm_max_pd(hi0, v0), hi1 = _mm_max_pd(hi1, v1);
-        lo0 = _mm_min_pd(lo0, v0), lo1 = _mm_min_pd(lo1, v1);
+        lo0 = _mm_min_pd(lo0, nonzero(v0)), lo1 = _mm_min_pd(lo1, nonzero(v1));
       }
       alignas(16) double h[2], o[2];
       _mm_store_pd(h, _mm_max_pd(hi0, hi1));
@@ -115,7 +117,7 @@ bool extremes(const T* x, std::int64_t sr, std::int64_t sl, std::int64_t nr, std
         const __m128d v = abs2(col + 2 * p);
         bad = _mm_or_pd(bad, _mm_cmpnle_pd(v, top));
         _mm_storeu_pd(mx + 2 * p, _mm_max_pd(_mm_loadu_pd(mx + 2 * p), v));
-        _mm_storeu_pd(mn + 2 * p, _mm_min_pd(_mm_loadu_pd(mn + 2 * p), v));
+        _mm_storeu_pd(mn + 2 * p, _mm_min_pd(_mm_loadu_pd(mn + 2 * p), nonzero(v)));
       }
       if (nr % 2) one(double(col[nr - 1]), nr - 1);
     }
@@ -124,8 +126,8 @@ bool extremes(const T* x, std::int64_t sr, std::int64_t sl, std::int64_t nr, std
 }
 
 // Lines of op(X): element l of line r sits at data[r * sr + l * sl], walked along the contiguous direction, a block
-// of lines at a time. Two passes over a block: its lines' extremes (the scale, and the lowest and highest bin, since
-// bin_of grows with |x|), then the counts.
+// of lines at a time. Two passes over a block: its lines' extremes (the scale, and the lowest nonzero and the highest
+// bin, since bin_of grows with |x|), then the counts.
 // - Along (sl == 1), kAlong lines a block (2048-long FP64 lines: 512 KiB, read again from the L2), line by line,
 //   into kAlongCopies counts per bin: most entries of a line lie in its top binades, and equal bins in a row then
 //   do not wait for each other's increments.
@@ -140,6 +142,7 @@ Env measure(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count,
   constexpr std::int64_t kAlong = 32, kAcross = 256;
   const bool big = count * len > 65536, along = sl == 1;
   const int team = big ? omp_get_max_threads() : 1;
+  const bool solo = !util::team_needed(team);
   int shift = 5;  // across: a block of 2^shift lines, 32 to kAcross, and no fewer blocks than threads
   while ((std::int64_t(1) << shift) < kAcross && (std::int64_t(2) << shift) * team <= count) ++shift;
   const std::int64_t block = along ? kAlong : std::int64_t(1) << shift;
@@ -161,20 +164,29 @@ Env measure(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count,
   // A share of the work: its worksharing constructs are orphaned here (util/team.hpp).
   const auto share = [&](bool& nonfinite, std::int64_t& lines) {
     std::uint32_t* h = counts + per_thread * std::size_t(omp_get_thread_num());
-    std::array<std::int64_t, Env::kBins> worst{};
-    int all_below = Env::kBins;  // every line has all its entries in bins below this one
-    // The envelope of line r, taking (and clearing) its count of bin b from take(b).
+    // The worst counts of this share's lines: the envelope's own where one thread measures, else the thread's
+    // copy, cleared when the first nonzero line bounds the bins it needs (below its hi) and merged at the end.
+    std::array<std::int64_t, Env::kBins> own;
+    std::int64_t* const worst = solo ? env.worst.data() : own.data();
+    int all_below = Env::kBins;           // every line has all its entries in bins below this one: their worst is len
+    int min_lo = Env::kBins, max_lo = 1;  // the lowest and highest first nonzero bin (at least 1) of the lines
+    // The envelope of line r, taking (and clearing) its count of bin b from take(b). Zeros count in bin 0, the other
+    // entries in bins lo..hi-1 (lo = 0 too where one lies below 2^-128 of the scale): the walk covers the binades
+    // the line's entries span (a few dozen bins of the 513), and the bins below lo, where its count is that of bin
+    // 0, are filled once for all lines at the end.
     auto add_line = [&](double mx, int lo, int hi, auto&& take) {
-      std::int64_t below = 0;
+      std::int64_t below = take(0);
       if (mx != 0) {  // an all-zero line gives exact zeros
-        ++lines;
+        if (lines++ == 0 && !solo) std::fill_n(own.begin(), hi, std::int64_t(0));
         all_below = std::min(all_below, hi);
-        for (int b = lo; b < hi; ++b) {
+        worst[0] = std::max(worst[0], below);
+        int b = std::max(lo, 1);
+        min_lo = std::min(min_lo, b), max_lo = std::max(max_lo, b);
+        for (; b < all_below; ++b) {
           below += take(b);
-          worst[std::size_t(b)] = std::max(worst[std::size_t(b)], below);
+          worst[b] = std::max(worst[b], below);
         }
-      } else {
-        for (int b = lo; b < hi; ++b) take(b);
+        for (; b < hi; ++b) take(b);
       }
     };
 #pragma omp for schedule(static)
@@ -188,7 +200,7 @@ Env measure(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count,
       bool fast = true;
       for (std::int64_t r = 0; r < nr; ++r) {
         scale[r] = split::scale_exponent(mx[r]);
-        lo[r] = len > 0 ? bin_of(mn[r], scale[r]) : Env::kBins;
+        lo[r] = len == 0 ? Env::kBins : mx[r] == 0 ? 0 : bin_of(mn[r], scale[r]);
         hi[r] = len > 0 ? bin_of(mx[r], scale[r]) + 1 : 0;
         offset[r] = bin_offset(scale[r]);
         fast = fast && scale[r] >= kFastScale;
@@ -218,12 +230,23 @@ Env measure(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count,
           add_line(mx[r], lo[r], hi[r], [&](int b) { return std::exchange(h[b * block + r], 0u); });
       }
     }
-    for (int b = all_below; b < Env::kBins; ++b) worst[std::size_t(b)] = len;
+    if (lines == 0) return;  // no nonzero line in this share (`lines` counts this thread's)
+    // Each line's count grows with the bin, so does their maximum. Below min_lo no line was walked: there it is the
+    // zeros' count of bin 0 (those bins are still zero); from max_lo up every line was; in between, the running
+    // maximum carries each line's count over the bins below its lo.
+    if (worst[0] > 0) std::fill(worst + 1, worst + std::min(min_lo, all_below), worst[0]);  // else still zero
+    for (int b = std::max(min_lo, 1); b < std::min(max_lo, all_below); ++b) worst[b] = std::max(worst[b], worst[b - 1]);
+    if (solo) {
+      std::fill(worst + all_below, worst + Env::kBins, len);
+      return;
+    }
 #pragma omp critical(bf16x_fill_envelope)
-    for (int b = 0; b < Env::kBins; ++b)
-      env.worst[std::size_t(b)] = std::max(env.worst[std::size_t(b)], worst[std::size_t(b)]);
+    {
+      for (int b = 0; b < all_below; ++b) env.worst[std::size_t(b)] = std::max(env.worst[std::size_t(b)], worst[b]);
+      for (int b = all_below; b < Env::kBins; ++b) env.worst[std::size_t(b)] = len;
+    }
   };
-  if (!util::team_needed(team)) {
+  if (solo) {
     share(nonfinite, lines);
   } else {
 #pragma omp parallel num_threads(team) reduction(|| : nonfinite) reduction(+ : lines)
@@ -244,9 +267,16 @@ const FillLoops& fill_loops() {
 double gamma(double n, double u) { return n * u < 1 ? n * u / (1 - n * u) : std::numeric_limits<double>::infinity(); }
 
 double fp64_truncation(int d) {
-  double t = 2 * 0x1p-54;
-  for (int s = d; s <= 10; ++s) t += std::min(s + 1, 11 - s) * std::ldexp(1.0, -9 * s);
-  return t;
+  // Once per d (every guarded call asks): d = 0..11, the products i + j < d of six slices.
+  static const std::array<double, 12> table = [] {
+    std::array<double, 12> t{};
+    for (int e = 0; e < 12; ++e) {
+      t[std::size_t(e)] = 2 * 0x1p-54;
+      for (int s = e; s <= 10; ++s) t[std::size_t(e)] += std::min(s + 1, 11 - s) * std::ldexp(1.0, -9 * s);
+    }
+    return t;
+  }();
+  return table[std::size_t(std::clamp(d, 0, 11))];
 }
 
 double FillEnvelope::lower_edge(int bin) {
@@ -269,10 +299,14 @@ double fill_ratio(const FillEnvelope& a, const FillEnvelope& b) {
   // the merged steps. worst[kBins-1] == k, so both searches stop inside the arrays.
   long double sum = 0;
   int ba = 0, bb = FillEnvelope::kBins - 1;
+  // Both arrays grow with the bin: a binary search finds the next step (most bins of a short line are empty).
+  const auto first_above = [](const FillEnvelope& e, int from, int to, std::int64_t v) {
+    return int(std::upper_bound(e.worst.begin() + from, e.worst.begin() + to, v) - e.worst.begin());
+  };
   for (std::int64_t p = 0; p < k;) {
-    while (a.worst[std::size_t(ba)] <= p) ++ba;
+    ba = first_above(a, ba, FillEnvelope::kBins, p);
     const std::int64_t q = k - 1 - p;
-    while (bb > 0 && b.worst[std::size_t(bb - 1)] > q) --bb;
+    bb = first_above(b, 0, bb, q);
     const std::int64_t end = std::min(a.worst[std::size_t(ba)], bb > 0 ? k - b.worst[std::size_t(bb - 1)] : k);
     sum += (long double)(end - p) * FillEnvelope::lower_edge(ba) * FillEnvelope::lower_edge(bb);
     p = end;
