@@ -1,9 +1,11 @@
 #include "complex/operands.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 #include "util/pow2.hpp"
+#include "util/team.hpp"
 
 namespace bf16x::complex {
 namespace {
@@ -29,8 +31,7 @@ template <typename T>
 void split_parts(const ComplexOperand<T>& op, std::int64_t i0, std::int64_t j0, std::int64_t r, std::int64_t c, T* re,
                  std::int64_t ldre, T* im, std::int64_t ldim, bool negate_im) {
   const T sign = op.conj != negate_im ? T(-1) : T(1);
-#pragma omp parallel for schedule(static)
-  for (std::int64_t j = 0; j < c; ++j) {
+  util::for_each_index(c, r * c < util::kTeamElements, [&](std::int64_t j) {
     const Factor fc = op.col_exp ? factor(op.col_exp[j0 + j]) : Factor{};
     for (std::int64_t i = 0; i < r; ++i) {
       // Element (i0 + i, j0 + j) of op(X): X(i, j), or X(j, i) for a transposed operand.
@@ -45,7 +46,7 @@ void split_parts(const ComplexOperand<T>& op, std::int64_t i0, std::int64_t j0, 
         im[i + j * ldim] = sign * e[1];
       }
     }
-  }
+  });
 }
 
 template <typename T>
@@ -56,10 +57,10 @@ OperandScan scan_operand(const ComplexOperand<T>& op, bool rows) {
   OperandScan out;
   out.exps.assign(static_cast<std::size_t>(along ? scols : srows), 0);
   int* exps = out.exps.data();
-  bool finite = true;
+  std::atomic<bool> finite{true};  // cleared by any line with a NaN or Inf
+  const bool small = srows * scols < util::kTeamElements;
   if (along) {
-#pragma omp parallel for schedule(static) reduction(&& : finite)
-    for (std::int64_t j = 0; j < scols; ++j) {
+    util::for_each_index(scols, small, [&](std::int64_t j) {
       const T* col = op.x + 2 * j * op.ld;
       double mx = 0;
       bool f = true;
@@ -68,15 +69,14 @@ OperandScan scan_operand(const ComplexOperand<T>& op, bool rows) {
         f = f && std::isfinite(v);
         mx = std::max(mx, v);
       }
-      finite = finite && f;
+      if (!f) finite.store(false, std::memory_order_relaxed);
       exps[j] = f ? exponent_of(mx) : 0;
-    }
+    });
   } else {
     // Rows across the stored columns: a chunk of rows at a time, each column read along its contiguous run.
     constexpr std::int64_t kChunk = 256;
     const std::int64_t chunks = (srows + kChunk - 1) / kChunk;
-#pragma omp parallel for schedule(static) reduction(&& : finite)
-    for (std::int64_t ch = 0; ch < chunks; ++ch) {
+    util::for_each_index(chunks, small, [&](std::int64_t ch) {
       double mx[kChunk] = {};
       bool f = true;
       const std::int64_t r0 = ch * kChunk, nr = std::min(kChunk, srows - r0);
@@ -88,11 +88,11 @@ OperandScan scan_operand(const ComplexOperand<T>& op, bool rows) {
           mx[i] = std::max(mx[i], v);
         }
       }
-      finite = finite && f;
+      if (!f) finite.store(false, std::memory_order_relaxed);
       for (std::int64_t i = 0; i < nr; ++i) exps[r0 + i] = f ? exponent_of(mx[i]) : 0;
-    }
+    });
   }
-  out.finite = finite;
+  out.finite = finite.load();
   return out;
 }
 

@@ -295,8 +295,7 @@ util::DriverStatus gemm_cr_complex(const ComplexArgs<T>& g, CrConfig& cfg) {
     const T v = x[2 * at + im];
     return im && conj ? T(-v) : v;
   };
-#pragma omp parallel for schedule(static)
-  for (std::int64_t l = 0; l < k; ++l) {
+  util::for_each_index(k, k * (m + n) < util::kTeamElements, [&](std::int64_t l) {
     for (std::int64_t i = 0; i < m; ++i) {
       a2[std::size_t(i + l * m)] = part(g.a, g.lda, g.a_trans, g.a_conj, i, l, 0);
       a2[std::size_t(i + (k + l) * m)] = part(g.a, g.lda, g.a_trans, g.a_conj, i, l, 1);
@@ -306,7 +305,7 @@ util::DriverStatus gemm_cr_complex(const ComplexArgs<T>& g, CrConfig& cfg) {
       b2[std::size_t(l + 2 * j * k2)] = re, b2[std::size_t(k + l + 2 * j * k2)] = T(-im);
       b2[std::size_t(l + (2 * j + 1) * k2)] = im, b2[std::size_t(k + l + (2 * j + 1) * k2)] = re;
     }
-  }
+  });
   const pack::MatrixView<T> va{a2.data(), m, false}, vb{b2.data(), k2, false};
   line_exponents(va, true, m, k2, la);
   line_exponents(vb, false, n2, k2, lb);

@@ -64,8 +64,7 @@ void sum_squares(const Lines<T>& x, std::int64_t count, std::int64_t len, const 
                  double* ss) {
   const double up = 1.0 + double(len + 3) * 0x1p-52;
   if (x.contig) {
-#pragma omp parallel for schedule(static) if (count * len > 65536)
-    for (std::int64_t r = 0; r < count; ++r) {
+    util::for_each_index(count, count * len <= util::kTeamElements, [&](std::int64_t r) {
       double s = 0;
       const T* row = x.p + r * x.ld;
       for (std::int64_t l = 0; l < len; ++l) {
@@ -73,12 +72,11 @@ void sum_squares(const Lines<T>& x, std::int64_t count, std::int64_t len, const 
         s += v * v;
       }
       ss[r] = s * up;
-    }
+    });
   } else {
     constexpr std::int64_t kChunk = 512;
     const std::int64_t chunks = (count + kChunk - 1) / kChunk;
-#pragma omp parallel for schedule(static) if (count * len > 65536)
-    for (std::int64_t ch = 0; ch < chunks; ++ch) {
+    util::for_each_index(chunks, count * len <= util::kTeamElements, [&](std::int64_t ch) {
       double s[kChunk] = {};
       const std::int64_t r0 = ch * kChunk, nr = std::min(kChunk, count - r0);
       for (std::int64_t l = 0; l < len; ++l) {
@@ -89,7 +87,7 @@ void sum_squares(const Lines<T>& x, std::int64_t count, std::int64_t len, const 
         }
       }
       for (std::int64_t r = 0; r < nr; ++r) ss[r0 + r] = s[r] * up;
-    }
+    });
   }
 }
 
@@ -261,6 +259,8 @@ double crt_packed_elements(int moduli, std::int64_t m, std::int64_t n, std::int6
 Blocking crt_blocking(std::int64_t m, std::int64_t n, std::int64_t k, const CrtConfig& cfg) {
   Blocking b;
   b.threads = cfg.threads > 0 ? cfg.threads : omp_get_max_threads();
+  // Under 32^3 multiply-adds a team's start and barriers (futex system calls) cost more than a second thread saves.
+  if (double(m) * double(n) * double(k) < 32768.0) b.threads = 1;
   b.kc = int(std::clamp<std::int64_t>(cfg.kc > 0 ? round_up(cfg.kc, kKChunk) : kDefaultBlockK, kKChunk, 2048));
   b.kc = int(std::min<std::int64_t>(b.kc, round_up(std::max<std::int64_t>(k, 1), kKChunk)));
   b.mc = int(std::min<std::int64_t>(cfg.mc > 0 ? round_up(cfg.mc, kTile) : kDefaultBlock, round_up(m, kTile)));

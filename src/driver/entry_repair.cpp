@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "util/team.hpp"
+
 namespace bf16x::driver {
 namespace {
 
@@ -80,8 +82,8 @@ void repair_entries(const RepairArgs<T>& x, const std::vector<EntryIndex>& entri
   std::vector<double> cols(std::size_t(threads) * std::size_t(k));
   const double alpha = double(x.alpha), beta = double(x.beta);
   const bool big = std::int64_t(entries.size()) * k > 65536;
-#pragma omp parallel num_threads(threads) if (big)
-  {
+  // A share of the groups: its worksharing construct is orphaned here (util/team.hpp).
+  const auto share = [&] {
     double* col = cols.data() + std::size_t(omp_get_thread_num()) * std::size_t(k);
 #pragma omp for schedule(dynamic)
     for (std::int64_t g = 0; g < groups; ++g) {
@@ -100,6 +102,12 @@ void repair_entries(const RepairArgs<T>& x, const std::vector<EntryIndex>& entri
         }
       }
     }
+  };
+  if (!util::team_needed(big ? threads : 1)) {
+    share();
+  } else {
+#pragma omp parallel num_threads(big ? threads : 1)
+    share();
   }
 }
 

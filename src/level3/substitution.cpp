@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "level3/columns.hpp"
+#include "util/team.hpp"
 
 namespace bf16x::level3 {
 namespace {
@@ -44,7 +44,7 @@ template <typename E>
 void substitute(const E* d, std::int64_t s, bool lower, bool unit, const View<E>& b, std::int64_t n) {
   constexpr std::int64_t kColumns = 64;  // per task: columns are independent, their split changes no bit
   const std::int64_t tasks = (n + kColumns - 1) / kColumns;
-  for_columns(tasks, s * n < 4096, [&](std::int64_t t) {
+  util::for_each_index(tasks, s * n < 4096, [&](std::int64_t t) {
     solve_columns(d, s, lower, unit, b, t * kColumns, std::min(n, (t + 1) * kColumns));
   });
 }
