@@ -65,13 +65,12 @@ void combine(std::int64_t i0, std::int64_t r, std::int64_t j0, std::int64_t c, c
     }
     x = Complex<T>{T(re), T(im)};
   };
-  const bool small = r * c < util::kTeamElements;
   if (c_rows) {  // along C's rows, where it is contiguous
-    util::for_each_index(r, small, [&](std::int64_t i) {
+    util::for_each_index(r, r * c, [&](std::int64_t i) {
       for (std::int64_t j = 0; j < c; ++j) entry(i, j);
     });
   } else {
-    util::for_each_index(c, small, [&](std::int64_t j) {
+    util::for_each_index(c, r * c, [&](std::int64_t j) {
       for (std::int64_t i = 0; i < r; ++i) entry(i, j);
     });
   }

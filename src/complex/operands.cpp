@@ -31,7 +31,7 @@ template <typename T>
 void split_parts(const ComplexOperand<T>& op, std::int64_t i0, std::int64_t j0, std::int64_t r, std::int64_t c, T* re,
                  std::int64_t ldre, T* im, std::int64_t ldim, bool negate_im) {
   const T sign = op.conj != negate_im ? T(-1) : T(1);
-  util::for_each_index(c, r * c < util::kTeamElements, [&](std::int64_t j) {
+  util::for_each_index(c, r * c, [&](std::int64_t j) {
     const Factor fc = op.col_exp ? factor(op.col_exp[j0 + j]) : Factor{};
     for (std::int64_t i = 0; i < r; ++i) {
       // Element (i0 + i, j0 + j) of op(X): X(i, j), or X(j, i) for a transposed operand.
@@ -58,9 +58,8 @@ OperandScan scan_operand(const ComplexOperand<T>& op, bool rows) {
   out.exps.assign(static_cast<std::size_t>(along ? scols : srows), 0);
   int* exps = out.exps.data();
   std::atomic<bool> finite{true};  // cleared by any line with a NaN or Inf
-  const bool small = srows * scols < util::kTeamElements;
   if (along) {
-    util::for_each_index(scols, small, [&](std::int64_t j) {
+    util::for_each_index(scols, srows * scols, [&](std::int64_t j) {
       const T* col = op.x + 2 * j * op.ld;
       double mx = 0;
       bool f = true;
@@ -76,7 +75,7 @@ OperandScan scan_operand(const ComplexOperand<T>& op, bool rows) {
     // Rows across the stored columns: a chunk of rows at a time, each column read along its contiguous run.
     constexpr std::int64_t kChunk = 256;
     const std::int64_t chunks = (srows + kChunk - 1) / kChunk;
-    util::for_each_index(chunks, small, [&](std::int64_t ch) {
+    util::for_each_index(chunks, srows * scols, [&](std::int64_t ch) {
       double mx[kChunk] = {};
       bool f = true;
       const std::int64_t r0 = ch * kChunk, nr = std::min(kChunk, srows - r0);

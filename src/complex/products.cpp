@@ -46,8 +46,7 @@ int ComplexProducts<T>::accumulate(std::int64_t m, std::int64_t n, std::int64_t 
     st = real(m, n, k, a, b, 0.0f, q);
     const std::int64_t len = m * n;
     if (st == BF16X_OK) {
-      util::for_each_index(len, len < util::kTeamElements,
-                           [&](std::int64_t i) { acc[i] = first ? double(q[i]) : acc[i] + double(q[i]); });
+      util::for_each_index(len, len, [&](std::int64_t i) { acc[i] = first ? double(q[i]) : acc[i] + double(q[i]); });
     }
   }
   return st;
@@ -65,7 +64,7 @@ int ComplexProducts<T>::block_4m(const ComplexOperand<T>& a, const ComplexOperan
     split_parts(a, i0, l0, r, kc, ae, r, ae + r * kc, r, false);
     split_parts(b, l0, j0, kc, c, be, k2, be + kc, k2, true);
     // Second block column [Bi; Br] from the first.
-    util::for_each_index(c, c * k2 < util::kTeamElements, [&](std::int64_t j) {
+    util::for_each_index(c, c * k2, [&](std::int64_t j) {
       const T* src = be + j * k2;
       T* dst = be + (c + j) * k2;
       for (std::int64_t l = 0; l < kc; ++l) {
@@ -92,15 +91,15 @@ int ComplexProducts<T>::block_3m(const ComplexOperand<T>& a, const ComplexOperan
     split_parts(a, i0, l0, r, kc, ar, r, ai, r, false);
     split_parts(b, l0, j0, kc, c, br, kc, bi, kc, false);
     // The sums in T (finite: every part of the scaled operands is below 1).
-    util::for_each_index(la, la < util::kTeamElements, [&](std::int64_t i) { as[i] = ar[i] + ai[i]; });
-    util::for_each_index(lb, lb < util::kTeamElements, [&](std::int64_t i) { bs[i] = br[i] + bi[i]; });
+    util::for_each_index(la, la, [&](std::int64_t i) { as[i] = ar[i] + ai[i]; });
+    util::for_each_index(lb, lb, [&](std::int64_t i) { bs[i] = br[i] + bi[i]; });
     const bool first = l0 == 0;
     int st = accumulate(r, c, kc, ar, br, t1, first, real);
     if (st == BF16X_OK) st = accumulate(r, c, kc, ai, bi, t2, first, real);
     if (st == BF16X_OK) st = accumulate(r, c, kc, as, bs, t3, first, real);
     if (st != BF16X_OK) return st;
   }
-  util::for_each_index(rc, rc < util::kTeamElements, [&](std::int64_t i) {
+  util::for_each_index(rc, rc, [&](std::int64_t i) {
     const double re = t1[i] - t2[i], im = t3[i] - t1[i] - t2[i];
     t1[i] = re;  // Re P over T1, Im P over T2
     t2[i] = im;

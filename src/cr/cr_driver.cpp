@@ -63,7 +63,7 @@ void line_exponents(const pack::MatrixView<T>& v, bool rows, std::int64_t lines,
       for (std::int64_t l = 0; l < len; ++l)
         take(bits_of(std::fabs(double(at(x, l)))), mx[std::size_t(x)], mn[std::size_t(x)]);
     };
-    if (util::team_needed(lines * len > 65536 ? omp_get_max_threads() : 1)) {
+    if (util::team_needed(lines * len > util::kTeamElements ? omp_get_max_threads() : 1)) {
 #pragma omp parallel for schedule(static)
       for (std::int64_t x = 0; x < lines; ++x) line(x);
     } else {
@@ -295,7 +295,7 @@ util::DriverStatus gemm_cr_complex(const ComplexArgs<T>& g, CrConfig& cfg) {
     const T v = x[2 * at + im];
     return im && conj ? T(-v) : v;
   };
-  util::for_each_index(k, k * (m + n) < util::kTeamElements, [&](std::int64_t l) {
+  util::for_each_index(k, k * (m + n), [&](std::int64_t l) {
     for (std::int64_t i = 0; i < m; ++i) {
       a2[std::size_t(i + l * m)] = part(g.a, g.lda, g.a_trans, g.a_conj, i, l, 0);
       a2[std::size_t(i + (k + l) * m)] = part(g.a, g.lda, g.a_trans, g.a_conj, i, l, 1);

@@ -64,7 +64,7 @@ void sum_squares(const Lines<T>& x, std::int64_t count, std::int64_t len, const 
                  double* ss) {
   const double up = 1.0 + double(len + 3) * 0x1p-52;
   if (x.contig) {
-    util::for_each_index(count, count * len <= util::kTeamElements, [&](std::int64_t r) {
+    util::for_each_index(count, count * len, [&](std::int64_t r) {
       double s = 0;
       const T* row = x.p + r * x.ld;
       for (std::int64_t l = 0; l < len; ++l) {
@@ -76,7 +76,7 @@ void sum_squares(const Lines<T>& x, std::int64_t count, std::int64_t len, const 
   } else {
     constexpr std::int64_t kChunk = 512;
     const std::int64_t chunks = (count + kChunk - 1) / kChunk;
-    util::for_each_index(chunks, count * len <= util::kTeamElements, [&](std::int64_t ch) {
+    util::for_each_index(chunks, count * len, [&](std::int64_t ch) {
       double s[kChunk] = {};
       const std::int64_t r0 = ch * kChunk, nr = std::min(kChunk, count - r0);
       for (std::int64_t l = 0; l < len; ++l) {

@@ -81,7 +81,7 @@ void repair_entries(const RepairArgs<T>& x, const std::vector<EntryIndex>& entri
   const int threads = int(std::min<std::int64_t>(omp_get_max_threads(), groups));
   std::vector<double> cols(std::size_t(threads) * std::size_t(k));
   const double alpha = double(x.alpha), beta = double(x.beta);
-  const bool big = std::int64_t(entries.size()) * k > 65536;
+  const bool big = std::int64_t(entries.size()) * k > util::kTeamElements;
   // A share of the groups: its worksharing construct is orphaned here (util/team.hpp).
   const auto share = [&] {
     double* col = cols.data() + std::size_t(omp_get_thread_num()) * std::size_t(k);

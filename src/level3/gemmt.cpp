@@ -79,13 +79,13 @@ int syr2k(const Gemm<E>& gemm, Triangle t, std::int64_t n, std::int64_t k, E alp
     const E w = t.hermitian ? conj(v) : v;
     return fold ? mul(second ? conj(alpha) : alpha, w) : w;
   };
-  util::for_each_index(k, n * k < util::kTeamElements, [&](std::int64_t l) {
+  util::for_each_index(k, n * k, [&](std::int64_t l) {
     for (std::int64_t i = 0; i < n; ++i) {
       ab[i + l * n] = a.at(i, l);
       ab[i + (l + k) * n] = b.at(i, l);
     }
   });
-  util::for_each_index(n, n * k2 < util::kTeamElements, [&](std::int64_t j) {
+  util::for_each_index(n, n * k2, [&](std::int64_t j) {
     for (std::int64_t l = 0; l < k; ++l) {
       ba[l + j * k2] = partner(b.at(j, l), false);
       ba[l + k + j * k2] = partner(a.at(j, l), true);

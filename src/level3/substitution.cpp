@@ -44,7 +44,7 @@ template <typename E>
 void substitute(const E* d, std::int64_t s, bool lower, bool unit, const View<E>& b, std::int64_t n) {
   constexpr std::int64_t kColumns = 64;  // per task: columns are independent, their split changes no bit
   const std::int64_t tasks = (n + kColumns - 1) / kColumns;
-  util::for_each_index(tasks, s * n < 4096, [&](std::int64_t t) {
+  util::for_each_index(tasks, s * n, 4095, [&](std::int64_t t) {
     solve_columns(d, s, lower, unit, b, t * kColumns, std::min(n, (t + 1) * kColumns));
   });
 }

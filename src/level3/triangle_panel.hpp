@@ -47,7 +47,7 @@ template <typename E, typename View>
 std::vector<E> pack_panel(const View& v, std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1) {
   const std::int64_t rows = r1 - r0;
   std::vector<E> p(std::size_t(rows * (c1 - c0)));
-  util::for_each_index(c1 - c0, rows * (c1 - c0) < util::kTeamElements, [&](std::int64_t q) {
+  util::for_each_index(c1 - c0, rows * (c1 - c0), [&](std::int64_t q) {
     for (std::int64_t i = r0; i < r1; ++i) p[std::size_t(i - r0 + q * rows)] = v.at(i, c0 + q);
   });
   return p;

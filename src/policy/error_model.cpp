@@ -140,7 +140,7 @@ Env measure(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count,
   Env env;
   env.len = len;
   constexpr std::int64_t kAlong = 32, kAcross = 256;
-  const bool big = count * len > 65536, along = sl == 1;
+  const bool big = count * len > util::kTeamElements, along = sl == 1;
   const int team = big ? omp_get_max_threads() : 1;
   const bool solo = !util::team_needed(team);
   int shift = 5;  // across: a block of 2^shift lines, 32 to kAcross, and no fewer blocks than threads

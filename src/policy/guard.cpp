@@ -85,7 +85,7 @@ bool scan(const Lines<T>& x, std::int64_t count, std::int64_t len, int* e, doubl
         norm1[r0 + r] = s[r] * (1 + double(len + 2) * 0x1p-52) + double(len) * 0x1p-1022;  // no subnormal operand
     }
   };
-  if (!util::team_needed(count * len > 65536 ? omp_get_max_threads() : 1)) {
+  if (!util::team_needed(count * len > util::kTeamElements ? omp_get_max_threads() : 1)) {
     share(bad);
   } else {
 #pragma omp parallel reduction(|| : bad)

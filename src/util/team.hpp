@@ -16,21 +16,25 @@ namespace bf16x::util {
 // Whether work for `threads` threads needs a team of its own: else run its body on the calling thread.
 inline bool team_needed(int threads) { return threads > 1 || omp_get_level() > 0; }
 
-// A copy or a scan is worth a team from this many elements.
+// A copy or a scan is worth a team above this many elements.
 inline constexpr std::int64_t kTeamElements = std::int64_t(1) << 16;
 
-// body(i) for the independent iterations i in [0, count): on the call's threads (at most one per iteration), or on
-// the calling thread alone where the caller says the work is small or one thread would do it. Each iteration's
-// operations are the same whichever thread runs it, so the split changes no bit.
+// body(i) for the independent iterations i in [0, count), `work` elements in all: on the call's threads (at most one
+// per iteration) where the work is above `team_above`, else on the calling thread alone. Each iteration's operations
+// are the same whichever thread runs it, so the split changes no bit.
 template <typename Body>
-void for_each_index(std::int64_t count, bool small, Body body) {
+void for_each_index(std::int64_t count, std::int64_t work, std::int64_t team_above, Body body) {
   const int threads = int(std::min<std::int64_t>(omp_get_max_threads(), count));
-  if (small || threads <= 1) {
+  if (work <= team_above || threads <= 1) {
     for (std::int64_t i = 0; i < count; ++i) body(i);
     return;
   }
 #pragma omp parallel for schedule(static) num_threads(threads)
   for (std::int64_t i = 0; i < count; ++i) body(i);
+}
+template <typename Body>
+void for_each_index(std::int64_t count, std::int64_t work, Body body) {
+  for_each_index(count, work, kTeamElements, body);
 }
 
 }  // namespace bf16x::util
