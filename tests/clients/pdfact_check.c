@@ -15,36 +15,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-void Cblacs_pinfo(int* rank, int* nprocs);
-void Cblacs_get(int context, int what, int* value);
-void Cblacs_gridinit(int* context, const char* order, int nprow, int npcol);
-void Cblacs_gridinfo(int context, int* nprow, int* npcol, int* myrow, int* mycol);
-void Cblacs_gridexit(int context);
-int numroc_(const int* n, const int* nb, const int* iproc, const int* isrcproc, const int* nprocs);
-void descinit_(int* desc, const int* m, const int* n, const int* mb, const int* nb, const int* irsrc, const int* icsrc,
-               const int* ictxt, const int* lld, int* info);
+#include "blacs_grid.h"
+
 void pdpotrf_(const char* uplo, const int* n, double* a, const int* ia, const int* ja, const int* desca, int* info);
 void pdgetrf_(const int* m, const int* n, double* a, const int* ia, const int* ja, const int* desca, int* ipiv,
               int* info);
-
-/* Uniform in [-1, 1) from (id, i, j), the same on every rank. */
-static double element(int id, int i, int j) {
-  unsigned long long x = ((unsigned long long)id << 58) ^ ((unsigned long long)i << 29) ^ (unsigned long long)j;
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  x ^= x >> 31;
-  return (double)(x >> 11) * 0x1p-52 - 1.0;
-}
 
 static double global_a(int chol, int n, int i, int j) {
   if (!chol) return element(4, i, j);
   if (i == j) return 1.2 * 2 * sqrt(n / 3.0);
   return i < j ? element(3, i, j) : element(3, j, i);
 }
-
-/* Global row/column index of local index l (0-based) in a block-cyclic distribution. */
-static int global_index(int l, int nb, int iproc, int nprocs) { return (l / nb * nprocs + iproc) * nb + l % nb; }
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
