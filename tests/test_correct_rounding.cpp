@@ -167,7 +167,7 @@ class CorrectRounding : public ::testing::Test {};
 using Types = ::testing::Types<double, float>;
 TYPED_TEST_SUITE(CorrectRounding, Types);
 
-// The engines whose tile sums differ (cr_tile_level): auto (the widest this CPU runs), avx2 where it runs (the
+// The engines whose tile sums differ (engine::Record::sums): auto (the widest this CPU runs), avx2 where it runs (the
 // AVX2 kernels on an AVX-512 CPU), reference (the scalar ones).
 std::vector<int> cr_engines() {
   std::vector<int> e{BF16X_ENGINE_AUTO, BF16X_ENGINE_REFERENCE};

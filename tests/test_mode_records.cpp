@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "api/guard_step.hpp"
+#include "method/guard.hpp"
 #include "api/names.hpp"
 #include "bf16x/bf16x.h"
 #include "mode/records.hpp"
@@ -51,15 +51,15 @@ TEST(Modes, RecordsAgreeWithSchemes) {
 TEST(Modes, RecordsGiveTheGuardDefaults) {
   // README, "Accuracy you can rely on": fp64x21, fp64c15..20 and fp32c8..10 guarded by default; fp64x6..x15 and
   // the other CRT modes raw; fp32x6, native and the correctly rounded modes never.
-  auto guarded = [](int m) { return api::guard_applies(BF16X_GUARD_DEFAULT, m, false, true); };
+  auto guarded = [](int m) { return method::guard_applies(BF16X_GUARD_DEFAULT, m, false, true); };
   for (const mode::Record& r : mode::records()) {
     const bool want = r.id == BF16X_MODE_FP64X21 || (r.id >= BF16X_MODE_FP64C(15) && r.id <= BF16X_MODE_FP64C(20)) ||
                       (r.id >= BF16X_MODE_FP32C(8) && r.id <= BF16X_MODE_FP32C(10));
     EXPECT_EQ(guarded(r.id), want) << r.name;
     const bool fixed_point =
         (r.method == mode::Method::slices && r.precision == mode::Precision::fp64) || r.method == mode::Method::crt;
-    EXPECT_EQ(api::guard_applies(BF16X_GUARD_ON, r.id, false, true), fixed_point) << r.name;
-    EXPECT_FALSE(api::guard_applies(BF16X_GUARD_ON, r.id, false, false)) << r.name;  // the paper split
+    EXPECT_EQ(method::guard_applies(BF16X_GUARD_ON, r.id, false, true), fixed_point) << r.name;
+    EXPECT_FALSE(method::guard_applies(BF16X_GUARD_ON, r.id, false, false)) << r.name;  // the paper split
   }
   for (const mode::Record& r : mode::records())
     EXPECT_EQ(api::mode_fits(r.id, true) && api::mode_fits(r.id, false), r.precision == mode::Precision::both);

@@ -1,12 +1,77 @@
 #include "api/call_plan.hpp"
 
+#include <cstdio>
+#include <mutex>
+#include <string>
+
 #include "api/engine_choice.hpp"
-#include "api/guard_step.hpp"
 #include "api/runtime.hpp"
+#include "api/verbose.hpp"
 #include "crt/crt_mode.hpp"
-#include "crt/crt_model.hpp"
+#include "env/env_vars.hpp"
+#include "host/host_blas.hpp"
 
 namespace bf16x::api {
+namespace {
+
+// An emulation mode the caller asked for by name that lands on the scalar reference engine (no vector BF16 engine
+// here, and none requested): said once per process, since it runs 40-1000x slower than the host BLAS.
+void warn_if_reference(const CallPlan& p) {
+  const Settings& s = p.settings;
+  if (p.requested == BF16X_MODE_AUTO || p.method != mode::Method::slices || p.engine != BF16X_ENGINE_REFERENCE) return;
+  if (p.engine_option == BF16X_ENGINE_REFERENCE || s.env_engine == BF16X_ENGINE_REFERENCE ||
+      s.engine == BF16X_ENGINE_REFERENCE)
+    return;
+  static std::once_flag once;
+  std::call_once(once, [mode = p.mode] {
+    envvar::warn(std::string("mode ") + bf16x_mode_name(mode) +
+                 " runs on the scalar reference engine: this CPU has no vector BF16 engine, expect it to be 40-1000x "
+                 "slower than the host BLAS");
+  });
+}
+
+// The plan of a concrete mode: its method, its guard, the native choice's range. `by_auto`: auto chose it (fill:
+// what its fill pass measured, else -1). BF16X_ERR_MODE where no source of a mode fits the routine.
+int finish(CallPlan& p, int mode, bool by_auto, double fill) {
+  // Without a host BLAS auto cannot go native: it runs the most accurate slice mode instead.
+  if (mode == BF16X_MODE_NATIVE && p.requested == BF16X_MODE_AUTO && !*host::library_name())
+    mode = p.is_double ? BF16X_MODE_FP64X21 : BF16X_MODE_FP32X6;
+  // Every source of a mode (argument, environment, runtime setting, auto) is checked against the routine here.
+  const mode::Record* r = mode::record(mode);
+  if (!r || !mode::fits(mode, p.is_double) || r->method == mode::Method::automatic ||
+      r->method == mode::Method::process_default)
+    return BF16X_ERR_MODE;
+  p.mode = mode;
+  p.method = r->method;
+  p.host_guarded = by_auto && mode == BF16X_MODE_NATIVE && p.guard_option != BF16X_GUARD_OFF;
+  // The paper's unscaled split is a slice modes' matter: the CRT modes take the guard whatever BF16X_SPLIT says.
+  const bool scaled = p.method != mode::Method::slices || p.scaled;
+  if (method::guard_applies(p.guard_option, mode, by_auto, scaled)) {
+    method::GuardRequest g;
+    g.mode = mode;
+    g.is_double = p.is_double;
+    g.int8_engine = p.method == mode::Method::crt ? p.engine : crt_engine_for(p.engine);
+    g.block_k = p.block_k;
+    g.fill = fill;
+    g.tau = by_auto ? p.user_target : 0;  // auto: a target the caller set (0: the guard's own, 4 k u)
+    p.guard = g;
+  }
+  warn_if_reference(p);
+  return BF16X_OK;
+}
+
+// The verbose fields of a measured auto decision: the fill ratio, the predicted e_scaled and the target.
+void auto_reason(const AutoChoice& c, char (&why)[96]) {
+  if (c.nonfinite)
+    std::snprintf(why, sizeof why, ",fallback=nonfinite");
+  else if (c.measured)
+    std::snprintf(why, sizeof why, ",auto_fill=%.3g,auto_predicted=%.3g,auto_target=%.3g", c.fill_ratio, c.predicted,
+                  c.target);
+  else
+    std::snprintf(why, sizeof why, ",auto=cost_model");
+}
+
+}  // namespace
 
 CallPlan plan_call(const bf16x_options& opt, bool is_double, std::int64_t m, std::int64_t n, std::int64_t k) {
   return plan_call(opt, is_double, m, n, k, current_settings());
@@ -16,16 +81,25 @@ CallPlan plan_call(const bf16x_options& opt, bool is_double, std::int64_t m, std
                    const Settings& s) {
   CallPlan p;
   p.settings = s;
-  p.guard = opt.guard != BF16X_GUARD_DEFAULT ? opt.guard : s.guard;
+  p.is_double = is_double;
+  p.engine_option = opt.engine;
+  p.guard_option = opt.guard != BF16X_GUARD_DEFAULT ? opt.guard : s.guard;
   p.user_target = opt.auto_target > 0 ? opt.auto_target : s.auto_target;
-  const bool scaled = opt.split == BF16X_SPLIT_SCALED && s.split == BF16X_SPLIT_SCALED;
+  p.scaled = opt.split == BF16X_SPLIT_SCALED && s.split == BF16X_SPLIT_SCALED;
+  p.fuse_diagonals = opt.fuse_diagonals != 0;
+  p.block_k = opt.block_k;
+  p.fast_scaling = s.crt_fast_scaling;
+  p.count = opt.stats != nullptr;
+  p.verbose = verbose_wanted();
+  p.threads = effective_threads();
   p.requested = opt.mode == BF16X_MODE_DEFAULT ? s.mode(is_double) : opt.mode;
   // The mode before the engine is known: DEFAULT and BF16X_MIN_SIZE applied.
   // (Without an engine, AUTO reads as NATIVE here: only a concrete emulation mode can be refused.)
   const int asked = resolve_mode({opt.mode, is_double, m, n, k, -1, opt.auto_target}, s);
+  p.mode = asked;                 // what a refusal reports (the shim hands it to the library, which says why)
   if (crt::is_crt_mode(asked)) {  // CRT modes run on their own INT8 engines
-    p.mode = asked;
     p.status = crt_engine_for_call(opt.engine, p.engine, s);
+    if (p.status == BF16X_OK) p.status = finish(p, asked, false, -1);
     return p;
   }
   // An INT8-only engine runs no slice mode: an error for a slice mode asked for by name; auto's slice modes take
@@ -36,16 +110,38 @@ CallPlan plan_call(const bf16x_options& opt, bool is_double, std::int64_t m, std
   const bool emulation_named = asked != BF16X_MODE_NATIVE && asked != BF16X_MODE_AUTO;
   if (emulation_named && int8_named) p.status = BF16X_ERR_ENGINE_KIND;
   if (emulation_named && !int8_named && p.engine < 0 && opt.engine != BF16X_ENGINE_AUTO) p.status = BF16X_ERR_ENGINE;
-  if (p.status != BF16X_OK) {
-    p.mode = asked;  // what was refused (the shim hands it to the library, which says why)
+  if (p.status != BF16X_OK) return p;
+  p.crt_engine_option = int8_named ? opt.engine : crt_engine_for(p.engine);
+  p.request = ModeRequest{opt.mode, is_double, m, n, k, p.engine, opt.auto_target, opt.block_k, p.scaled};
+  p.request.guarded = method::guard_applies(
+      p.guard_option, is_double ? BF16X_MODE_FP64X21 : BF16X_MODE_FP32C(BF16X_FP32C_MAX), true, p.scaled);
+  const int mode = resolve_mode(p.request, s);
+  if (mode == BF16X_MODE_AUTO) {  // the operands decide: settle_auto
+    p.mode = mode;
+    p.method = mode::Method::automatic;
     return p;
   }
-  p.crt_engine_option = int8_named ? opt.engine : crt_engine_for(p.engine);
-  p.request = ModeRequest{opt.mode, is_double, m, n, k, p.engine, opt.auto_target, opt.block_k, scaled};
-  p.request.guarded =
-      guard_applies(p.guard, is_double ? BF16X_MODE_FP64X21 : BF16X_MODE_FP32C(BF16X_FP32C_MAX), true, scaled);
-  p.mode = resolve_mode(p.request, s);
+  const bool by_auto = p.requested == BF16X_MODE_AUTO;
+  if (by_auto)
+    std::snprintf(p.reason, sizeof p.reason, "%s",
+                  mode::is(mode, mode::Method::correctly_rounded)
+                      ? ",auto=target"  // a target tighter than native's bound
+                      : ",auto=cost_model");
+  p.status = finish(p, mode, by_auto, -1);
   return p;
 }
+
+template <typename T>
+int settle_auto(CallPlan& p, const pack::MatrixView<T>& a, const pack::MatrixView<T>& b) {
+  // Only where the cost model lets emulation win: one pass over A and B decides the number of products.
+  const AutoChoice c = choose_auto<T>(p.request, p.settings, a, b);
+  auto_reason(c, p.reason);
+  if (crt::is_crt_mode(c.mode))  // auto chose a CRT mode: its INT8 engine for the resolved one
+    if (const int st = crt_engine_for_call(p.crt_engine_option, p.engine, p.settings); st != BF16X_OK) return st;
+  return finish(p, c.mode, true, c.measured ? c.fill_ratio : -1);
+}
+
+template int settle_auto(CallPlan&, const pack::MatrixView<float>&, const pack::MatrixView<float>&);
+template int settle_auto(CallPlan&, const pack::MatrixView<double>&, const pack::MatrixView<double>&);
 
 }  // namespace bf16x::api

@@ -12,15 +12,14 @@
 #include "api/call_plan.hpp"
 #include "api/checks.hpp"
 #include "api/env.hpp"
-#include "api/guard_step.hpp"
 #include "api/real_gemm.hpp"
 #include "api/runtime.hpp"
 #include "api/verbose.hpp"
 #include "bf16x/bf16x.h"
 #include "complex/complex_gemm.hpp"
-#include "cr/cr_driver.hpp"
-#include "cr/cr_mode.hpp"
 #include "host/host_blas.hpp"
+#include "method/guard.hpp"
+#include "method/table.hpp"
 #include "util/clock.hpp"
 
 namespace bf16x::api {
@@ -96,25 +95,25 @@ void scale_c(std::int64_t m, std::int64_t n, const Complex<T>& beta, Complex<T>*
     }
 }
 
-// Auto's native choice under the guard (the modes auto stands for keep their range, api/guard_step.hpp
+// Auto's native choice under the guard (the modes auto stands for keep their range, method/guard.hpp
 // host_scaled) where the host CGEMM/ZGEMM's products may leave the range that the result stays in: the complex
 // layer then runs on the host's real GEMM, its operands scaled by powers of two per row and column.
 template <typename T>
 bool native_out_of_range(const CallPlan& plan, const ComplexOperand<T>& oa, const ComplexOperand<T>& ob,
                          const Complex<T>& alpha) {
-  if (plan.requested != BF16X_MODE_AUTO || plan.guard == BF16X_GUARD_OFF) return false;
-  // One read of the stored parts first (api/guard_step.hpp), the per-line scan only where it does not clear the call.
+  if (!plan.host_guarded) return false;
+  // One read of the stored parts first (method/guard.hpp), the per-line scan only where it does not clear the call.
   const double abs_alpha = std::hypot(double(alpha.re), double(alpha.im));
   const auto stored = [](const ComplexOperand<T>& o) {  // (inner, outer) in values: parts interleaved
     return std::pair{2 * (o.trans ? o.cols : o.rows), o.trans ? o.rows : o.cols};
   };
   const auto [ai, ao] = stored(oa);
   const auto [bi, bo] = stored(ob);
-  if (host_range_clear(oa.x, 2 * oa.ld, ai, ao, ob.x, 2 * ob.ld, bi, bo, 2 * oa.cols, abs_alpha)) return false;
+  if (method::host_range_clear(oa.x, 2 * oa.ld, ai, ao, ob.x, 2 * ob.ld, bi, bo, 2 * oa.cols, abs_alpha)) return false;
   const complex::OperandScan sa = complex::scan_operand(oa, true), sb = complex::scan_operand(ob, false);
   if (!sa.finite || !sb.finite) return false;  // NaN and Inf: the host's IEEE classes
   // Each part of an entry sums 2k real products.
-  return host_out_of_range(sa.exps, sb.exps, 2 * oa.cols, abs_alpha, std::is_same_v<T, double>);
+  return method::host_out_of_range(sa.exps, sb.exps, 2 * oa.cols, abs_alpha, std::is_same_v<T, double>);
 }
 
 // A checked call on column-major operand views (a row-major operand read as its transpose) and a C in either
@@ -132,38 +131,31 @@ int run_complex(const ComplexOperand<T>& oa, const ComplexOperand<T>& ob, const 
   }
   const CallPlan plan = plan_call(opt, is_double, m, n, k);  // the real GEMMs' plan, refusals included
   if (plan.status != BF16X_OK) return plan.status;
-  if (is_cr_mode(plan.mode)) {  // each part correctly rounded: the two real dot products of length 2k together
-    cr::CrConfig cfg;
-    cfg.level = cr_tile_level(plan.engine);
-    const cr::ComplexArgs<T> args{m,
-                                  n,
-                                  k,
-                                  oa.x,
-                                  oa.ld,
-                                  oa.trans,
-                                  oa.conj,
-                                  ob.x,
-                                  ob.ld,
-                                  ob.trans,
-                                  ob.conj,
-                                  {double(alpha.re), double(alpha.im)},
-                                  {double(beta.re), double(beta.im)},
-                                  &c->re,
-                                  ldc,
-                                  c_rows};
-    const ThreadScope threads;  // bf16x_set_num_threads, for this call's parallel region only
-    if (cr::gemm_cr_complex(args, cfg) == util::DriverStatus::ok) {
-      cr_outcome(plan.mode, plan.engine, cfg, out);
-      if (plan.requested == BF16X_MODE_AUTO) out.why += ",auto=target";  // a target tighter than native's bound
-      return BF16X_OK;
-    }
-    out.why = ",fallback=nonfinite";
+  if (method::has_complex<T>(plan)) {  // the method's own complex path (the correctly rounded one)
+    const method::ComplexCall<T> args{m,
+                                      n,
+                                      k,
+                                      oa.x,
+                                      oa.ld,
+                                      oa.trans,
+                                      oa.conj,
+                                      ob.x,
+                                      ob.ld,
+                                      ob.trans,
+                                      ob.conj,
+                                      {double(alpha.re), double(alpha.im)},
+                                      {double(beta.re), double(beta.im)},
+                                      &c->re,
+                                      ldc,
+                                      c_rows};
+    bool done = false;
+    if (const int st = method::run_complex<T>(plan, args, out, done); st != BF16X_OK || done) return st;
   } else if (plan.mode != BF16X_MODE_NATIVE || native_out_of_range<T>(plan, oa, ob, alpha)) {
-    const int method = opt.complex_method != BF16X_COMPLEX_DEFAULT ? opt.complex_method : plan.settings.complex_method;
+    const int how = opt.complex_method != BF16X_COMPLEX_DEFAULT ? opt.complex_method : plan.settings.complex_method;
     bool done = false;
     bf16x_options run = opt;
     if (plan.mode == BF16X_MODE_NATIVE) run.mode = BF16X_MODE_NATIVE;  // auto's native choice, on scaled parts
-    if (const int st = emulate<T>(method, oa, ob, alpha, beta, c, ldc, c_rows, run, out, done); st != BF16X_OK || done)
+    if (const int st = emulate<T>(how, oa, ob, alpha, beta, c, ldc, c_rows, run, out, done); st != BF16X_OK || done)
       return st;
     out = Outcome{};
     out.why = ",fallback=nonfinite";

@@ -18,7 +18,7 @@ struct ModeRequest {
   double target;         // auto: target e_scaled; 0: BF16X_AUTO_TARGET, else the native GEMM's bound gamma_k
   int block_k = 0;       // bf16x_options.block_k (0: default)
   bool scaled = true;    // the scaled split: the error model's bounds do not hold for the paper's unscaled slices
-  bool guarded = false;  // auto's choice runs under the componentwise guard (api/guard_step.hpp)
+  bool guarded = false;  // auto's choice runs under the componentwise guard (method/guard.hpp)
 };
 
 // A concrete mode (NATIVE, FP32X6, FP64X*), or AUTO where emulation may be faster and the choice needs the

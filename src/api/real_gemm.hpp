@@ -7,32 +7,13 @@
 
 #include "api/verbose.hpp"
 #include "bf16x/bf16x.h"
-#include "cr/cr_driver.hpp"
-#include "engine/engine.hpp"
-#include "util/phase_times.hpp"
+#include "method/outcome.hpp"
 
 namespace bf16x::api {
 
-// What a call did, for the stats and the verbose line.
-struct Outcome {
-  int mode = BF16X_MODE_NATIVE;  // mode that ran
-  int engine = -1;               // engine that ran, -1: the host BLAS
-  std::string why;               // ",key=value..." for the verbose line
-  engine::EngineCounters counters;
-  double seconds_split = 0, seconds_compute = 0;
-  std::size_t workspace_bytes = 0;
-  int guard = 0;               // bf16x_guard_result
-  std::uint64_t repaired = 0;  // entries the guard recomputed
-  double seconds_guard = 0;    // the guard's proof and repair
-  util::PhaseTimes phases;     // the driver's (bf16x_stats version 3)
-};
-
-// Adds one GEMM's outcome to a call's that runs several (complex, level 3): counters, times and repairs summed, the
-// mode and engine of the last, the first non-empty why, the largest workspace, the strongest guard step.
-void merge_outcome(Outcome& total, const Outcome& one);
-
-// The outcome of a correctly rounded call (fp64cr, fp32cr: cr/cr_driver.hpp), real or complex.
-void cr_outcome(int mode, int engine_id, const cr::CrConfig& cfg, Outcome& out);
+// What a call did (method/outcome.hpp), summed over the GEMMs of a call that runs several.
+using method::merge_outcome;
+using method::Outcome;
 
 // BF16X_OK or the status for options out of range or a mode of the other precision.
 int check_options(const bf16x_options& o, bool is_double);

@@ -72,16 +72,6 @@ int effective_threads() {
   return n > 0 ? n : env().num_threads;
 }
 
-ThreadScope::ThreadScope() {
-  const int n = effective_threads();
-  if (n <= 0) return;
-  saved_ = omp_get_max_threads();
-  omp_set_num_threads(n);
-}
-ThreadScope::~ThreadScope() {
-  if (saved_ > 0) omp_set_num_threads(saved_);
-}
-
 }  // namespace bf16x::api
 
 extern "C" {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "api/settings.hpp"
+#include "util/thread_scope.hpp"
 
 namespace bf16x::api {
 
@@ -23,15 +24,8 @@ int runtime_threads();  // bf16x_set_num_threads; 0: not set
 int effective_threads();
 
 // Sets the calling thread's OpenMP thread count to effective_threads() for its lifetime (nothing when 0).
-class ThreadScope {
- public:
-  ThreadScope();
-  ~ThreadScope();
-  ThreadScope(const ThreadScope&) = delete;
-  ThreadScope& operator=(const ThreadScope&) = delete;
-
- private:
-  int saved_ = 0;
+struct ThreadScope : util::ThreadScope {
+  ThreadScope() : util::ThreadScope(effective_threads()) {}
 };
 
 }  // namespace bf16x::api

@@ -45,7 +45,8 @@ constexpr Record kRecords[] = {
      .name = "avx2",
      .bf16 = {avx2::kernel_avx2_32x32, cpu::has_avx2_fma, avx2::thread_begin, avx2::thread_end},
      .rates = {.fp64_path = 24, .fp32_path = 24},
-     .isa = true},
+     .isa = true,
+     .sums = cpu::Level::avx2},
     // VPMADDWD on sign-extended bytes: the kernel alone reaches a quarter of the VNNI kernel's rate.
     {.id = BF16X_ENGINE_AVX2_INT8,
      .name = "avx2-int8",
@@ -58,7 +59,8 @@ constexpr Record kRecords[] = {
      .bf16 = {kernel_reference, always},
      .int8 = {int8::kernel_reference, always, nullptr, nullptr, int8::part_reference},
      .rates = {.fp64_path = 2, .fp32_path = 2, .int8 = 2},
-     .carries_crt = true},
+     .carries_crt = true,
+     .sums = cpu::Level::generic},
     // The AMX kernels on the software tile model.
     {.id = BF16X_ENGINE_AMX_MODEL,
      .name = "amx-model",

@@ -6,6 +6,7 @@
 #pragma once
 #include <cstddef>
 
+#include "cpu/features.hpp"
 #include "engine/engine.hpp"
 #include "engine/int8_kernel.hpp"
 
@@ -39,6 +40,9 @@ struct Record {
   // Named as the BF16 engine, it also runs the CRT modes (the oracle, the AMX kernels on tiles or the model) instead
   // of the best INT8 engine.
   bool carries_crt = false;
+  // The vector level of the correctly rounded modes' tile sums (cr/tile_sums.hpp, clamped to this CPU's) beside
+  // this engine named as the BF16 engine: the scalar sums beside the oracle, AVX2 beside avx2, else the widest.
+  cpu::Level sums = cpu::Level::avx512;
   // The micro-tiles its kernels compute. Every engine takes the packers' shapes today; a side whose shape differs is
   // not usable (engine_usable, int8_usable) until the packers build panels of the shape the record declares.
   TileShape bf16_tile = kBf16Packed;

@@ -32,6 +32,11 @@ try crt engine/engine.hpp ok
 try crt driver/gemm_driver.hpp fails
 try policy driver/gemm_driver.hpp ok
 try policy api/mode_policy.hpp fails
+try method policy/guard.hpp ok
+try method cr/cr_driver.hpp ok
+try method api/call_plan.hpp fails
+try policy method/plan.hpp fails
+try api method/table.hpp ok
 try api policy/cost_model.hpp ok
 try api blas/dispatch.hpp fails
 try complex util/pow2.hpp ok

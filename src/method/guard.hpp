@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "api/real_gemm.hpp"
 #include "bf16x/bf16x.h"
 #include "driver/entry_repair.hpp"
+#include "method/outcome.hpp"
 #include "policy/guard.hpp"
 #include "util/clock.hpp"
 
-namespace bf16x::api {
+namespace bf16x::method {
 
 struct GuardRequest {
   int mode = 0;           // the concrete emulation mode
@@ -124,4 +124,4 @@ int run_guarded(const GuardRequest& g, const driver::RepairArgs<T>& x, std::int6
   return st;
 }
 
-}  // namespace bf16x::api
+}  // namespace bf16x::method

@@ -1,4 +1,4 @@
-#include "api/guard_step.hpp"
+#include "method/guard.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "api/env.hpp"
 #include "bf16x/bf16x.h"
 #include "cr/entry_rounding.hpp"
 #include "engine/records.hpp"
@@ -16,7 +15,7 @@
 #include "policy/fill_loops.hpp"
 #include "util/pow2.hpp"
 
-namespace bf16x::api {
+namespace bf16x::method {
 
 bool guard_applies(int option, int mode, bool chosen_by_auto, bool scaled) {
   const mode::Record* r = mode::record(mode);
@@ -198,4 +197,4 @@ std::string guard_why(int result, std::uint64_t repaired) {
   return why;
 }
 
-}  // namespace bf16x::api
+}  // namespace bf16x::method

@@ -1,0 +1,57 @@
+// The CRT modes (fp64c<N>, fp32c<N>): Ozaki scheme II on the plan's INT8 engine (crt/), under the guard where it
+// applies.
+#include "crt/crt_driver.hpp"
+#include "crt/crt_mode.hpp"
+#include "engine/records.hpp"
+#include "method/guarded_run.hpp"
+#include "method/table.hpp"
+#include "util/thread_scope.hpp"
+
+namespace bf16x::method {
+namespace {
+
+template <typename T>
+int gemm(const Plan& p, const Call<T>& x, Outcome& out) {
+  crt::CrtConfig cfg;
+  cfg.moduli = crt::crt_moduli(p.mode);
+  cfg.engine = engine::int8_engine(p.engine);
+  cfg.fast_scaling = p.fast_scaling;
+  const util::ThreadScope threads(p.threads);
+  bool done = false;
+  const int st = guarded_run<T>(p, x, out, [&](bool& ran) {
+    const util::DriverStatus s = crt::gemm_crt(x.args(), cfg);
+    done = ran = s == util::DriverStatus::ok;  // nonfinite_input: the host GEMM classifies NaN/Inf exactly
+    return call_status(s);
+  });
+  if (st != BF16X_OK || out.guard == BF16X_GUARD_NATIVE) return st;
+  out.seconds_split = cfg.seconds_scale;
+  out.seconds_compute = cfg.seconds_products;
+  out.phases = cfg.phases;
+  out.counters.micro_tiles += cfg.micro_tiles;
+  out.counters.dot_products += cfg.dot_products;
+  // the INT8 kernel's tiles: per 64-deep chunk four operand tiles for four TDPBSSD, four accumulators per call
+  out.counters.tile_loads += cfg.dot_products;
+  out.counters.tile_stores += 4 * cfg.micro_tiles;
+  out.workspace_bytes = cfg.workspace_bytes;
+  if (!done) return nonfinite_to_host(x, out);
+  ran_as_planned(p, out);
+  return BF16X_OK;
+}
+
+// The CRT driver's blocking on the plan's threads, as in the call.
+std::uint64_t workspace(const Plan& p, std::int64_t m, std::int64_t n, std::int64_t k) {
+  const util::ThreadScope threads(p.threads);
+  const int moduli = crt::crt_moduli(p.mode);
+  crt::CrtConfig cfg;
+  cfg.moduli = moduli;
+  return crt::crt_workspace_bytes(moduli, m, n, k, crt::crt_blocking(m, n, k, cfg));
+}
+
+}  // namespace
+
+const Row& crt_row() {
+  static const Row r{mode::Method::crt, &gemm<float>, &gemm<double>, nullptr, nullptr, &workspace};
+  return r;
+}
+
+}  // namespace bf16x::method

@@ -1,0 +1,31 @@
+// What a call did, for the stats and the verbose line: filled by the method that ran it (method/table.hpp), summed
+// over the GEMMs of a call that runs several (complex, level 3).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "bf16x/bf16x.h"
+#include "engine/engine.hpp"
+#include "util/phase_times.hpp"
+
+namespace bf16x::method {
+
+struct Outcome {
+  int mode = BF16X_MODE_NATIVE;  // mode that ran
+  int engine = -1;               // engine that ran, -1: the host BLAS
+  std::string why;               // ",key=value..." for the verbose line
+  engine::EngineCounters counters;
+  double seconds_split = 0, seconds_compute = 0;
+  std::size_t workspace_bytes = 0;
+  int guard = 0;               // bf16x_guard_result
+  std::uint64_t repaired = 0;  // entries the guard recomputed
+  double seconds_guard = 0;    // the guard's proof and repair
+  util::PhaseTimes phases;     // the driver's (bf16x_stats version 3)
+};
+
+// Adds one GEMM's outcome to a call's that runs several (complex, level 3): counters, times and repairs summed, the
+// mode and engine of the last, the first non-empty why, the largest workspace, the strongest guard step.
+void merge_outcome(Outcome& total, const Outcome& one);
+
+}  // namespace bf16x::method
