@@ -10,15 +10,15 @@
 #include <random>
 #include <vector>
 
-#include "api/mode_policy.hpp"
-#include "api/runtime.hpp"
 #include "bf16x/bf16x.h"
 #include "check/exact_gemm.hpp"
 #include "check/inputs.hpp"
 #include "check/metrics.hpp"
 #include "gemm_fixture.hpp"
+#include "planner/mode_policy.hpp"
 #include "policy/cost_model.hpp"
 #include "policy/error_model.hpp"
+#include "settings/runtime.hpp"
 
 using namespace bf16x;
 
@@ -360,12 +360,13 @@ TEST(Auto, IsNativeWithoutAnyPassWhereEmulationCannotWin) {
   for (const int engine : {int(BF16X_ENGINE_REFERENCE), int(BF16X_ENGINE_AVX512BF16), int(BF16X_ENGINE_AMX_MODEL), -1})
     for (const bool dbl : {false, true})
       for (const std::int64_t n : {16, 256, 4096, 65536}) {
-        const api::ModeRequest r{BF16X_MODE_AUTO, dbl, n, n, n, engine, 0.0};
-        EXPECT_EQ(api::resolve_mode(r), BF16X_MODE_NATIVE) << "engine " << engine << " n " << n;
+        const planner::ModeRequest r{BF16X_MODE_AUTO, dbl, n, n, n, engine, 0.0};
+        EXPECT_EQ(planner::resolve_mode(r), BF16X_MODE_NATIVE) << "engine " << engine << " n " << n;
         // choose_auto alone reaches the same verdict without reading A or B (null data would fault).
-        const auto c =
-            dbl ? api::choose_auto<double>(r, api::current_settings(), {nullptr, n, false}, {nullptr, n, false})
-                : api::choose_auto<float>(r, api::current_settings(), {nullptr, n, false}, {nullptr, n, false});
+        const auto c = dbl ? planner::choose_auto<double>(r, settings::current_settings(), {nullptr, n, false},
+                                                          {nullptr, n, false})
+                           : planner::choose_auto<float>(r, settings::current_settings(), {nullptr, n, false},
+                                                         {nullptr, n, false});
         EXPECT_EQ(c.mode, BF16X_MODE_NATIVE);
         EXPECT_FALSE(c.measured);
       }
@@ -400,7 +401,7 @@ TEST(Auto, CostModelLetsAmxWinOnlyWhereProductsTimesBf16TimeBeatNative) {
   for (std::int64_t n = 64; n <= 65536; n *= 2) {
     for (int mode : {BF16X_MODE_FP64X6, BF16X_MODE_FP64X10, BF16X_MODE_FP64X21})
       EXPECT_FALSE(policy::emulation_wins(amx, mode, n, n, n)) << bf16x_mode_name(mode) << " n = " << n;
-    EXPECT_EQ(api::resolve_mode({BF16X_MODE_AUTO, true, n, n, n, amx, 0.0}), BF16X_MODE_NATIVE) << n;
+    EXPECT_EQ(planner::resolve_mode({BF16X_MODE_AUTO, true, n, n, n, amx, 0.0}), BF16X_MODE_NATIVE) << n;
     for (std::int64_t k : {n, std::int64_t(64)}) {
       EXPECT_GE(policy::crt_cycles(amx, BF16X_FP64C_MIN, n, n, k), policy::native_cycles(true, n, n, k)) << n;
       EXPECT_GE(policy::crt_cycles(amx, BF16X_FP32C_MIN, n, n, k), policy::native_cycles(false, n, n, k)) << n;
@@ -408,18 +409,20 @@ TEST(Auto, CostModelLetsAmxWinOnlyWhereProductsTimesBf16TimeBeatNative) {
     const bool w = policy::emulation_wins(amx, BF16X_MODE_FP32X6, n, n, n);
     EXPECT_TRUE(w || !won) << n;
     won = won || w;
-    EXPECT_EQ(api::resolve_mode({BF16X_MODE_AUTO, false, n, n, n, amx, 0.0}), w ? BF16X_MODE_AUTO : BF16X_MODE_NATIVE);
+    EXPECT_EQ(planner::resolve_mode({BF16X_MODE_AUTO, false, n, n, n, amx, 0.0}),
+              w ? BF16X_MODE_AUTO : BF16X_MODE_NATIVE);
     const double products =
         6 * 2.0 * double(n) * double(n) * double(n) / policy::engine_cost(amx).fp32_path_flops_per_cycle;
     EXPECT_GE(policy::emulation_cycles(amx, BF16X_MODE_FP32X6, n, n, n), products);
   }
   EXPECT_TRUE(won);
   // The model's bounds are those of the scaled split: with the paper's slices auto stays native.
-  api::ModeRequest paper{BF16X_MODE_AUTO, false, 16384, 16384, 16384, amx, 0.0};
+  planner::ModeRequest paper{BF16X_MODE_AUTO, false, 16384, 16384, 16384, amx, 0.0};
   paper.scaled = false;
-  EXPECT_EQ(api::resolve_mode(paper), BF16X_MODE_NATIVE);
+  EXPECT_EQ(planner::resolve_mode(paper), BF16X_MODE_NATIVE);
   // Explicit modes are never overridden by the cost model.
-  EXPECT_EQ(api::resolve_mode({BF16X_MODE_FP64X21, true, 64, 64, 64, BF16X_ENGINE_REFERENCE, 0.0}), BF16X_MODE_FP64X21);
+  EXPECT_EQ(planner::resolve_mode({BF16X_MODE_FP64X21, true, 64, 64, 64, BF16X_ENGINE_REFERENCE, 0.0}),
+            BF16X_MODE_FP64X21);
 }
 
 // choose_auto as it would run on AMX: the fill pass, the accuracy choice, the cost check of the chosen scheme.
@@ -430,22 +433,22 @@ TEST(Auto, OnAmxChoosesByAccuracyThenCost) {
   make(kInputs[0], m, n, k, 51, a, b);
   pack::MatrixView<float> va{a.data(), m, false}, vb{b.data(), k, false};
   // fp32x6 at k = 64: e_scaled <= 1.02 gamma_769(2^-24) + 4.1 u, about 4.7e-5 (docs/auto.md).
-  api::ModeRequest r{BF16X_MODE_AUTO, false, m, n, k, BF16X_ENGINE_AMX, 1e-4};
-  auto c = api::choose_auto(r, api::current_settings(), va, vb);
+  planner::ModeRequest r{BF16X_MODE_AUTO, false, m, n, k, BF16X_ENGINE_AMX, 1e-4};
+  auto c = planner::choose_auto(r, settings::current_settings(), va, vb);
   EXPECT_TRUE(c.measured);
   EXPECT_EQ(c.mode, BF16X_MODE_FP32X6);
   EXPECT_LE(c.predicted, 1e-4);
   r.target = 1e-5;  // below fp32x6's bound at this k: native on accuracy, after the fill pass
-  c = api::choose_auto(r, api::current_settings(), va, vb);
+  c = planner::choose_auto(r, settings::current_settings(), va, vb);
   EXPECT_EQ(c.mode, BF16X_MODE_NATIVE);
   EXPECT_TRUE(c.measured);
   r.target = 0;  // the native level, gamma_64
-  c = api::choose_auto(r, api::current_settings(), va, vb);
+  c = planner::choose_auto(r, settings::current_settings(), va, vb);
   EXPECT_EQ(c.mode, BF16X_MODE_NATIVE);
   EXPECT_EQ(c.target, policy::native_escaled(false, k));
   r.target = 1e-4;
   a(17, 3) = NAN;  // NaN: native, and the fill pass says why
-  c = api::choose_auto(r, api::current_settings(), va, vb);
+  c = planner::choose_auto(r, settings::current_settings(), va, vb);
   EXPECT_EQ(c.mode, BF16X_MODE_NATIVE);
   EXPECT_TRUE(c.nonfinite);
   // DGEMM: no scheme wins on cost, so auto is native before any pass over the operands, at any target.
@@ -453,8 +456,8 @@ TEST(Auto, OnAmxChoosesByAccuracyThenCost) {
   make(kInputs[0], m, n, k, 51, ad, bd);
   pack::MatrixView<double> vad{ad.data(), m, false}, vbd{bd.data(), k, false};
   for (double target : {1e-6, 1e-9, 0.0}) {
-    const auto cd =
-        api::choose_auto({BF16X_MODE_AUTO, true, m, n, k, BF16X_ENGINE_AMX, target}, api::current_settings(), vad, vbd);
+    const auto cd = planner::choose_auto({BF16X_MODE_AUTO, true, m, n, k, BF16X_ENGINE_AMX, target},
+                                         settings::current_settings(), vad, vbd);
     EXPECT_EQ(cd.mode, BF16X_MODE_NATIVE) << target;
     EXPECT_FALSE(cd.measured) << target;
   }
@@ -463,42 +466,42 @@ TEST(Auto, OnAmxChoosesByAccuracyThenCost) {
 // A target below the native bound gamma_k: native cannot promise it, so auto runs the correctly rounded mode
 // (error at most u |C_ij|), whatever the cost model says; at gamma_k and above, the usual decision.
 TEST(Auto, TargetTighterThanNativeRunsTheCorrectlyRoundedMode) {
-  api::Settings s = api::current_settings();
+  settings::Settings s = settings::current_settings();
   s.auto_target = 0;
   for (const bool dbl : {false, true}) {
     const double u = dbl ? 0x1p-53 : 0x1p-24, gamma = policy::native_escaled(dbl, 500);
     const int cr = dbl ? BF16X_MODE_FP64CR : BF16X_MODE_FP32CR;
     for (const int engine : {int(BF16X_ENGINE_REFERENCE), int(BF16X_ENGINE_AVX512BF16), int(BF16X_ENGINE_AMX_MODEL)}) {
-      api::ModeRequest r{BF16X_MODE_AUTO, dbl, 100, 100, 500, engine, u / 4};
-      EXPECT_EQ(api::resolve_mode(r, s), cr);
+      planner::ModeRequest r{BF16X_MODE_AUTO, dbl, 100, 100, 500, engine, u / 4};
+      EXPECT_EQ(planner::resolve_mode(r, s), cr);
       r.target = gamma / 2;
-      EXPECT_EQ(api::resolve_mode(r, s), cr);
+      EXPECT_EQ(planner::resolve_mode(r, s), cr);
       r.target = gamma;  // native's own bound: native meets it
-      EXPECT_NE(api::resolve_mode(r, s), cr);
+      EXPECT_NE(planner::resolve_mode(r, s), cr);
       r.target = 0;  // the default target is gamma_k
-      EXPECT_NE(api::resolve_mode(r, s), cr);
+      EXPECT_NE(planner::resolve_mode(r, s), cr);
       s.auto_target = gamma / 2;  // BF16X_AUTO_TARGET
-      EXPECT_EQ(api::resolve_mode(r, s), cr);
+      EXPECT_EQ(planner::resolve_mode(r, s), cr);
       s.auto_target = 0;
       r.target = u;
       r.mode = BF16X_MODE_FP64X21;  // a mode named is run as named
       if (dbl) {
-        EXPECT_EQ(api::resolve_mode(r, s), BF16X_MODE_FP64X21);
+        EXPECT_EQ(planner::resolve_mode(r, s), BF16X_MODE_FP64X21);
       }
     }
     // without an engine (plan_call's first pass) nothing is chosen yet
-    EXPECT_NE(api::resolve_mode({BF16X_MODE_AUTO, dbl, 100, 100, 500, -1, u}, s), cr);
+    EXPECT_NE(planner::resolve_mode({BF16X_MODE_AUTO, dbl, 100, 100, 500, -1, u}, s), cr);
   }
 }
 
 TEST(Auto, TargetComesFromTheOptionsElseTheNativeBound) {
-  api::ModeRequest r{BF16X_MODE_AUTO, true, 100, 100, 500, BF16X_ENGINE_AMX, 1e-9};
-  EXPECT_EQ(api::auto_target(r, api::current_settings()), 1e-9);
+  planner::ModeRequest r{BF16X_MODE_AUTO, true, 100, 100, 500, BF16X_ENGINE_AMX, 1e-9};
+  EXPECT_EQ(planner::auto_target(r, settings::current_settings()), 1e-9);
   r.target = 0;
   if (!std::getenv("BF16X_AUTO_TARGET")) {
-    EXPECT_EQ(api::auto_target(r, api::current_settings()), policy::gamma(500, 0x1p-53));
+    EXPECT_EQ(planner::auto_target(r, settings::current_settings()), policy::gamma(500, 0x1p-53));
     r.is_double = false;
-    EXPECT_EQ(api::auto_target(r, api::current_settings()), policy::gamma(500, 0x1p-24));
+    EXPECT_EQ(planner::auto_target(r, settings::current_settings()), policy::gamma(500, 0x1p-24));
   }
   // A negative or NaN target is an argument error.
   std::vector<double> x(16, 1.0), c(16);

@@ -12,11 +12,11 @@
 #include <tuple>
 #include <vector>
 
-#include "api/env.hpp"
 #include "bf16x/bf16x.h"
 #include "cpu/features.hpp"
 #include "env/env_vars.hpp"
 #include "env/variables.hpp"
+#include "settings/env.hpp"
 #include "support/probe.hpp"
 
 using namespace bf16x;
@@ -36,7 +36,7 @@ struct FakeEnv {
             },
             [this](const std::string& w) { warnings.push_back(w); }};
   }
-  api::Env parse() { return api::parse_env(source()); }
+  settings::Env parse() { return settings::parse_env(source()); }
 };
 
 TEST(EnvParse, IntegersAreDecimalDigitsOnly) {
@@ -55,7 +55,7 @@ TEST(EnvParse, BooleansAcceptTheDocumentedSpellingsOnly) {
 
 TEST(EnvParse, DefaultsWhenUnset) {
   FakeEnv f;
-  const api::Env e = f.parse();
+  const settings::Env e = f.parse();
   EXPECT_EQ(e.sgemm_mode, BF16X_MODE_AUTO);
   EXPECT_EQ(e.dgemm_mode, BF16X_MODE_AUTO);
   EXPECT_EQ(e.min_size, 0);
@@ -71,7 +71,7 @@ TEST(EnvParse, DefaultsWhenUnset) {
 TEST(EnvParse, ModesOfTheWrongPrecisionAreRefused) {
   FakeEnv f;
   f.vars = {{"BF16X_DGEMM_MODE", "fp32x6"}, {"BF16X_SGEMM_MODE", "fp64x21"}};
-  const api::Env e = f.parse();
+  const settings::Env e = f.parse();
   EXPECT_EQ(e.dgemm_mode, BF16X_MODE_AUTO);
   EXPECT_EQ(e.sgemm_mode, BF16X_MODE_AUTO);
   ASSERT_EQ(f.warnings.size(), 2u);
@@ -86,7 +86,7 @@ TEST(EnvParse, ValidValuesAreTaken) {
             {"BF16X_ENGINE", "reference"},   {"BF16X_VERBOSE", "on"},        {"BF16X_SPLIT", "paper"},
             {"BF16X_AUTO_TARGET", "1e-10"},  {"BF16X_AUTO_COST", "off"},     {"BF16X_COMPLEX_METHOD", "3m"},
             {"BF16X_CRT_SCALING", "fast"},   {"BF16X_GUARD", "off"}};
-  const api::Env e = f.parse();
+  const settings::Env e = f.parse();
   EXPECT_EQ(e.guard, BF16X_GUARD_OFF);
   EXPECT_EQ(e.complex_method, BF16X_COMPLEX_3M);
   EXPECT_EQ(e.dgemm_mode, BF16X_MODE_FP64X15);
@@ -108,7 +108,7 @@ TEST(EnvParse, VerboseTakesSummaryAndAll) {
            {"1", true, false}, {"off", false, false}, {"summary", false, true}, {"all", true, true}}) {
     FakeEnv f;
     f.vars = {{"BF16X_VERBOSE", value}};
-    const api::Env e = f.parse();
+    const settings::Env e = f.parse();
     EXPECT_EQ(e.verbose, lines) << value;
     EXPECT_EQ(e.summary, summary) << value;
     EXPECT_TRUE(f.warnings.empty()) << value;
@@ -126,13 +126,13 @@ TEST(EnvParse, EveryBadValueGivesOneLineNamingTheVariableAndWhatIsKept) {
   for (const auto& [var, value] : bad) {
     FakeEnv f;
     f.vars = {{var, value}};
-    const api::Env e = f.parse();
+    const settings::Env e = f.parse();
     ASSERT_EQ(f.warnings.size(), 1u) << var << "=" << value;
     EXPECT_NE(f.warnings[0].find(var + "=" + value), std::string::npos) << f.warnings[0];
     EXPECT_NE(f.warnings[0].find("using "), std::string::npos) << f.warnings[0];
     // The default is kept.
     FakeEnv unset;
-    const api::Env d = unset.parse();
+    const settings::Env d = unset.parse();
     EXPECT_EQ(e.min_size, d.min_size);
     EXPECT_EQ(e.verbose, d.verbose);
     EXPECT_EQ(e.summary, d.summary);
@@ -209,9 +209,9 @@ TEST(EnvProcess, BadValuesAreReportedOncePerProcess) {
 }
 
 TEST(EnvNames, UnknownVariablesAreFoundWithTheNamesTheyMostLikelyMeant) {
-  const char* entries[] = {"BF16X_MODE=fp64c15", "BF16X_GAURD=off",  "BF16X_THREADS=2",    "BF16X_XYZZY=1",
-                           "BF16X_DGEMM_MODE=auto", "BF16X_QEMU=0", "BF16X_LIBRARY=/x", "PATH=/bin",
-                           "BF16X_VERBOSE", nullptr};
+  const char* entries[] = {
+      "BF16X_MODE=fp64c15", "BF16X_GAURD=off",  "BF16X_THREADS=2", "BF16X_XYZZY=1", "BF16X_DGEMM_MODE=auto",
+      "BF16X_QEMU=0",       "BF16X_LIBRARY=/x", "PATH=/bin",       "BF16X_VERBOSE", nullptr};
   const auto u = bf16x::envvar::unknown_variables(entries);
   std::map<std::string, std::string> got;
   for (const auto& x : u) got[x.name] = x.nearest;
@@ -225,8 +225,9 @@ TEST(EnvNames, UnknownVariablesAreFoundWithTheNamesTheyMostLikelyMeant) {
 TEST(EnvProcess, UnknownVariableIsReportedOnceWithTheNearestName) {
   const ProbeRun r = run_probe("BF16X_MODE=fp64c15 BF16X_DGEMM_MODE=native");
   expect_accurate(r);
-  EXPECT_EQ(count_containing(r.err, "BF16X_MODE is not a bf16x variable; did you mean BF16X_SGEMM_MODE or "
-                                    "BF16X_DGEMM_MODE?"),
+  EXPECT_EQ(count_containing(r.err,
+                             "BF16X_MODE is not a bf16x variable; did you mean BF16X_SGEMM_MODE or "
+                             "BF16X_DGEMM_MODE?"),
             1);
 }
 

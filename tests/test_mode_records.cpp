@@ -4,10 +4,10 @@
 
 #include <string>
 
-#include "method/guard.hpp"
-#include "api/names.hpp"
 #include "bf16x/bf16x.h"
+#include "method/guard.hpp"
 #include "mode/records.hpp"
+#include "settings/names.hpp"
 #include "split/scheme.hpp"
 
 namespace bf16x {
@@ -62,7 +62,8 @@ TEST(Modes, RecordsGiveTheGuardDefaults) {
     EXPECT_FALSE(method::guard_applies(BF16X_GUARD_ON, r.id, false, false)) << r.name;  // the paper split
   }
   for (const mode::Record& r : mode::records())
-    EXPECT_EQ(api::mode_fits(r.id, true) && api::mode_fits(r.id, false), r.precision == mode::Precision::both);
+    EXPECT_EQ(settings::mode_fits(r.id, true) && settings::mode_fits(r.id, false),
+              r.precision == mode::Precision::both);
 }
 
 }  // namespace

@@ -12,8 +12,8 @@
 #include "api/caller_structs.hpp"
 #include "api/checks.hpp"
 #include "api/real_gemm.hpp"
-#include "api/runtime.hpp"
 #include "bf16x/bf16x.h"
+#include "settings/runtime.hpp"
 
 namespace bf16x::api {
 namespace {

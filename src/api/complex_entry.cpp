@@ -9,17 +9,17 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "api/call_plan.hpp"
 #include "api/checks.hpp"
-#include "api/env.hpp"
 #include "api/real_gemm.hpp"
-#include "api/runtime.hpp"
-#include "api/verbose.hpp"
 #include "bf16x/bf16x.h"
 #include "complex/complex_gemm.hpp"
 #include "host/host_blas.hpp"
 #include "method/guard.hpp"
 #include "method/table.hpp"
+#include "planner/call_plan.hpp"
+#include "report/verbose.hpp"
+#include "settings/env.hpp"
+#include "settings/runtime.hpp"
 #include "util/clock.hpp"
 
 namespace bf16x::api {

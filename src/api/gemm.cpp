@@ -7,17 +7,17 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "api/call_plan.hpp"
 #include "api/caller_structs.hpp"
 #include "api/checks.hpp"
-#include "api/env.hpp"
 #include "api/real_gemm.hpp"
-#include "api/verbose.hpp"
 #include "bf16x/bf16x.h"
 #include "host/host_blas.hpp"
 #include "method/guard.hpp"
 #include "method/table.hpp"
 #include "mode/records.hpp"
+#include "planner/call_plan.hpp"
+#include "report/verbose.hpp"
+#include "settings/env.hpp"
 #include "util/clock.hpp"
 
 namespace bf16x::api {

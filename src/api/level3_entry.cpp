@@ -10,12 +10,12 @@
 #include <type_traits>
 #include <vector>
 
-#include "api/call_plan.hpp"
 #include "api/checks.hpp"
 #include "api/real_gemm.hpp"
-#include "api/runtime.hpp"
 #include "bf16x/bf16x.h"
 #include "level3/operation.hpp"
+#include "planner/call_plan.hpp"
+#include "settings/runtime.hpp"
 #include "util/clock.hpp"
 
 namespace bf16x::api {

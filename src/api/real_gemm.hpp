@@ -5,15 +5,29 @@
 #include <string>
 #include <type_traits>
 
-#include "api/verbose.hpp"
 #include "bf16x/bf16x.h"
 #include "method/outcome.hpp"
+#include "planner/call_plan.hpp"
+#include "report/verbose.hpp"
+#include "settings/env.hpp"
+#include "settings/names.hpp"
+#include "settings/runtime.hpp"
 
 namespace bf16x::api {
 
 // What a call did (method/outcome.hpp), summed over the GEMMs of a call that runs several.
 using method::merge_outcome;
 using method::Outcome;
+// The layers the entries stand on: the plan (planner/), the verbose line (report/), the settings (settings/).
+using planner::CallPlan;
+using planner::plan_call;
+using planner::settle_auto;
+using report::verbose_line;
+using report::verbose_wanted;
+using report::VerboseCall;
+using settings::env;
+using settings::mode_fits;
+using settings::ThreadScope;
 
 // BF16X_OK or the status for options out of range or a mode of the other precision.
 int check_options(const bf16x_options& o, bool is_double);

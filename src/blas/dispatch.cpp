@@ -7,14 +7,14 @@
 #include <string>
 #include <utility>
 
-#include "api/call_plan.hpp"
-#include "api/env.hpp"
-#include "api/runtime.hpp"
-#include "api/verbose.hpp"
-#include "api/verbose_hub.hpp"
 #include "bf16x/bf16x.h"
 #include "blas/next_blas.hpp"
 #include "engine/records.hpp"
+#include "planner/call_plan.hpp"
+#include "report/verbose.hpp"
+#include "report/verbose_hub.hpp"
+#include "settings/env.hpp"
+#include "settings/runtime.hpp"
 
 namespace bf16x::blas {
 namespace {
@@ -23,11 +23,11 @@ namespace {
 // words: the library declined it, BF16X_MIN_SIZE, or auto's cost model.
 std::string forwarded_why(const GemmShape& s, bool is_double, int declined_status) {
   char why[96] = "";
-  const int requested = api::effective_mode(is_double);
+  const int requested = settings::effective_mode(is_double);
   if (declined_status != BF16X_OK)
     std::snprintf(why, sizeof why, ",fallback=%s", bf16x_status_string(declined_status));
-  else if (requested != BF16X_MODE_NATIVE && std::min({s.m, s.n, s.k}) < api::env().min_size)
-    std::snprintf(why, sizeof why, ",min_size=%lld", (long long)api::env().min_size);
+  else if (requested != BF16X_MODE_NATIVE && std::min({s.m, s.n, s.k}) < settings::env().min_size)
+    std::snprintf(why, sizeof why, ",min_size=%lld", (long long)settings::env().min_size);
   else if (requested == BF16X_MODE_AUTO)
     std::snprintf(why, sizeof why, ",auto=cost_model");
   return why;
@@ -43,7 +43,7 @@ std::string reported_status(int status, const ReportedArgument& reported) {
 
 // A level-3 line's routine, character arguments, sizes and flops as the library's own lines give them
 // (api/level3_entry.cpp): SYR2K/HER2K as the GEMM of inner dimension 2k, TRMM/TRSM with B as the output.
-void level3_line(api::VerboseCall& v, const Level3Spec& r, const Level3Shape& s) {
+void level3_line(report::VerboseCall& v, const Level3Spec& r, const Level3Shape& s) {
   const auto flags = [](std::initializer_list<char> cs) {
     std::string f;
     for (const char c : cs) f += (f.empty() ? "" : ",") + std::string(1, c ? c : '?');
@@ -101,12 +101,12 @@ int level3_status(Arg bad) {
 int emulation_mode(const GemmShape& s, bool is_double) {
   bf16x_options o;
   bf16x_options_init(&o);
-  return api::plan_call(o, is_double, s.m, s.n, s.k).mode;  // the library's own plan of the call
+  return planner::plan_call(o, is_double, s.m, s.n, s.k).mode;  // the library's own plan of the call
 }
 
-bool verbose() { return api::verbose_wanted(); }
+bool verbose() { return report::verbose_wanted(); }
 
-void verbose_forwarded(api::VerboseCall v, const GemmShape& s, bool row_major, const void* fn, int declined_status,
+void verbose_forwarded(report::VerboseCall v, const GemmShape& s, bool row_major, const void* fn, int declined_status,
                        double seconds) {
   // The call as the caller made it: a row-major one with A, B, m, n back in place (as the library's own lines).
   v.row_major = row_major;
@@ -122,10 +122,10 @@ void verbose_forwarded(api::VerboseCall v, const GemmShape& s, bool row_major, c
   v.engine = library_of(fn);
   v.why = forwarded_why(s, v.is_double, declined_status);
   v.seconds = seconds;
-  api::verbose_line(v);
+  report::verbose_line(v);
 }
 
-void verbose_rejected(api::VerboseCall v, bool row_major, char ta, char tb, std::int64_t m, std::int64_t n,
+void verbose_rejected(report::VerboseCall v, bool row_major, char ta, char tb, std::int64_t m, std::int64_t n,
                       std::int64_t k, std::int64_t lda, std::int64_t ldb, std::int64_t ldc, int fortran_info,
                       const ReportedArgument& reported) {
   v.row_major = row_major;
@@ -139,10 +139,10 @@ void verbose_rejected(api::VerboseCall v, bool row_major, char ta, char tb, std:
                                Arg::Lda,   Arg::B,      Arg::Ldb, Arg::Beta, Arg::C, Arg::Ldc};
   v.status = level3_status(fortran_info == 0 ? Arg::Layout : kGemmArgs[fortran_info - 1]);
   v.status_text = reported_status(v.status, reported);
-  api::verbose_line(v);
+  report::verbose_line(v);
 }
 
-void verbose_level3_forwarded(api::VerboseCall v, const Level3Spec& r, const Level3LibraryCall& call, const void* fn,
+void verbose_level3_forwarded(report::VerboseCall v, const Level3Spec& r, const Level3LibraryCall& call, const void* fn,
                               int declined_status, double seconds) {
   level3_line(v, r, call.s);
   v.row_major = call.row_major;
@@ -151,10 +151,10 @@ void verbose_level3_forwarded(api::VerboseCall v, const Level3Spec& r, const Lev
   const GemmDims d = level3_gemm_dims(r, call.s);
   v.why = forwarded_why(GemmShape{'N', 'N', d.m, d.n, d.k, 1, 1, 1}, v.is_double, declined_status);
   v.seconds = seconds;
-  api::verbose_line(v);
+  report::verbose_line(v);
 }
 
-void verbose_level3_rejected(api::VerboseCall v, const Level3Spec& r, const Level3Shape& s, bool row_major, Arg bad,
+void verbose_level3_rejected(report::VerboseCall v, const Level3Spec& r, const Level3Shape& s, bool row_major, Arg bad,
                              const ReportedArgument& reported) {
   level3_line(v, r, s);
   v.row_major = row_major;
@@ -162,7 +162,7 @@ void verbose_level3_rejected(api::VerboseCall v, const Level3Spec& r, const Leve
   v.engine = "-";
   v.status = level3_status(bad);
   v.status_text = reported_status(v.status, reported);
-  api::verbose_line(v);
+  report::verbose_line(v);
 }
 
 void no_next_definition(const char* name) {
@@ -173,9 +173,9 @@ void no_next_definition(const char* name) {
 
 }  // namespace bf16x::blas
 
-// The shim's verbose hub, for libbf16x.so in the same process to find (api/verbose_hub.hpp): one header and one
+// The shim's verbose hub, for libbf16x.so in the same process to find (report/verbose_hub.hpp): one header and one
 // summary per process. Exported by the shims only (exports.map), not by libbf16x.so.
 extern "C" __attribute__((visibility("default"))) int bf16x_verbose_hub_v1(int op,
-                                                                           const bf16x::api::SummaryRecord* record) {
-  return bf16x::api::own_verbose_hub(op, record);
+                                                                           const bf16x::report::SummaryRecord* record) {
+  return bf16x::report::own_verbose_hub(op, record);
 }

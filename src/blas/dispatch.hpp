@@ -7,13 +7,13 @@
 #include <chrono>
 #include <cstdint>
 
-#include "api/verbose.hpp"
 #include "bf16x/bf16x.h"
 #include "blas/arg_check.hpp"
 #include "blas/call_type.hpp"
 #include "blas/level3_check.hpp"
 #include "blas/reentry.hpp"
 #include "blas/xerbla.hpp"
+#include "report/verbose.hpp"
 
 namespace bf16x::blas {
 
@@ -61,12 +61,12 @@ void native_via_library(const GemmCall<T>& g) {
   if (run(g, BF16X_MODE_NATIVE) != BF16X_OK) no_next_definition(CallType<T>::name);
 }
 
-bool verbose();  // a line or the summary wants this call (api::verbose_wanted)
+bool verbose();  // a line or the summary wants this call (report::verbose_wanted)
 
 // A verbose line's routine, alpha and beta; the callers below fill in the rest.
 template <typename T>
-api::VerboseCall verbose_call(const T& alpha, const T& beta) {
-  api::VerboseCall v{};
+report::VerboseCall verbose_call(const T& alpha, const T& beta) {
+  report::VerboseCall v{};
   v.is_double = is_double<T>;
   v.is_complex = is_complex<T>;
   v.alpha = real_part(alpha), v.alpha_im = imag_part(alpha);
@@ -74,21 +74,21 @@ api::VerboseCall verbose_call(const T& alpha, const T& beta) {
   return v;
 }
 // The line of a forwarded call as the caller made it (fn: the definition that ran it).
-void verbose_forwarded(api::VerboseCall v, const GemmShape& s, bool row_major, const void* fn, int declined_status,
+void verbose_forwarded(report::VerboseCall v, const GemmShape& s, bool row_major, const void* fn, int declined_status,
                        double seconds);
 // The line of a call the argument checks rejected (mode and engine "-", the status of the bad argument), with the
 // caller's arguments: fortran_info is the Fortran XGEMM argument number, 0 for a bad CBLAS layout. The status
 // names the argument as the error report does (reported: "lda too small (DGEMM argument 8)"), not by the C API's
 // numbering, so that the line and the XERBLA message agree.
-void verbose_rejected(api::VerboseCall v, bool row_major, char ta, char tb, std::int64_t m, std::int64_t n,
+void verbose_rejected(report::VerboseCall v, bool row_major, char ta, char tb, std::int64_t m, std::int64_t n,
                       std::int64_t k, std::int64_t lda, std::int64_t ldb, std::int64_t ldc, int fortran_info,
                       const ReportedArgument& reported);
 
 // The shim's lines for the level-3 calls it forwards or rejects (level3_entry.hpp), in the library's format: the call
 // as the caller made it (forwarded: level3_library_call; rejected: its arguments as read, bad: the one refused).
-void verbose_level3_forwarded(api::VerboseCall v, const Level3Spec& r, const Level3LibraryCall& call, const void* fn,
+void verbose_level3_forwarded(report::VerboseCall v, const Level3Spec& r, const Level3LibraryCall& call, const void* fn,
                               int declined_status, double seconds);
-void verbose_level3_rejected(api::VerboseCall v, const Level3Spec& r, const Level3Shape& s, bool row_major, Arg bad,
+void verbose_level3_rejected(report::VerboseCall v, const Level3Spec& r, const Level3Shape& s, bool row_major, Arg bad,
                              const ReportedArgument& reported);
 
 // forward() calls the next definition with the caller's own arguments and returns it, or nullptr if there is none.

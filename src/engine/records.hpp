@@ -1,7 +1,7 @@
 // The engine records: one row per engine (engine/records.cpp), everything that depends on which engine runs.
 // A record pairs the engine's BF16 micro-kernel (the slice modes) and its INT8 micro-kernel (the CRT modes), either
 // of which may be absent, with the figures the cost model plans with. Which engine a call uses, with BF16X_ENGINE,
-// BF16X_CRT_ENGINE and bf16x_set_engine, is decided above this layer (api/engine_choice.hpp); adding an engine is
+// BF16X_CRT_ENGINE and bf16x_set_engine, is decided above this layer (planner/engine_choice.hpp); adding an engine is
 // described in docs/adding-an-engine.md.
 #pragma once
 #include <cstddef>

@@ -12,7 +12,7 @@ namespace bf16x::method {
 struct Plan {
   int status = BF16X_OK;  // a refusal: an engine of the other kind, or one this CPU cannot run, for the mode
   int requested = 0;      // the mode asked for, DEFAULT resolved (AUTO stays AUTO)
-  int mode = 0;           // the mode that runs; AUTO only until auto's data step has chosen (api/call_plan.hpp)
+  int mode = 0;           // the mode that runs; AUTO only until auto's data step has chosen (planner/call_plan.hpp)
   mode::Method method = mode::Method::native;  // the mode record's method: the method table's row
   // The engine that runs it: the BF16 engine of a slice mode (and of auto, and the vector level of the correctly
   // rounded tile sums, engine::Record::sums), the INT8 engine of a CRT mode; -1 where none can run here.

@@ -21,7 +21,7 @@ enum class Method : unsigned char {
   slices,             // BF16 slice products on a BF16 engine (split/scheme.cpp lists the products, driver/ runs them)
   crt,                // INT8 residues on an INT8 engine, Ozaki scheme II (crt/)
   correctly_rounded,  // TwoProd and FastTwoSum on the FMA units, exact sums where undecided (cr/)
-  automatic           // AUTO: chosen per call by the cost and error models (policy/, api/mode_policy.cpp)
+  automatic           // AUTO: chosen per call by the cost and error models (policy/, planner/mode_policy.cpp)
 };
 
 // The componentwise guard (policy/guard.hpp): whether it can wrap the mode and whether it does unless told.

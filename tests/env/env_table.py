@@ -21,7 +21,7 @@ for f in sorted((root / "src").rglob("*.[ch]pp")):
         read.add(call.group(1))
     if f.name != "env_vars.cpp" and re.search(r"\b(secure_)?getenv\s*\(", text):
         getenv.append(str(f.relative_to(root)))
-read |= set(re.findall(r'mode_from_env\(src, "(BF16X_[A-Z0-9_]+)"', (root / "src/api/env.cpp").read_text()))
+read |= set(re.findall(r'mode_from_env\(src, "(BF16X_[A-Z0-9_]+)"', (root / "src/settings/env.cpp").read_text()))
 
 problems = []
 if table != library:

@@ -1,5 +1,5 @@
 """Two bf16x instances in one process, the preloaded shim (numpy's `@`) and libbf16x.so (bf16x.dgemm), write one
-verbose header, one line per call and one summary block between them (src/api/verbose_hub.hpp)."""
+verbose header, one line per call and one summary block between them (src/report/verbose_hub.hpp)."""
 import os
 import subprocess
 import sys

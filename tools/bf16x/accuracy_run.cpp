@@ -61,7 +61,7 @@ std::string mode_error(const ModeResult& m) { return m.error.empty() ? bf16x_sta
 bool single_precision_mode(const std::string& name) {
   // The library's own rule (fp32x6, fp32c<N>, fp32cr), so that a mode added there runs in its precision here.
   const int mode = bf16x_mode_from_name(name.c_str());
-  return name == "native32" || (mode >= 0 && !api::mode_fits(mode, true));
+  return name == "native32" || (mode >= 0 && !settings::mode_fits(mode, true));
 }
 
 double accuracy_memory(const AccuracyConfig& cfg) {
@@ -232,8 +232,8 @@ void print_report_table(const AccuracyReport& r) {
     const bool ratio = m.engine >= 0 && m.seconds > 0;
     fmt::print("{:<12} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e}  {:<10} {:>10.2f} {:>10.2f} {:>7}\n",
                m.mode, m.vs_native.eF, m.vs_native.e_scaled, m.vs_exact.eF, m.vs_exact.e_scaled, m.vs_exact.max_rel,
-               m.vs_exact.median_rel, engine_label(m.mode, m.engine), m.seconds * 1e3,
-               m.native_seconds * 1e3, ratio ? fmt::format("{:.3f}", m.native_seconds / m.seconds) : "-");
+               m.vs_exact.median_rel, engine_label(m.mode, m.engine), m.seconds * 1e3, m.native_seconds * 1e3,
+               ratio ? fmt::format("{:.3f}", m.native_seconds / m.seconds) : "-");
   }
 }
 

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "api/names.hpp"
 #include "bf16x/bf16x.h"
 #include "check/inputs.hpp"
 #include "check/metrics.hpp"
+#include "settings/names.hpp"
 
 namespace bf16x::cli {
 
@@ -32,7 +32,7 @@ struct AccuracyConfig {
   std::int64_t k = 0;  // inner dimension (0: n)
   check::Dist dist = check::Dist::uniform;
   std::uint64_t seed = 1;
-  std::vector<std::string> modes = api::bf16_mode_names();
+  std::vector<std::string> modes = settings::bf16_mode_names();
   int engine = 0;                                     // BF16X_ENGINE_AUTO: BF16 engine of the slice modes
   int crt_engine = 0;                                 // INT8 engine of the CRT modes
   int split = 0;                                      // BF16X_SPLIT_SCALED
@@ -58,7 +58,7 @@ bf16x_options mode_options(const AccuracyConfig& cfg, const std::string& name);
 // to another (BF16X_MIN_SIZE, a non-finite input), as bench reports it. auto's choice and the guard's sending a call
 // to the host GEMM (stats.guard) are that mode's results.
 std::string ran_other_mode(int asked, const bf16x_stats& st);
-// Whether a mode name runs in FP32 (fp32x6, fp32c<N>, fp32cr: api::mode_fits).
+// Whether a mode name runs in FP32 (fp32x6, fp32c<N>, fp32cr: settings::mode_fits).
 bool single_precision_mode(const std::string& name);
 // Bytes the experiment holds at its peak (inputs, references, host results, one mode's C and the library's workspace
 // at the current OpenMP thread count), for the check before anything is allocated (cli_checks.hpp).

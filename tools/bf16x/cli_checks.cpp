@@ -10,8 +10,8 @@
 #include <limits>
 #include <vector>
 
-#include "api/names.hpp"
 #include "engine/records.hpp"
+#include "settings/names.hpp"
 
 namespace bf16x::cli {
 namespace {
@@ -50,14 +50,14 @@ std::string size_text(double bytes) {
 
 CLI::Validator bf16_engine_check() {
   return engine_check(
-      api::bf16_engine_choices(), [](int id) { return bf16x_engine_available(id) == 1; }, "a BF16");
+      settings::bf16_engine_choices(), [](int id) { return bf16x_engine_available(id) == 1; }, "a BF16");
 }
 
 CLI::Validator int8_engine_check() {
   // The INT8 engines are the library's names that have an INT8 kernel; the public bf16x_engine_available answers
   // for the BF16 engine of an id that names both (amx, amx-model, reference), so ask the engine records.
   std::vector<std::string> names{"auto"};
-  for (const std::string& n : api::engine_name_list())
+  for (const std::string& n : settings::engine_name_list())
     if (engine::int8_engine(bf16x_engine_from_name(n.c_str()))) names.push_back(n);
   return engine_check(
       names, [](int id) { return engine::int8_usable(id); }, "an INT8");

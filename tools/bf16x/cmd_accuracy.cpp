@@ -8,11 +8,11 @@
 #include <iostream>
 
 #include "accuracy_run.hpp"
-#include "api/names.hpp"
 #include "bf16x/bf16x.h"
 #include "cli_checks.hpp"
 #include "command.hpp"
 #include "complex_accuracy_run.hpp"
+#include "settings/names.hpp"
 
 namespace bf16x::cli {
 namespace {
@@ -36,7 +36,7 @@ struct AccuracyArgs {
   std::string json;  // --json: the file, or stdout when given without one
   std::string routine = "gemm";
   std::vector<std::string> complex_methods = {"4m"};
-  std::vector<std::string> modes = api::bf16_mode_names();
+  std::vector<std::string> modes = settings::bf16_mode_names();
 };
 
 const RegisterCommand reg(
@@ -96,7 +96,7 @@ const RegisterCommand reg(
         // cgemm takes the SGEMM modes, zgemm the DGEMM ones (native and auto both: the library's mode_fits).
         if (cfg.routine != "gemm")
           for (const auto& m : args->modes)
-            if (!api::mode_fits(bf16x_mode_from_name(m.c_str()), cfg.routine == "zgemm"))
+            if (!settings::mode_fits(bf16x_mode_from_name(m.c_str()), cfg.routine == "zgemm"))
               throw CLI::ValidationError("--modes", m + " is not a " + cfg.routine + " mode: it runs with " +
                                                         (cfg.routine == "zgemm" ? "cgemm" : "zgemm"));
         // The bounds of the precision that runs (FP32 inputs only feed FP32 modes and the host SGEMM).

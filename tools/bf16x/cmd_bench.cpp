@@ -26,7 +26,6 @@
 #include <tuple>
 
 #include "accuracy_run.hpp"  // single_precision_mode
-#include "api/names.hpp"
 #include "bf16x/bf16x.h"
 #include "cli_checks.hpp"
 #include "cmd_bench_baselines.hpp"
@@ -43,6 +42,7 @@
 #include "driver/raw_gemm.hpp"
 #include "engine/records.hpp"
 #include "host/host_blas.hpp"
+#include "settings/names.hpp"
 #include "split/scheme.hpp"
 #include "util/clock.hpp"
 
@@ -56,7 +56,7 @@ struct BenchArgs {
   std::vector<std::int64_t> sizes = {256, 512, 1024};
   std::vector<int> threads = {1, 2};
   std::vector<std::string> modes = [] {
-    auto v = api::bf16_mode_names();
+    auto v = settings::bf16_mode_names();
     v.emplace_back("native");
     return v;
   }();

@@ -9,12 +9,12 @@
 #include <random>
 #include <type_traits>
 
-#include "api/names.hpp"
 #include "bf16x/bf16x.h"
 #include "cli_checks.hpp"
 #include "cmd_bench_baselines.hpp"
 #include "command.hpp"
 #include "host/host_blas.hpp"
+#include "settings/names.hpp"
 
 namespace bf16x::cli {
 namespace {
@@ -91,8 +91,8 @@ std::vector<Row> bench_size(const ComplexBenchArgs& a, std::int64_t n, int threa
           status = bf16x_zgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, n, n, n, one, A.data(), n, B.data(),
                                   n, zero, C.data(), n, &o);
       });
-      rows.push_back({n, threads, mode, method, engine_label(mode, st.engine), t, t_host,
-                      rel_frobenius<T>(C, host), status});
+      rows.push_back(
+          {n, threads, mode, method, engine_label(mode, st.engine), t, t_host, rel_frobenius<T>(C, host), status});
     }
   }
   return rows;
@@ -117,7 +117,7 @@ int run_complex_bench(const ComplexBenchArgs& a) {
   for (const std::string& m : a.modes) {
     // cgemm takes the SGEMM modes, zgemm the DGEMM ones: the library's rule (native and auto fit both).
     const int id = bf16x_mode_from_name(m.c_str());
-    if (id < 0 || !api::mode_fits(id, is_double)) {
+    if (id < 0 || !settings::mode_fits(id, is_double)) {
       std::fprintf(stderr, "bf16x bench: %s is not a %s mode\n", m.c_str(), a.routine.c_str());
       return kExitUsage;
     }

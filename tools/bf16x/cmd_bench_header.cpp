@@ -6,11 +6,12 @@
 #include <ctime>
 #include <fstream>
 
-#include "api/names.hpp"
 #include "bf16x/bf16x.h"
 #include "cmd_bench_baselines.hpp"
 #include "cpu/features.hpp"
 #include "host/host_blas.hpp"
+#include "report/config.hpp"
+#include "settings/names.hpp"
 
 namespace bf16x::cli::bench {
 namespace {
@@ -42,7 +43,7 @@ nlohmann::ordered_json run_header(const RunSettings& s) {
   nlohmann::ordered_json h;
   h["date"] = utc_now_iso8601();
   h["bf16x_version"] = bf16x_version();
-  h["cpu"] = api::cpu_model_name();
+  h["cpu"] = report::cpu_model_name();
   h["cores"] = sysconf(_SC_NPROCESSORS_ONLN);  // logical CPUs online (other processes may share them)
   h["engine"] = bf16x_engine_name(s.engine_id);
   h["avx512_bf16"] = cpu::has_avx512bf16();

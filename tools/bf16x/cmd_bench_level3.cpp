@@ -12,13 +12,13 @@
 #include <type_traits>
 #include <utility>
 
-#include "api/names.hpp"
 #include "bf16x/bf16x.h"
 #include "bf16x/bf16x.hpp"
 #include "cli_checks.hpp"
 #include "cmd_bench_baselines.hpp"
 #include "command.hpp"
 #include "host/host_blas.hpp"
+#include "settings/names.hpp"
 
 namespace bf16x::cli {
 namespace {
@@ -57,9 +57,9 @@ char letter_for(const Routine& r, char given, const std::string& mode) {
   const int id = bf16x_mode_from_name(mode.c_str());
   if (given) {
     const bool is_double = given == 'd' || given == 'z';
-    return id >= 0 && api::mode_fits(id, is_double) ? given : 0;
+    return id >= 0 && settings::mode_fits(id, is_double) ? given : 0;
   }
-  const bool single = id >= 0 && !api::mode_fits(id, true);  // fp32x6, fp32c<N>, fp32cr (the library's rule)
+  const bool single = id >= 0 && !settings::mode_fits(id, true);  // fp32x6, fp32c<N>, fp32cr (the library's rule)
   return r.real ? (single ? 's' : 'd') : (single ? 'c' : 'z');
 }
 

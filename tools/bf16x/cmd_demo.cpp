@@ -7,12 +7,12 @@
 #include <new>
 
 #include "accuracy_run.hpp"
-#include "api/names.hpp"
 #include "bf16x/bf16x.h"
 #include "cli_checks.hpp"
 #include "command.hpp"
 #include "cpu/features.hpp"
 #include "host/host_blas.hpp"
+#include "settings/names.hpp"
 
 namespace bf16x::cli {
 namespace {
@@ -60,7 +60,7 @@ const RegisterCommand reg(
           cfg.crt_engine = bf16x_engine_from_name(args->crt_engine.c_str());
           // Every kind of mode: the slice modes, the CRT mode that matches native DGEMM's accuracy (fp64c15,
           // docs/accuracy.md), the correctly rounded one, and auto.
-          cfg.modes = api::bf16_mode_names();
+          cfg.modes = settings::bf16_mode_names();
           for (const char* m : {"fp64c15", "fp64cr", "auto"}) cfg.modes.emplace_back(m);
           // A size that cannot be held is skipped with the reason (before allocating it); the others still run.
           if (const std::string why = memory_shortfall(accuracy_memory(cfg) + threads_reserve(omp_get_max_threads()));

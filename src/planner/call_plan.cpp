@@ -1,17 +1,22 @@
-#include "api/call_plan.hpp"
+#include "planner/call_plan.hpp"
 
 #include <cstdio>
 #include <mutex>
 #include <string>
 
-#include "api/engine_choice.hpp"
-#include "api/runtime.hpp"
-#include "api/verbose.hpp"
 #include "crt/crt_mode.hpp"
 #include "env/env_vars.hpp"
 #include "host/host_blas.hpp"
+#include "planner/engine_choice.hpp"
+#include "report/verbose.hpp"
+#include "settings/runtime.hpp"
 
-namespace bf16x::api {
+namespace bf16x::planner {
+
+using report::verbose_wanted;
+using settings::current_settings;
+using settings::effective_threads;
+
 namespace {
 
 // An emulation mode the caller asked for by name that lands on the scalar reference engine (no vector BF16 engine
@@ -144,4 +149,4 @@ int settle_auto(CallPlan& p, const pack::MatrixView<T>& a, const pack::MatrixVie
 template int settle_auto(CallPlan&, const pack::MatrixView<float>&, const pack::MatrixView<float>&);
 template int settle_auto(CallPlan&, const pack::MatrixView<double>&, const pack::MatrixView<double>&);
 
-}  // namespace bf16x::api
+}  // namespace bf16x::planner

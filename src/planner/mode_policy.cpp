@@ -1,18 +1,21 @@
-#include "api/mode_policy.hpp"
+#include "planner/mode_policy.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "api/engine_choice.hpp"
-#include "api/runtime.hpp"
 #include "bf16x/bf16x.h"
 #include "crt/crt_mode.hpp"
 #include "crt/crt_model.hpp"
 #include "mode/records.hpp"
+#include "planner/engine_choice.hpp"
 #include "policy/cost_model.hpp"
 #include "policy/error_model.hpp"
+#include "settings/runtime.hpp"
 
-namespace bf16x::api {
+namespace bf16x::planner {
+
+using settings::current_settings;
+
 namespace {
 
 // The cost model comes first: where even the cheapest scheme is slower, auto is native at no extra cost.
@@ -103,4 +106,4 @@ template AutoChoice choose_auto(const ModeRequest&, const Settings&, const pack:
 template AutoChoice choose_auto(const ModeRequest&, const Settings&, const pack::MatrixView<double>&,
                                 const pack::MatrixView<double>&);
 
-}  // namespace bf16x::api
+}  // namespace bf16x::planner

@@ -1,11 +1,11 @@
-#include "api/verbose_call.hpp"
+#include "report/verbose_call.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
 
 #include "env/env_vars.hpp"
 
-namespace bf16x::api {
+namespace bf16x::report {
 
 std::FILE* verbose_sink() {
   static std::FILE* f = [] {
@@ -28,4 +28,4 @@ std::FILE* verbose_sink() {
   return f;
 }
 
-}  // namespace bf16x::api
+}  // namespace bf16x::report

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-namespace bf16x::api {
+namespace bf16x::settings {
 
 std::vector<std::string> engine_name_list();     // every engine except auto, in id order
 std::string engine_names();                      // the same, comma separated
@@ -14,7 +14,4 @@ std::vector<std::string> bf16_mode_names();      // the BF16 emulation modes, fp
 // Whether `mode` may run this routine: DEFAULT, NATIVE and AUTO fit both, an emulation mode only its precision.
 bool mode_fits(int mode, bool is_double);
 
-std::string config_text();     // bf16x_get_config (api/config.cpp)
-std::string cpu_model_name();  // /proc/cpuinfo "model name" (api/config.cpp)
-
-}  // namespace bf16x::api
+}  // namespace bf16x::settings

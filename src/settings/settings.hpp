@@ -1,12 +1,12 @@
-// What a call's plan depends on besides its arguments: the environment (api/env.hpp) under the runtime settings
-// (api/runtime.hpp), read once at the start of a call (current_settings) and handed to the planning functions
+// What a call's plan depends on besides its arguments: the environment (settings/env.hpp) under the runtime settings
+// (settings/runtime.hpp), read once at the start of a call (current_settings) and handed to the planning functions
 // (plan_call, resolve_mode, choose_auto, resolve_engine), which read nothing else; a test hands in any settings.
 #pragma once
 #include <cstdint>
 
 #include "bf16x/bf16x.h"
 
-namespace bf16x::api {
+namespace bf16x::settings {
 
 struct Settings {
   int sgemm_mode = BF16X_MODE_AUTO;       // effective: bf16x_set_sgemm_mode, else BF16X_SGEMM_MODE, else auto
@@ -24,4 +24,4 @@ struct Settings {
   int mode(bool is_double) const { return is_double ? dgemm_mode : sgemm_mode; }
 };
 
-}  // namespace bf16x::api
+}  // namespace bf16x::settings

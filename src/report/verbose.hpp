@@ -5,9 +5,9 @@
 //   BF16X_VERBOSE,dgemm,N,T,m,n,k,mode=fp64x6,engine=avx512bf16[,why],layout=col,alpha=1,lda=..,ldb=..,beta=0,
 //       ldc=..,threads=2,status=ok,time_ms=1.234
 #pragma once
-#include "api/verbose_call.hpp"
+#include "report/verbose_call.hpp"
 
-namespace bf16x::api {
+namespace bf16x::report {
 
 // Whether a call should build its VerboseCall: per-call lines are on (BF16X_VERBOSE=1, bf16x_set_verbose) or the
 // summary at exit is (BF16X_VERBOSE=summary or all).
@@ -17,4 +17,4 @@ bool verbose_wanted();
 // process has not, then the call's line (one write, so lines never interleave).
 void verbose_line(const VerboseCall& c);
 
-}  // namespace bf16x::api
+}  // namespace bf16x::report

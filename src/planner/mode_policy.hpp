@@ -4,11 +4,13 @@
 #pragma once
 #include <cstdint>
 
-#include "api/names.hpp"  // mode_fits
-#include "api/settings.hpp"
 #include "pack/operand.hpp"
+#include "settings/names.hpp"  // mode_fits
+#include "settings/settings.hpp"
 
-namespace bf16x::api {
+namespace bf16x::planner {
+
+using settings::Settings;  // what a plan depends on besides the call
 
 struct ModeRequest {
   int mode;        // as passed (may be DEFAULT or AUTO)
@@ -47,4 +49,4 @@ template <typename T>
 AutoChoice choose_auto(const ModeRequest& r, const Settings& s, const pack::MatrixView<T>& a,
                        const pack::MatrixView<T>& b);
 
-}  // namespace bf16x::api
+}  // namespace bf16x::planner

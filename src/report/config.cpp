@@ -1,18 +1,27 @@
 // bf16x_version and bf16x_get_config: what a user pastes into a bug report, and what the verbose header prints.
+#include "report/config.hpp"
+
 #include <omp.h>
 
 #include <cstdio>
 #include <fstream>
 #include <string>
 
-#include "api/env.hpp"
-#include "api/names.hpp"
-#include "api/runtime.hpp"
 #include "bf16x/bf16x.h"
 #include "cpu/features.hpp"
 #include "host/host_blas.hpp"
+#include "settings/env.hpp"
+#include "settings/names.hpp"
+#include "settings/runtime.hpp"
 
-namespace bf16x::api {
+namespace bf16x::report {
+
+using settings::current_settings;
+using settings::effective_auto_target;
+using settings::engine_name_list;
+using settings::env;
+using settings::runtime_threads;
+using settings::Settings;
 
 std::string cpu_model_name() {
   std::ifstream f("/proc/cpuinfo");
@@ -79,7 +88,7 @@ std::string config_text() {
   return s;
 }
 
-}  // namespace bf16x::api
+}  // namespace bf16x::report
 
 extern "C" {
 
@@ -87,7 +96,7 @@ const char* bf16x_version(void) { return BF16X_VERSION_STRING; }
 
 const char* bf16x_get_config(void) {
   thread_local std::string text;
-  text = bf16x::api::config_text();
+  text = bf16x::report::config_text();
   return text.c_str();
 }
 

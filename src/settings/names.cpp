@@ -1,5 +1,5 @@
 // Names of modes, engines and statuses for the C API, the CLI and verbose output.
-#include "api/names.hpp"
+#include "settings/names.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -9,7 +9,7 @@
 #include "engine/records.hpp"
 #include "mode/records.hpp"
 
-namespace bf16x::api {
+namespace bf16x::settings {
 
 namespace {
 
@@ -57,7 +57,7 @@ std::string engine_names() {
   return s;
 }
 
-}  // namespace bf16x::api
+}  // namespace bf16x::settings
 
 extern "C" {
 

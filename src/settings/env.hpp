@@ -5,7 +5,7 @@
 
 #include "env/env_vars.hpp"
 
-namespace bf16x::api {
+namespace bf16x::settings {
 
 struct Env {
   int sgemm_mode = 0;           // BF16X_SGEMM_MODE: an SGEMM mode, native or auto (default auto)
@@ -37,4 +37,4 @@ void warn_unknown_variables();
 // parse_env of this process's environment, once (and warn_unknown_variables).
 const Env& env();
 
-}  // namespace bf16x::api
+}  // namespace bf16x::settings

@@ -6,9 +6,9 @@
 // there, so the process has one header and one summary; else it uses its own hub. A plain C entry point, versioned
 // by its name, as the instances may come from different releases.
 #pragma once
-#include "api/verbose_summary.hpp"
+#include "report/verbose_summary.hpp"
 
-namespace bf16x::api {
+namespace bf16x::report {
 
 inline constexpr const char* kVerboseHubSymbol = "bf16x_verbose_hub_v1";
 inline constexpr int kVerboseHubClaimHeader = 1, kVerboseHubRecord = 2;
@@ -22,4 +22,4 @@ bool verbose_hub_claim_header();
 // Counts one call in the process's summary.
 void verbose_hub_record(const SummaryRecord& r);
 
-}  // namespace bf16x::api
+}  // namespace bf16x::report

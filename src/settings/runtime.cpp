@@ -1,16 +1,16 @@
-#include "api/runtime.hpp"
+#include "settings/runtime.hpp"
 
 #include <omp.h>
 
 #include <atomic>
 #include <cmath>
 
-#include "api/env.hpp"
-#include "api/names.hpp"
 #include "bf16x/bf16x.h"
+#include "settings/env.hpp"
+#include "settings/names.hpp"
 #include "util/after_fork.hpp"
 
-namespace bf16x::api {
+namespace bf16x::settings {
 namespace {
 
 constexpr int kUnset = -1;
@@ -72,35 +72,35 @@ int effective_threads() {
   return n > 0 ? n : env().num_threads;
 }
 
-}  // namespace bf16x::api
+}  // namespace bf16x::settings
 
 extern "C" {
 
-int bf16x_set_sgemm_mode(int mode) { return bf16x::api::set_mode(bf16x::api::g_sgemm_mode, mode, false); }
-int bf16x_set_dgemm_mode(int mode) { return bf16x::api::set_mode(bf16x::api::g_dgemm_mode, mode, true); }
+int bf16x_set_sgemm_mode(int mode) { return bf16x::settings::set_mode(bf16x::settings::g_sgemm_mode, mode, false); }
+int bf16x_set_dgemm_mode(int mode) { return bf16x::settings::set_mode(bf16x::settings::g_dgemm_mode, mode, true); }
 
-int bf16x_get_sgemm_mode(void) { return bf16x::api::effective_mode(false); }
-int bf16x_get_dgemm_mode(void) { return bf16x::api::effective_mode(true); }
+int bf16x_get_sgemm_mode(void) { return bf16x::settings::effective_mode(false); }
+int bf16x_get_dgemm_mode(void) { return bf16x::settings::effective_mode(true); }
 
 int bf16x_set_auto_target(double target) {
   if (!(target >= 0) || target == HUGE_VAL) return BF16X_ERR_OPTIONS;
-  bf16x::api::g_target = target == 0 ? -1.0 : target;
+  bf16x::settings::g_target = target == 0 ? -1.0 : target;
   return BF16X_OK;
 }
 
-double bf16x_get_auto_target(void) { return bf16x::api::effective_auto_target(); }
+double bf16x_get_auto_target(void) { return bf16x::settings::effective_auto_target(); }
 
-void bf16x_set_verbose(int on) { bf16x::api::g_verbose = on < 0 ? bf16x::api::kUnset : (on != 0); }
-int bf16x_get_verbose(void) { return bf16x::api::effective_verbose() ? 1 : 0; }
+void bf16x_set_verbose(int on) { bf16x::settings::g_verbose = on < 0 ? bf16x::settings::kUnset : (on != 0); }
+int bf16x_get_verbose(void) { return bf16x::settings::effective_verbose() ? 1 : 0; }
 
 int bf16x_set_num_threads(int threads) {
   if (threads < 0 || threads > BF16X_MAX_THREADS) return BF16X_ERR_OPTIONS;
-  bf16x::api::g_threads = threads;
+  bf16x::settings::g_threads = threads;
   return BF16X_OK;
 }
 
 int bf16x_get_num_threads(void) {
-  const int n = bf16x::api::effective_threads();
+  const int n = bf16x::settings::effective_threads();
   return n > 0 ? n : omp_get_max_threads();
 }
 

@@ -1,10 +1,10 @@
-#include "api/verbose_hub.hpp"
+#include "report/verbose_hub.hpp"
 
 #include <dlfcn.h>
 
 #include <atomic>
 
-namespace bf16x::api {
+namespace bf16x::report {
 namespace {
 
 using Hub = int (*)(int, const SummaryRecord*);
@@ -32,4 +32,4 @@ bool verbose_hub_claim_header() { return hub()(kVerboseHubClaimHeader, nullptr) 
 
 void verbose_hub_record(const SummaryRecord& r) { hub()(kVerboseHubRecord, &r); }
 
-}  // namespace bf16x::api
+}  // namespace bf16x::report

@@ -1,8 +1,8 @@
 // The decision of one call, made once before any operand is read: the mode the call's options and its settings give
-// (api/settings.hpp: the environment under the runtime settings, read once per call; DEFAULT, BF16X_MIN_SIZE, auto's
-// cost model from the shape), the engine that runs it with the engine-kind checks, the method's parameters and the
-// guard: the plan object (method/plan.hpp) that the real GEMM, the workspace query, the complex GEMM and the BLAS shim
-// take. Only auto's data-dependent step (settle_auto: the fill pass) and the guard's proof come later, in the call
+// (settings/settings.hpp: the environment under the runtime settings, read once per call; DEFAULT, BF16X_MIN_SIZE,
+// auto's cost model from the shape), the engine that runs it with the engine-kind checks, the method's parameters and
+// the guard: the plan object (method/plan.hpp) that the real GEMM, the workspace query, the complex GEMM and the BLAS
+// shim take. Only auto's data-dependent step (settle_auto: the fill pass) and the guard's proof come later, in the call
 // that reads the operands.
 //
 //   C entry (bf16x_dgemm_ex, cblas_dgemm/dgemm_ through the shim) -> checks -> plan_call -> [settle_auto]
@@ -10,11 +10,11 @@
 #pragma once
 #include <cstdint>
 
-#include "api/mode_policy.hpp"
 #include "bf16x/bf16x.h"
 #include "method/plan.hpp"
+#include "planner/mode_policy.hpp"
 
-namespace bf16x::api {
+namespace bf16x::planner {
 
 // The plan, and what auto's data step needs to finish it.
 struct CallPlan : method::Plan {
@@ -36,4 +36,4 @@ CallPlan plan_call(const bf16x_options& opt, bool is_double, std::int64_t m, std
 template <typename T>
 int settle_auto(CallPlan& plan, const pack::MatrixView<T>& a, const pack::MatrixView<T>& b);
 
-}  // namespace bf16x::api
+}  // namespace bf16x::planner

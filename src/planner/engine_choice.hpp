@@ -2,9 +2,11 @@
 // available (engine/records.hpp's order).
 #pragma once
 
-#include "api/settings.hpp"
+#include "settings/settings.hpp"
 
-namespace bf16x::api {
+namespace bf16x::planner {
+
+using settings::Settings;  // what a plan depends on besides the call
 
 // Resolves a requested engine id. AUTO consults the runtime setting, then BF16X_ENGINE (read once; an unavailable
 // choice falls back and is said once on stderr). Returns -1 if an explicitly requested engine cannot run here.
@@ -22,4 +24,4 @@ int resolve_crt_engine(int requested, const Settings& s);
 // INT8 engine this CPU cannot run.
 int crt_engine_for_call(int requested, int& id, const Settings& s);
 
-}  // namespace bf16x::api
+}  // namespace bf16x::planner

@@ -1,15 +1,15 @@
-#include "api/env.hpp"
+#include "settings/env.hpp"
 
 #include <unistd.h>
 
 #include <optional>
 #include <string>
 
-#include "api/names.hpp"
 #include "bf16x/bf16x.h"
 #include "env/variables.hpp"
+#include "settings/names.hpp"
 
-namespace bf16x::api {
+namespace bf16x::settings {
 namespace {
 
 // A mode of this routine's precision, native or auto; a mode of the other precision is refused here, so that no
@@ -90,4 +90,4 @@ const Env& env() {
   return e;
 }
 
-}  // namespace bf16x::api
+}  // namespace bf16x::settings

@@ -1,11 +1,11 @@
-// One call as the verbose line and the summary report it (api/verbose.hpp, api/verbose_summary.hpp), and where
+// One call as the verbose line and the summary report it (report/verbose.hpp, report/verbose_summary.hpp), and where
 // their output goes.
 #pragma once
 #include <cstdint>
 #include <cstdio>
 #include <string>
 
-namespace bf16x::api {
+namespace bf16x::report {
 
 struct VerboseCall {
   bool is_double;
@@ -37,4 +37,4 @@ inline char routine_letter(const VerboseCall& c) {
 // said once and stderr used.
 std::FILE* verbose_sink();
 
-}  // namespace bf16x::api
+}  // namespace bf16x::report

@@ -1,14 +1,18 @@
-#include "api/engine_choice.hpp"
+#include "planner/engine_choice.hpp"
 
 #include <string>
 
-#include "api/env.hpp"
-#include "api/runtime.hpp"
 #include "bf16x/bf16x.h"
 #include "engine/records.hpp"
 #include "env/env_vars.hpp"
+#include "settings/env.hpp"
+#include "settings/runtime.hpp"
 
-namespace bf16x::api {
+namespace bf16x::planner {
+
+using settings::Env;
+using settings::env;
+
 namespace {
 
 int auto_engine() {
@@ -87,7 +91,7 @@ int crt_engine_for_call(int requested, int& id, const Settings& s) {
   return id < 0 ? BF16X_ERR_ENGINE : BF16X_OK;
 }
 
-}  // namespace bf16x::api
+}  // namespace bf16x::planner
 
 // The engine settings of the C API (bf16x/bf16x_runtime.h): here, with the checks they need.
 extern "C" {
@@ -95,25 +99,25 @@ extern "C" {
 int bf16x_set_engine(int engine) {
   if (!bf16x_engine_name(engine)) return BF16X_ERR_OPTIONS;
   // An INT8-only engine (avx2-int8, avx512vnni) is the CRT modes' setting; AUTO clears both.
-  if (bf16x::api::int8_only(engine)) {
+  if (bf16x::planner::int8_only(engine)) {
     if (!bf16x::engine::int8_usable(engine)) return BF16X_ERR_ENGINE;
-    bf16x::api::set_runtime_crt_engine(engine);
+    bf16x::settings::set_runtime_crt_engine(engine);
     return BF16X_OK;
   }
   if (engine != BF16X_ENGINE_AUTO && !bf16x::engine::engine_usable(engine)) return BF16X_ERR_ENGINE;
-  bf16x::api::set_runtime_engine(engine);
-  if (engine == BF16X_ENGINE_AUTO) bf16x::api::set_runtime_crt_engine(engine);
+  bf16x::settings::set_runtime_engine(engine);
+  if (engine == BF16X_ENGINE_AUTO) bf16x::settings::set_runtime_crt_engine(engine);
   return BF16X_OK;
 }
 
 int bf16x_get_crt_engine(void) {
-  return bf16x::api::resolve_crt_engine(BF16X_ENGINE_AUTO, bf16x::api::current_settings());
+  return bf16x::planner::resolve_crt_engine(BF16X_ENGINE_AUTO, bf16x::settings::current_settings());
 }
 
 int bf16x_get_engine(void) { return bf16x_engine_selected(); }
 
 int bf16x_engine_selected(void) {
-  return bf16x::api::resolve_engine(BF16X_ENGINE_AUTO, bf16x::api::current_settings());
+  return bf16x::planner::resolve_engine(BF16X_ENGINE_AUTO, bf16x::settings::current_settings());
 }
 
 }  // extern "C"

@@ -1,19 +1,25 @@
-#include "api/verbose.hpp"
+#include "report/verbose.hpp"
 
 #include <cstdio>
 #include <mutex>
 #include <string>
 
-#include "api/env.hpp"
-#include "api/names.hpp"
-#include "api/runtime.hpp"
-#include "api/verbose_hub.hpp"
 #include "bf16x/bf16x.h"
 #include "engine/records.hpp"
 #include "env/env_vars.hpp"
 #include "host/host_blas.hpp"
+#include "report/config.hpp"
+#include "report/verbose_hub.hpp"
+#include "settings/env.hpp"
+#include "settings/names.hpp"
+#include "settings/runtime.hpp"
 
-namespace bf16x::api {
+namespace bf16x::report {
+
+using settings::effective_verbose;
+using settings::engine_name_list;
+using settings::env;
+
 namespace {
 
 std::string header() {
@@ -72,4 +78,4 @@ void verbose_line(const VerboseCall& c) {
   std::fputs(line, out);
 }
 
-}  // namespace bf16x::api
+}  // namespace bf16x::report

@@ -1,12 +1,12 @@
 // Runtime settings (bf16x_set_* in bf16x/bf16x_runtime.h), layered over the environment: the effective value of
-// each setting is the runtime one where it was set, else the environment's (api/env.hpp), else the default. The
+// each setting is the runtime one where it was set, else the environment's (settings/env.hpp), else the default. The
 // call's own arguments override both. Lock-free: each setting is one atomic, read at the start of a call.
 #pragma once
 
-#include "api/settings.hpp"
+#include "settings/settings.hpp"
 #include "util/thread_scope.hpp"
 
-namespace bf16x::api {
+namespace bf16x::settings {
 
 // The settings a call plans with, read once at its start.
 Settings current_settings();
@@ -14,7 +14,7 @@ Settings current_settings();
 int effective_mode(bool is_double);   // BF16X_MODE_NATIVE / AUTO / an emulation mode of that precision
 int runtime_engine();                 // BF16X_ENGINE_AUTO unless bf16x_set_engine chose one
 int runtime_crt_engine();             // BF16X_ENGINE_AUTO unless bf16x_set_engine chose an INT8-only engine
-void set_runtime_engine(int engine);  // bf16x_set_engine's settings (api/engine_choice.cpp checks them)
+void set_runtime_engine(int engine);  // bf16x_set_engine's settings (planner/engine_choice.cpp checks them)
 void set_runtime_crt_engine(int engine);
 double effective_auto_target();  // 0: the native GEMM's bound
 bool effective_verbose();
@@ -28,4 +28,4 @@ struct ThreadScope : util::ThreadScope {
   ThreadScope() : util::ThreadScope(effective_threads()) {}
 };
 
-}  // namespace bf16x::api
+}  // namespace bf16x::settings

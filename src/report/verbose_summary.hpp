@@ -8,11 +8,11 @@
 // repaired: entries the componentwise guard recomputed by FP64 dot products (repaired_gflop: their 2k flops each),
 // which count as not emulated.
 #pragma once
-#include "api/verbose_call.hpp"
+#include "report/verbose_call.hpp"
 
-namespace bf16x::api {
+namespace bf16x::report {
 
-// One call as a summary counts it: plain C fields, as it crosses between bf16x instances (api/verbose_hub.hpp, which
+// One call as a summary counts it: plain C fields, as it crosses between bf16x instances (report/verbose_hub.hpp, which
 // sends every instance's calls to one summary).
 struct SummaryRecord {
   const char* routine;  // "dgemm"
@@ -24,4 +24,4 @@ struct SummaryRecord {
 // call writes nothing.
 void summary_add(const SummaryRecord& r);
 
-}  // namespace bf16x::api
+}  // namespace bf16x::report

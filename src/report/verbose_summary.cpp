@@ -1,4 +1,4 @@
-#include "api/verbose_summary.hpp"
+#include "report/verbose_summary.hpp"
 
 #include <pthread.h>
 
@@ -8,7 +8,7 @@
 #include <string>
 #include <tuple>
 
-namespace bf16x::api {
+namespace bf16x::report {
 namespace {
 
 struct Row {
@@ -86,4 +86,4 @@ Summary& summary() {
 
 void summary_add(const SummaryRecord& r) { summary().add(r); }
 
-}  // namespace bf16x::api
+}  // namespace bf16x::report
