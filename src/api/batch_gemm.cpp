@@ -139,26 +139,7 @@ int batch_gemm(const Batch<T>& bt, const bf16x_options* user) {
     bf16x_stats sum{};
     sum.mode = stats[0].mode;
     sum.engine = stats[0].engine;
-    for (const bf16x_stats& s : stats) {
-      sum.tile_loads += s.tile_loads;
-      sum.tile_stores += s.tile_stores;
-      sum.dot_products += s.dot_products;
-      sum.micro_tiles += s.micro_tiles;
-      sum.seconds_split += s.seconds_split;
-      sum.seconds_compute += s.seconds_compute;
-      sum.workspace_bytes += s.workspace_bytes;
-      sum.entries_repaired += s.entries_repaired;
-      sum.seconds_guard += s.seconds_guard;
-      sum.guard = std::max(sum.guard, s.guard);
-      sum.seconds_scan += s.seconds_scan;
-      sum.seconds_pack += s.seconds_pack;
-      sum.seconds_products += s.seconds_products;
-      sum.seconds_write += s.seconds_write;
-      sum.bytes_scan += s.bytes_scan;
-      sum.bytes_pack += s.bytes_pack;
-      sum.bytes_write += s.bytes_write;
-      sum.seconds_sums += s.seconds_sums;
-    }
+    for (const bf16x_stats& s : stats) add_stats(sum, s);
     write_stats(opt.stats, sum);
   }
   return st;

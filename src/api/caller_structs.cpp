@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 
 namespace bf16x::api {
@@ -49,6 +50,20 @@ void write_stats(bf16x_stats* user, const bf16x_stats& s) {
   const std::size_t from = offsetof(bf16x_stats, mode);
   const std::size_t to = std::min(size_field(user), sizeof s);
   if (to > from) std::memcpy(reinterpret_cast<char*>(user) + from, reinterpret_cast<const char*>(&s) + from, to - from);
+}
+
+void add_stats(bf16x_stats& sum, const bf16x_stats& one) {
+  constexpr std::uint64_t bf16x_stats::*counts[] = {
+      &bf16x_stats::tile_loads,  &bf16x_stats::tile_stores,     &bf16x_stats::dot_products,
+      &bf16x_stats::micro_tiles, &bf16x_stats::workspace_bytes, &bf16x_stats::entries_repaired,
+      &bf16x_stats::bytes_scan,  &bf16x_stats::bytes_pack,      &bf16x_stats::bytes_write};
+  constexpr double bf16x_stats::*seconds[] = {&bf16x_stats::seconds_split, &bf16x_stats::seconds_compute,
+                                              &bf16x_stats::seconds_guard, &bf16x_stats::seconds_scan,
+                                              &bf16x_stats::seconds_pack,  &bf16x_stats::seconds_products,
+                                              &bf16x_stats::seconds_write, &bf16x_stats::seconds_sums};
+  for (auto f : counts) sum.*f += one.*f;
+  for (auto f : seconds) sum.*f += one.*f;
+  sum.guard = std::max(sum.guard, one.guard);
 }
 
 }  // namespace bf16x::api

@@ -14,4 +14,8 @@ int read_options(const bf16x_options* user, bf16x_options& opt);
 // past this library's are left as they are.
 void write_stats(bf16x_stats* user, const bf16x_stats& s);
 
+// Adds one call's counters, times and bytes to `sum` (a batch's items): the largest guard step, the mode and engine
+// left as they are.
+void add_stats(bf16x_stats& sum, const bf16x_stats& one);
+
 }  // namespace bf16x::api

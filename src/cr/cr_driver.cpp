@@ -130,6 +130,20 @@ struct Panels {
   PackedLine col(int jj) const { return {b + jj, nr}; }
 };
 
+// The starts and scale factors of `count` lines from `first` of op(A)'s rows (of_a) or op(B)'s columns, for
+// pack_panel: none and 0 past `limit` and for lines holding NaN/Inf (zeros in the panel). op(A)(i, l) is at
+// data[i * ld + l] (transposed) or data[i + l * ld], op(B)(l, j) at data[j + l * ld] (transposed) or data[l + j * ld].
+template <typename T>
+void line_sources(const pack::MatrixView<T>& v, bool of_a, std::int64_t first, int count, std::int64_t limit,
+                  const std::vector<int>& e, const T** src, double* f) {
+  for (int t = 0; t < count; ++t) {
+    const std::int64_t x = first + t;
+    const bool live = x < limit && e[std::size_t(x)] != kNonfinite;
+    f[t] = live ? pow2(-e[std::size_t(x)]) : 0;
+    src[t] = live ? v.data + x * (of_a == v.trans ? v.ld : 1) : nullptr;
+  }
+}
+
 // The tile sums of op(A) (m x k) times op(B) (k x ncols), both views finite where their line exponents say so
 // (ea, eb: line_exponents), handed tile by tile to finish(i0, j0, s, c, t, panels), which rounds and writes the tile's
 // entries (panels.mr x panels.nr, entry (ii, jj) at ii * nr + jj) and returns how many took the exact sum. Every
@@ -162,13 +176,7 @@ void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::M
       for (std::int64_t p = 0; p < col_panels; ++p) {
         const T* src[kMaxTile];
         double f[kMaxTile];
-        for (int jj = 0; jj < nr; ++jj) {
-          const std::int64_t j = j0 + p * nr + jj;
-          const bool live = j < ncols && eb[std::size_t(j)] != kNonfinite;
-          f[jj] = live ? pow2(-eb[std::size_t(j)]) : 0;
-          // op(B)(l, j) at data[j + l * ld] (transposed) or data[l + j * ld]
-          src[jj] = live ? (b.trans ? b.data + j : b.data + j * b.ld) : nullptr;
-        }
+        line_sources(b, false, j0 + p * nr, nr, ncols, eb, src, f);
         pack_panel(src, f, nr, b.trans ? b.ld : 1, k, bpack.data() + p * nr * k, false);
       }
       lap.lap(mine.pack);
@@ -182,12 +190,7 @@ void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::M
         for (std::int64_t panel = 0; panel < kRows / mr; ++panel) {
           const T* src[kMaxTile];
           double f[kMaxTile];
-          for (int ii = 0; ii < mr; ++ii) {
-            const std::int64_t i = r0 + panel * mr + ii;
-            const bool live = i < m && ea[std::size_t(i)] != kNonfinite;
-            f[ii] = live ? pow2(-ea[std::size_t(i)]) : 0;
-            src[ii] = live ? (a.trans ? a.data + i * a.ld : a.data + i) : nullptr;
-          }
+          line_sources(a, true, r0 + panel * mr, mr, m, ea, src, f);
           pack_panel(src, f, mr, a.trans ? 1 : a.ld, k, ap + panel * 2 * mr * k, true);
         }
         lap.lap(mine.pack);
@@ -203,12 +206,7 @@ void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::M
       }
       if (omp_get_thread_num() == 0) first.add(mine);
     };
-    if (!util::team_needed(threads)) {
-      share(exact, tiles);
-    } else {
-#pragma omp parallel num_threads(threads) reduction(+ : exact, tiles)
-      share(exact, tiles);
-    }
+    util::on_team(threads, share, exact, tiles);
     cfg.phases.bytes_pack +=
         std::uint64_t(8) * std::uint64_t(k) * std::uint64_t(col_panels * nr + 2 * groups * row_panels * mr);
   }

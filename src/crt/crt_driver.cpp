@@ -176,6 +176,16 @@ void share_loop(bool team, std::int64_t count, int chunk, bool dynamic, F&& f) {
   }
 }
 
+// A block of C: its first row and column, its rows and columns, and its panels of kTile rows and columns.
+struct Block {
+  std::int64_t i0, j0;
+  int rows, cols, rp, cp;
+};
+struct KBlock {
+  std::int64_t l0;
+  int len, kcp;
+};
+
 struct ThreadSpace {
   std::int8_t* apack;  // N x (mc/32) A panels (none where the call's A cache holds them)
   std::int8_t* bpack;  // N x (nc/32) B panels (none where the call's B cache holds them)
@@ -386,10 +396,16 @@ struct CrtCall {
   }
 
   // Block b's origin and extent, and its extent in panels.
-  void block(std::int64_t b, std::int64_t& i0, std::int64_t& j0, int& rows, int& cols, int& rp, int& cp) const {
-    i0 = (b / nb) * mc, j0 = (b % nb) * nc;
-    rows = int(std::min<std::int64_t>(mc, x.m - i0)), cols = int(std::min<std::int64_t>(nc, x.n - j0));
-    rp = int(panel_count(rows)), cp = int(panel_count(cols));
+  Block block(std::int64_t b) const {
+    const std::int64_t i0 = (b / nb) * mc, j0 = (b % nb) * nc;
+    const int rows = int(std::min<std::int64_t>(mc, x.m - i0)), cols = int(std::min<std::int64_t>(nc, x.n - j0));
+    return {i0, j0, rows, cols, int(panel_count(rows)), int(panel_count(cols))};
+  }
+  // The k-block kk: its first index, its length and that length padded to whole chunks.
+  KBlock kblock(std::int64_t kk) const {
+    const std::int64_t l0 = kk * kc;
+    const int len = int(std::min<std::int64_t>(kc, x.k - l0));
+    return {l0, len, int(round_up(len, kKChunk))};
   }
 };
 
@@ -421,6 +437,38 @@ DriverStatus prepare(CrtCall<T>& c, CrtConfig& cfg) {
   return DriverStatus::ok;
 }
 
+// One panel of up to kTile lines (op(A)'s rows or op(B)'s columns from line0) over the k-block [l0, l0 + len):
+// scaled, and packed as digits (plan null) or as the plan's residue planes, `stride` bytes apart. Returns the bytes
+// it moved.
+template <typename T>
+std::uint64_t pack_lines(const CrtCall<T>& c, bool of_a, std::int64_t line0, int lines, std::int64_t l0, int len,
+                         int kcp, const CrtPlan* plan, int bits, std::int8_t* dst, std::size_t stride, double* yb,
+                         bool stream = false) {
+  if (of_a)
+    load_lines(c.la, line0, lines, l0, len, kcp, c.fa1.data(), c.fa2.data(), plan == nullptr, yb);
+  else
+    load_lines(c.lb, line0, lines, l0, len, kcp, c.fb1.data(), c.fb2.data(), plan == nullptr, yb);
+  pack_panel(of_a, c.cfg.engine->part != nullptr, yb, kcp, len, lines, plan, bits, dst, stride, stream);
+  return std::uint64_t(lines) * len * sizeof(T) + std::uint64_t(plan ? plan->n : 1) * (of_a ? c.ap_bytes : c.bp_bytes);
+}
+
+// A block's panels of one k-block that no operand cache holds: op(A)'s into apack (unless have_a: kept from the
+// block before), op(B)'s into ws.bpack; digits (plan null) or the plan's residue planes, one block of panels apart.
+// Returns the bytes it moved.
+template <typename T>
+std::uint64_t pack_block(const CrtCall<T>& c, const ThreadSpace& ws, const Block& b, const KBlock& kb,
+                         std::int8_t* apack, bool have_a, const CrtPlan* plan, int bits) {
+  const std::size_t a_plane = plan ? (c.mc / kTile) * c.ap_bytes : 0, b_plane = plan ? (c.nc / kTile) * c.bp_bytes : 0;
+  std::uint64_t bytes = 0;
+  for (int ip = 0; ip < b.rp && !c.cache.a && !have_a; ++ip)
+    bytes += pack_lines(c, true, b.i0 + ip * kTile, std::min(kTile, b.rows - ip * kTile), kb.l0, kb.len, kb.kcp, plan,
+                        bits, apack + ip * c.ap_bytes, a_plane, ws.yb);
+  for (int jp = 0; jp < b.cp && !c.cache.b; ++jp)
+    bytes += pack_lines(c, false, b.j0 + jp * kTile, std::min(kTile, b.cols - jp * kTile), kb.l0, kb.len, kb.kcp, plan,
+                        bits, ws.bpack + jp * c.bp_bytes, b_plane, ws.yb);
+  return bytes;
+}
+
 // Every panel of the cached operands into their caches (the plan's residues, or the digits where plan is null),
 // the panels shared out among the threads of the enclosing parallel region, which all call it. Returns the bytes
 // it moved.
@@ -433,23 +481,15 @@ std::uint64_t fill_caches(const CrtCall<T>& c, const ThreadSpace& ws, const CrtP
   const bool stream = c.cache.a + c.cache.b > cpu::cache_sizes().l2;
   std::uint64_t bytes = 0;
   share_loop(util::team_needed(c.blk.threads), c.kb * np, 1, false, [&](std::int64_t job) {
-    const std::int64_t kk = job / np, l0 = kk * c.kc;
+    const std::int64_t kk = job / np;
+    const auto [l0, len, kcp] = c.kblock(kk);
     const bool of_a = job % np < na;
     const std::int64_t p = of_a ? job % np : job % np - na;
-    const int len = int(std::min<std::int64_t>(c.kc, c.x.k - l0)), kcp = int(round_up(len, kKChunk));
     const int lines = int(std::min<std::int64_t>(kTile, (of_a ? c.x.m : c.x.n) - p * kTile));
     const std::size_t pb = of_a ? c.ap_bytes : c.bp_bytes;
     std::int8_t* dst = c.cached(of_a, planes, kk, 0) + std::size_t(p) * pb;
     const std::size_t stride = plan ? std::size_t(c.panels(of_a)) * pb : 0;
-    const bool live = c.cfg.engine->part != nullptr;
-    if (of_a) {
-      load_lines(c.la, p * kTile, lines, l0, len, kcp, c.fa1.data(), c.fa2.data(), plan == nullptr, ws.yb);
-      pack_panel(true, live, ws.yb, kcp, len, lines, plan, bits, dst, stride, stream);
-    } else {
-      load_lines(c.lb, p * kTile, lines, l0, len, kcp, c.fb1.data(), c.fb2.data(), plan == nullptr, ws.yb);
-      pack_panel(false, live, ws.yb, kcp, len, lines, plan, bits, dst, stride, stream);
-    }
-    bytes += std::uint64_t(lines) * len * sizeof(T) + std::uint64_t(planes) * pb;
+    bytes += pack_lines(c, of_a, p * kTile, lines, l0, len, kcp, plan, bits, dst, stride, ws.yb, stream);
     if (stream) _mm_sfence();  // streaming stores are weakly ordered: done before the loop's closing barrier
   });
   return bytes;
@@ -465,8 +505,7 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
   // sums in work (flushes) are not needed.
   const bool sums_in_acc = c.kb <= flush_digits;
   const TileRunner kernel(*c.cfg.engine);
-  const bool live = c.cfg.engine->part != nullptr;
-  const int mc = c.mc, nc = c.nc, kc = c.kc;
+  const int mc = c.mc, nc = c.nc;
   std::uint64_t tiles = 0, dots = 0, bytes = 0;
   // A share of the work: its worksharing constructs are orphaned here (util/team.hpp).
   const auto share = [&](std::uint64_t& tiles, std::uint64_t& dots, std::uint64_t& bytes) {
@@ -481,9 +520,7 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
       clk.lap(ph.scan);
     }
     share_loop(util::team_needed(c.blk.threads), c.nblocks, c.chunk, true, [&](std::int64_t blkid) {
-      std::int64_t i0, j0;
-      int rows, cols, rp, cp;
-      c.block(blkid, i0, j0, rows, cols, rp, cp);
+      const auto [i0, j0, rows, cols, rp, cp] = c.block(blkid);
       if (!sums_in_acc) {
         std::fill(ws.work, ws.work + std::size_t(mc) * nc, 0.0);
         std::fill(ws.acc, ws.acc + std::size_t(mc) * nc, 0);
@@ -499,21 +536,9 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
       const bool have_a = c.keep_a && a_row == i0;
       a_row = i0;
       for (std::int64_t kk = 0; kk < c.kb; ++kk) {
-        const std::int64_t l0 = kk * kc;
-        const int len = int(std::min<std::int64_t>(kc, c.x.k - l0)), kcp = int(round_up(len, kKChunk));
+        const auto [l0, len, kcp] = c.kblock(kk);
         std::int8_t* apack = ws.apack + std::size_t(kk) * c.a_kstride;
-        for (int ip = 0; ip < rp && !c.cache.a && !have_a; ++ip) {
-          const int lines = std::min(kTile, rows - ip * kTile);
-          load_lines(c.la, i0 + ip * kTile, lines, l0, len, kcp, c.fa1.data(), c.fa2.data(), true, ws.yb);
-          pack_panel(true, live, ws.yb, kcp, len, lines, nullptr, 0, apack + ip * c.ap_bytes, 0);
-          bytes += std::uint64_t(lines) * len * sizeof(T) + c.ap_bytes;
-        }
-        for (int jp = 0; jp < cp && !c.cache.b; ++jp) {
-          const int lines = std::min(kTile, cols - jp * kTile);
-          load_lines(c.lb, j0 + jp * kTile, lines, l0, len, kcp, c.fb1.data(), c.fb2.data(), true, ws.yb);
-          pack_panel(false, live, ws.yb, kcp, len, lines, nullptr, 0, ws.bpack + jp * c.bp_bytes, 0);
-          bytes += std::uint64_t(lines) * len * sizeof(T) + c.bp_bytes;
-        }
+        bytes += pack_block(c, ws, c.block(blkid), c.kblock(kk), apack, have_a, nullptr, 0);
         const std::int8_t* apanels = c.cache.a ? c.cached(true, 1, kk, 0) + (i0 / kTile) * c.ap_bytes : apack;
         const std::int8_t* bpanels = c.cache.b ? c.cached(false, 1, kk, 0) + (j0 / kTile) * c.bp_bytes : ws.bpack;
         clk.lap(ph.scan);
@@ -560,12 +585,7 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
     if (c.cfg.engine->thread_end) c.cfg.engine->thread_end();  // TILERELEASE: no tile state outlives the region
     if (omp_get_thread_num() == 0) c.ph.add(ph);
   };
-  if (!util::team_needed(c.blk.threads)) {
-    share(tiles, dots, bytes);
-  } else {
-#pragma omp parallel num_threads(c.blk.threads) reduction(+ : tiles, dots, bytes)
-    share(tiles, dots, bytes);
-  }
+  util::on_team(c.blk.threads, share, tiles, dots, bytes);
   c.ph.bytes_scan += bytes;
   c.dot_products += dots;
   return tiles;
@@ -622,7 +642,6 @@ std::uint64_t products_pass(CrtCall<T>& c) {
   // k-blocks an int32 accumulator can take: residue products <= 2^14, and up to 2^7 left from the last reduction.
   const std::int64_t flush_res = std::max<std::int64_t>(1, ((1ll << 31) - 1 - 128) / (std::int64_t(kc) << 14));
   const TileRunner kernel(*c.cfg.engine);
-  const bool live = c.cfg.engine->part != nullptr;
   const int bits = c.max_s;  // |A'_il| < 2^s_i, |B'_lj| < 2^s_j: how the residues are formed (crt_loops_impl.hpp)
   const bool one_k = one_k_block(c.x.k, c.blk);  // as layout_of
   const WriteScales scales = write_scales(c);
@@ -646,31 +665,15 @@ std::uint64_t products_pass(CrtCall<T>& c) {
       clk.lap(ph.pack);
     }
     share_loop(util::team_needed(c.blk.threads), c.nblocks, c.chunk, true, [&](std::int64_t blkid) {
-      std::int64_t i0, j0;
-      int rows, cols, rp, cp;
-      c.block(blkid, i0, j0, rows, cols, rp, cp);
+      const auto [i0, j0, rows, cols, rp, cp] = c.block(blkid);
       std::int64_t pending = 0;
       const bool have_a = c.keep_a && a_row == i0;
       a_row = i0;
       for (std::int64_t kk = 0; kk < c.kb; ++kk) {
-        const std::int64_t l0 = kk * kc;
-        const int len = int(std::min<std::int64_t>(kc, c.x.k - l0)), kcp = int(round_up(len, kKChunk));
+        const auto [l0, len, kcp] = c.kblock(kk);
         std::int8_t* apack = ws.apack + std::size_t(kk) * c.a_kstride;
         clk.lap(ph.products);
-        for (int ip = 0; ip < rp && !c.cache.a && !have_a; ++ip) {
-          const int lines = std::min(kTile, rows - ip * kTile);
-          load_lines(c.la, i0 + ip * kTile, lines, l0, len, kcp, c.fa1.data(), c.fa2.data(), false, ws.yb);
-          pack_panel(true, live, ws.yb, kcp, len, lines, &plan, bits, apack + ip * c.ap_bytes,
-                     (mc / kTile) * c.ap_bytes);
-          bytes_pack += std::uint64_t(lines) * len * sizeof(T) + std::uint64_t(N) * c.ap_bytes;
-        }
-        for (int jp = 0; jp < cp && !c.cache.b; ++jp) {
-          const int lines = std::min(kTile, cols - jp * kTile);
-          load_lines(c.lb, j0 + jp * kTile, lines, l0, len, kcp, c.fb1.data(), c.fb2.data(), false, ws.yb);
-          pack_panel(false, live, ws.yb, kcp, len, lines, &plan, bits, ws.bpack + jp * c.bp_bytes,
-                     (nc / kTile) * c.bp_bytes);
-          bytes_pack += std::uint64_t(lines) * len * sizeof(T) + std::uint64_t(N) * c.bp_bytes;
-        }
+        bytes_pack += pack_block(c, ws, c.block(blkid), c.kblock(kk), apack, have_a, &plan, bits);
         clk.lap(ph.pack);
         for (int t = 0; t < N; ++t) {
           const std::int8_t* at = c.cache.a ? c.cached(true, N, kk, t) + (i0 / kTile) * c.ap_bytes
@@ -727,12 +730,7 @@ std::uint64_t products_pass(CrtCall<T>& c) {
     if (c.cfg.engine->thread_end) c.cfg.engine->thread_end();  // TILERELEASE: no tile state outlives the region
     if (omp_get_thread_num() == 0) c.ph.add(ph);
   };
-  if (!util::team_needed(c.blk.threads)) {
-    share(tiles, dots, bytes_pack, bytes_write);
-  } else {
-#pragma omp parallel num_threads(c.blk.threads) reduction(+ : tiles, dots, bytes_pack, bytes_write)
-    share(tiles, dots, bytes_pack, bytes_write);
-  }
+  util::on_team(c.blk.threads, share, tiles, dots, bytes_pack, bytes_write);
   c.ph.bytes_pack += bytes_pack;
   c.ph.bytes_write += bytes_write;
   c.dot_products += dots;

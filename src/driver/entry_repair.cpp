@@ -103,12 +103,7 @@ void repair_entries(const RepairArgs<T>& x, const std::vector<EntryIndex>& entri
       }
     }
   };
-  if (!util::team_needed(big ? threads : 1)) {
-    share();
-  } else {
-#pragma omp parallel num_threads(big ? threads : 1)
-    share();
-  }
+  util::on_team(big ? threads : 1, share);
 }
 
 template std::vector<float> save_entries(const RepairArgs<float>&, const std::vector<EntryIndex>&);

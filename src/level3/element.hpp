@@ -45,19 +45,21 @@ constexpr E from_real(real_t<E> x) {
   else
     return x;
 }
+// x == v for a real v (a complex x: its imaginary part zero).
+template <typename E>
+bool equals_real(const E& x, double v) {
+  if constexpr (is_complex_v<E>)
+    return x.re == v && x.im == 0;
+  else
+    return x == v;
+}
 template <typename E>
 bool is_zero(const E& x) {
-  if constexpr (is_complex_v<E>)
-    return x.re == 0 && x.im == 0;
-  else
-    return x == 0;
+  return equals_real(x, 0);
 }
 template <typename E>
 bool is_one(const E& x) {
-  if constexpr (is_complex_v<E>)
-    return x.re == 1 && x.im == 0;
-  else
-    return x == 1;
+  return equals_real(x, 1);
 }
 template <typename E>
 E conj(const E& x) {

@@ -17,12 +17,8 @@ int gemm(const Plan& p, const Call<T>& x, Outcome& out) {
   cfg.engine = engine::int8_engine(p.engine);
   cfg.fast_scaling = p.fast_scaling;
   const util::ThreadScope threads(p.threads);
-  bool done = false;
-  const int st = guarded_run<T>(p, x, out, [&](bool& ran) {
-    const util::DriverStatus s = crt::gemm_crt(x.args(), cfg);
-    done = ran = s == util::DriverStatus::ok;  // nonfinite_input: the host GEMM classifies NaN/Inf exactly
-    return call_status(s);
-  });
+  bool done;
+  const int st = guarded_run<T>(p, x, out, done, [&] { return crt::gemm_crt(x.args(), cfg); });
   if (st != BF16X_OK || out.guard == BF16X_GUARD_NATIVE) return st;
   out.seconds_split = cfg.seconds_scale;
   out.seconds_compute = cfg.seconds_products;

@@ -7,11 +7,17 @@
 
 namespace bf16x::method {
 
-// emulate(bool& ran) runs the method (ran = false where it handed NaN/Inf to the host GEMM). The status of the call;
-// out.guard == BF16X_GUARD_NATIVE where the guard sent the whole call to the host GEMM instead (the plan's reason then
-// on the verbose line, as for a call the method ran).
-template <typename T, typename Emulate>
-int guarded_run(const Plan& p, const Call<T>& x, Outcome& out, Emulate&& emulate) {
+// driver() runs the method's driver (a util::DriverStatus): `done` where it wrote C, not where it handed NaN or Inf to
+// the host GEMM (nonfinite_input). The status of the call; out.guard == BF16X_GUARD_NATIVE where the guard sent the
+// whole call to the host GEMM instead (the plan's reason then on the verbose line, as for a call the method ran).
+template <typename T, typename Driver>
+int guarded_run(const Plan& p, const Call<T>& x, Outcome& out, bool& done, Driver&& driver) {
+  done = false;
+  const auto emulate = [&](bool& ran) {
+    const util::DriverStatus s = driver();
+    done = ran = s == util::DriverStatus::ok;
+    return call_status(s);
+  };
   if (!p.guard) {
     bool ran;
     return emulate(ran);
@@ -19,7 +25,7 @@ int guarded_run(const Plan& p, const Call<T>& x, Outcome& out, Emulate&& emulate
   GuardRequest g = *p.guard;
   g.host = host::can_take(x.m, x.n, x.k, x.lda, x.ldb, x.ldc);  // else the guard repairs every unproved entry
   const int st = run_guarded<T>(g, x.repair(), x.m, x.n, out, emulate, [&] { return x.host_guarded(); });
-  if (out.guard == BF16X_GUARD_NATIVE) out.why += p.reason;  // the decision stands on the line: the host ran it
+  if (out.guard == BF16X_GUARD_NATIVE) out.why += p.reason;
   return st;
 }
 

@@ -30,7 +30,7 @@ struct Plan {
   bool host_guarded = false;
   // The componentwise guard where it applies; its `host` is the call's (whether the host GEMM takes its sizes).
   std::optional<GuardRequest> guard;
-  char reason[96] = "";  // the verbose fields of the decision (",auto=cost_model", auto's measured fill, ...)
+  char reason[96] = "";  // the verbose fields of the decision, where `verbose` (",auto=cost_model", auto's fill)
 };
 
 }  // namespace bf16x::method

@@ -27,12 +27,8 @@ int gemm(const Plan& p, const Call<T>& x, Outcome& out) {
   driver::DriverConfig cfg = config(p);
   cfg.counters = p.count ? &out.counters : nullptr;
   const util::ThreadScope threads(p.threads);
-  bool done = false;
-  const int st = guarded_run<T>(p, x, out, [&](bool& ran) {
-    const util::DriverStatus s = driver::gemm_emulated(x.args(), cfg);
-    done = ran = s == util::DriverStatus::ok;  // nonfinite_input: the host GEMM classifies NaN/Inf exactly
-    return call_status(s);
-  });
+  bool done;
+  const int st = guarded_run<T>(p, x, out, done, [&] { return driver::gemm_emulated(x.args(), cfg); });
   if (st != BF16X_OK || out.guard == BF16X_GUARD_NATIVE) return st;
   if (!done) return nonfinite_to_host(x, out);
   out.seconds_split = cfg.seconds_split;

@@ -98,22 +98,14 @@ void pack_b_vnni_team(const MatrixView<T>& b, const SplitOptions& opt, PackedPan
 
 template <typename T>
 void pack_a(const MatrixView<T>& a, const SplitOptions& opt, PackedPanels& out) {
-  if (!util::team_needed(out.kblk.blocks() * (out.padded_extent / kTileM) > 1 ? omp_get_max_threads() : 1)) {
-    pack_a_team(a, opt, out);  // no team (util/team.hpp)
-  } else {
-#pragma omp parallel
-    pack_a_team(a, opt, out);
-  }
+  const bool panels = out.kblk.blocks() * (out.padded_extent / kTileM) > 1;
+  util::on_team(panels ? omp_get_max_threads() : 1, [&] { pack_a_team(a, opt, out); });
 }
 
 template <typename T>
 void pack_b_vnni(const MatrixView<T>& b, const SplitOptions& opt, PackedPanels& out) {
-  if (!util::team_needed(out.kblk.blocks() * (out.padded_extent / kTileN) > 1 ? omp_get_max_threads() : 1)) {
-    pack_b_vnni_team(b, opt, out);  // no team (util/team.hpp)
-  } else {
-#pragma omp parallel
-    pack_b_vnni_team(b, opt, out);
-  }
+  const bool panels = out.kblk.blocks() * (out.padded_extent / kTileN) > 1;
+  util::on_team(panels ? omp_get_max_threads() : 1, [&] { pack_b_vnni_team(b, opt, out); });
 }
 
 #define BF16X_PACK_INSTANTIATE(T)                                                           \

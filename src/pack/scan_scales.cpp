@@ -106,12 +106,7 @@ template <typename Scan>
 ScaleScan scan_in_team(std::int64_t lines, std::int64_t depth, std::vector<int>& exp, const Scan& scan) {
   exp.assign(std::size_t(lines), 0);
   bool nonfinite = false;
-  if (!util::team_needed(lines * depth > util::kTeamElements ? omp_get_max_threads() : 1)) {
-    scan(exp.data(), nonfinite);  // no team (util/team.hpp)
-  } else {
-#pragma omp parallel
-    scan(exp.data(), nonfinite);
-  }
+  util::on_team(lines * depth > util::kTeamElements ? omp_get_max_threads() : 1, [&] { scan(exp.data(), nonfinite); });
   return {nonfinite};
 }
 

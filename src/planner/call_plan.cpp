@@ -127,11 +127,9 @@ CallPlan plan_call(const bf16x_options& opt, bool is_double, std::int64_t m, std
     return p;
   }
   const bool by_auto = p.requested == BF16X_MODE_AUTO;
-  if (by_auto)
+  if (by_auto && p.verbose)  // a target tighter than native's bound, or the cost model
     std::snprintf(p.reason, sizeof p.reason, "%s",
-                  mode::is(mode, mode::Method::correctly_rounded)
-                      ? ",auto=target"  // a target tighter than native's bound
-                      : ",auto=cost_model");
+                  mode::is(mode, mode::Method::correctly_rounded) ? ",auto=target" : ",auto=cost_model");
   p.status = finish(p, mode, by_auto, -1);
   return p;
 }
@@ -140,8 +138,8 @@ template <typename T>
 int settle_auto(CallPlan& p, const pack::MatrixView<T>& a, const pack::MatrixView<T>& b) {
   // Only where the cost model lets emulation win: one pass over A and B decides the number of products.
   const AutoChoice c = choose_auto<T>(p.request, p.settings, a, b);
-  auto_reason(c, p.reason);
-  if (crt::is_crt_mode(c.mode))  // auto chose a CRT mode: its INT8 engine for the resolved one
+  if (p.verbose) auto_reason(c, p.reason);  // the verbose fields only where a line is written
+  if (crt::is_crt_mode(c.mode))             // auto chose a CRT mode: its INT8 engine for the resolved one
     if (const int st = crt_engine_for_call(p.crt_engine_option, p.engine, p.settings); st != BF16X_OK) return st;
   return finish(p, c.mode, true, c.measured ? c.fill_ratio : -1);
 }

@@ -85,12 +85,7 @@ bool scan(const Lines<T>& x, std::int64_t count, std::int64_t len, int* e, doubl
         norm1[r0 + r] = s[r] * (1 + double(len + 2) * 0x1p-52) + double(len) * 0x1p-1022;  // no subnormal operand
     }
   };
-  if (!util::team_needed(count * len > util::kTeamElements ? omp_get_max_threads() : 1)) {
-    share(bad);
-  } else {
-#pragma omp parallel reduction(|| : bad)
-    share(bad);
-  }
+  util::on_team(count * len > util::kTeamElements ? omp_get_max_threads() : 1, share, bad);
   return bad;
 }
 
@@ -318,12 +313,7 @@ GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>
     }
     if (engine.thread_end) engine.thread_end();  // TILERELEASE: no tile state outlives the region
   };
-  if (!util::team_needed(threads)) {
-    share(tiles);
-  } else {
-#pragma omp parallel num_threads(threads) reduction(+ : tiles)
-    share(tiles);
-  }
+  util::on_team(threads, share, tiles);
   r.micro_tiles = tiles;
   r.complete = failed.load() <= limit;
   if (!r.complete) return r;

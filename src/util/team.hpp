@@ -10,6 +10,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 
 namespace bf16x::util {
 
@@ -35,6 +38,30 @@ void for_each_index(std::int64_t count, std::int64_t work, std::int64_t team_abo
 template <typename Body>
 void for_each_index(std::int64_t count, std::int64_t work, Body body) {
   for_each_index(count, work, kTeamElements, body);
+}
+
+// body(sums...) by every thread of a team of `threads` where one is needed (team_needed), else once on the calling
+// thread, whose worksharing constructs are then orphaned (no team). In a team each thread adds into sums of its own,
+// added into the caller's after its share: counts, whose sum no order changes, or flags (a bool: any).
+template <typename Body, typename... Sums>
+void on_team(int threads, Body&& body, Sums&... sums) {
+  if (!team_needed(threads)) {
+    body(sums...);
+    return;
+  }
+#pragma omp parallel num_threads(threads)
+  {
+    std::tuple<Sums...> mine{};
+    std::apply(body, mine);
+    const auto add = [](auto& to, const auto& from) {
+      if constexpr (std::is_same_v<std::decay_t<decltype(to)>, bool>)
+        to = to || from;
+      else
+        to += from;
+    };
+#pragma omp critical(bf16x_team_sums)
+    std::apply([&](const auto&... m) { (add(sums, m), ...); }, mine);
+  }
 }
 
 }  // namespace bf16x::util
