@@ -144,6 +144,28 @@ void line_sources(const pack::MatrixView<T>& v, bool of_a, std::int64_t first, i
   }
 }
 
+// `panels` panels of `count` lines from `first` of op(A)'s rows (of_a: values and magnitudes) or op(B)'s columns,
+// scaled (zeros past `limit` and in lines holding NaN/Inf), at out, one after another; shared: an orphaned
+// worksharing loop where the caller's team runs it, else all of them.
+template <typename T>
+void pack_lines_of(const pack::MatrixView<T>& v, bool of_a, const std::vector<int>& e, std::int64_t first,
+                   std::int64_t panels, int count, std::int64_t limit, std::int64_t k, double* out,
+                   bool shared = true) {
+  const std::int64_t step = std::int64_t(of_a ? 2 : 1) * count * k;
+  const auto one = [&](std::int64_t p) {
+    const T* src[kMaxTile];
+    double f[kMaxTile];
+    line_sources(v, of_a, first + p * count, count, limit, e, src, f);
+    pack_panel(src, f, count, of_a == v.trans ? 1 : v.ld, k, out + p * step, of_a);
+  };
+  if (!shared) {
+    for (std::int64_t p = 0; p < panels; ++p) one(p);
+    return;
+  }
+#pragma omp for schedule(static)
+  for (std::int64_t p = 0; p < panels; ++p) one(p);
+}
+
 // The tile sums of op(A) (m x k) times op(B) (k x ncols), both views finite where their line exponents say so
 // (ea, eb: line_exponents), handed tile by tile to finish(i0, j0, s, c, t, panels), which rounds and writes the tile's
 // entries (panels.mr x panels.nr, entry (ii, jj) at ii * nr + jj) and returns how many took the exact sum. Every
@@ -171,28 +193,15 @@ void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::M
     const auto share = [&](std::uint64_t& my_exact, std::uint64_t& my_tiles) {
       util::PhaseClock lap(omp_get_thread_num() == 0);
       util::PhaseTimes mine;
-      // op(B)'s columns j0 .. j0 + cols, scaled, in panels of NR (zeros past ncols and in lines holding NaN/Inf)
-#pragma omp for schedule(static)
-      for (std::int64_t p = 0; p < col_panels; ++p) {
-        const T* src[kMaxTile];
-        double f[kMaxTile];
-        line_sources(b, false, j0 + p * nr, nr, ncols, eb, src, f);
-        pack_panel(src, f, nr, b.trans ? b.ld : 1, k, bpack.data() + p * nr * k, false);
-      }
+      pack_lines_of(b, false, eb, j0, col_panels, nr, ncols, k, bpack.data());  // shared out
       lap.lap(mine.pack);
       double* ap = apack.data() + std::size_t(omp_get_thread_num()) * std::size_t(2 * kRows * k);
       double s[kMaxTile], c[kMaxTile], t[kMaxTile];
 #pragma omp for schedule(dynamic) nowait
       for (std::int64_t item = 0; item < items * groups; ++item) {
-        // rows r0 .. r0 + kRows of op(A), scaled, in panels of MR: per l the MR values, then their magnitudes
         const std::int64_t r0 = item / groups * kRows, group = item % groups;
         const std::int64_t p0 = col_panels * group / groups, p1 = col_panels * (group + 1) / groups;
-        for (std::int64_t panel = 0; panel < kRows / mr; ++panel) {
-          const T* src[kMaxTile];
-          double f[kMaxTile];
-          line_sources(a, true, r0 + panel * mr, mr, m, ea, src, f);
-          pack_panel(src, f, mr, a.trans ? 1 : a.ld, k, ap + panel * 2 * mr * k, true);
-        }
+        pack_lines_of(a, true, ea, r0, kRows / mr, mr, m, k, ap, false);  // this item's rows, by this thread
         lap.lap(mine.pack);
         for (std::int64_t panel = 0; panel < kRows / mr && r0 + panel * mr < m; ++panel)
           for (std::int64_t p = p0; p < p1; ++p) {
@@ -274,20 +283,12 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
   return util::DriverStatus::ok;
 }
 
+// The real operands whose dot products are the parts of a complex call's entries: A2 = [Re op(A) | Im op(A)]
+// (m x 2k); B2's column 2j is [Re op(B)_j; -Im op(B)_j] (Re of the product), column 2j + 1 is [Im op(B)_j;
+// Re op(B)_j] (its Im).
 template <typename T>
-util::DriverStatus gemm_cr_complex(const ComplexArgs<T>& g, CrConfig& cfg) {
-  for (double v : {g.alpha[0], g.alpha[1], g.beta[0], g.beta[1]})
-    if (!std::isfinite(v)) return util::DriverStatus::nonfinite_input;
-  const std::int64_t m = g.m, n = g.n, k = g.k, k2 = 2 * k, n2 = 2 * n;
-  const int threads = omp_get_max_threads();
-  util::PhaseClock clock(true);
-  // The real operands whose dot products are the parts: A2 = [Re op(A) | Im op(A)] (m x 2k); B2's column 2j is
-  // [Re op(B)_j; -Im op(B)_j] (Re of the product), column 2j + 1 is [Im op(B)_j; Re op(B)_j] (its Im).
-  std::vector<T> a2(std::size_t(m * k2)), b2(std::size_t(k2 * n2));
-  Lines la, lb;
-  std::vector<double> bpack(std::size_t(k2 * block_cols(n2, k2)));
-  std::vector<double> apack(std::size_t(threads) * std::size_t(2 * kRows * k2));
-  cfg.workspace_bytes = cr_workspace_bytes(m, n2, k2, threads) + sizeof(T) * (a2.size() + b2.size());
+void real_operands(const ComplexArgs<T>& g, std::vector<T>& a2, std::vector<T>& b2) {
+  const std::int64_t m = g.m, n = g.n, k = g.k, k2 = 2 * k;
   const auto part = [](const T* x, std::int64_t ld, bool trans, bool conj, std::int64_t r, std::int64_t c, int im) {
     const std::int64_t at = trans ? c + r * ld : r + c * ld;
     const T v = x[2 * at + im];
@@ -304,6 +305,21 @@ util::DriverStatus gemm_cr_complex(const ComplexArgs<T>& g, CrConfig& cfg) {
       b2[std::size_t(l + (2 * j + 1) * k2)] = im, b2[std::size_t(k + l + (2 * j + 1) * k2)] = re;
     }
   });
+}
+
+template <typename T>
+util::DriverStatus gemm_cr_complex(const ComplexArgs<T>& g, CrConfig& cfg) {
+  for (double v : {g.alpha[0], g.alpha[1], g.beta[0], g.beta[1]})
+    if (!std::isfinite(v)) return util::DriverStatus::nonfinite_input;
+  const std::int64_t m = g.m, n = g.n, k = g.k, k2 = 2 * k, n2 = 2 * n;
+  const int threads = omp_get_max_threads();
+  util::PhaseClock clock(true);
+  std::vector<T> a2(std::size_t(m * k2)), b2(std::size_t(k2 * n2));
+  Lines la, lb;
+  std::vector<double> bpack(std::size_t(k2 * block_cols(n2, k2)));
+  std::vector<double> apack(std::size_t(threads) * std::size_t(2 * kRows * k2));
+  cfg.workspace_bytes = cr_workspace_bytes(m, n2, k2, threads) + sizeof(T) * (a2.size() + b2.size());
+  real_operands(g, a2, b2);
   const pack::MatrixView<T> va{a2.data(), m, false}, vb{b2.data(), k2, false};
   line_exponents(va, true, m, k2, la);
   line_exponents(vb, false, n2, k2, lb);

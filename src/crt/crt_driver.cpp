@@ -495,17 +495,89 @@ std::uint64_t fill_caches(const CrtCall<T>& c, const ThreadSpace& ws, const CrtP
   return bytes;
 }
 
+// A bound block's row and column maxima into hrow, hcol: from its FP64 sums in ws.work, or (sums_in_acc) from the
+// int32 sums in the accumulator tiles, whose maxima are taken first (into work, unused then) and only they merged
+// under the lock.
+template <typename T>
+void merge_maxima(CrtCall<T>& c, const ThreadSpace& ws, const Block& blk, bool sums_in_acc) {
+  const auto [i0, j0, rows, cols, rp, cp] = blk;
+  if (!sums_in_acc) {
+#pragma omp critical(bf16x_crt_bound)
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < cols; ++j) {
+        const double h = ws.work[std::size_t(i) * c.nc + j];
+        c.hrow[i0 + i] = std::max(c.hrow[i0 + i], h);
+        c.hcol[j0 + j] = std::max(c.hcol[j0 + j], h);
+      }
+    return;
+  }
+  auto* row_max = reinterpret_cast<std::int32_t*>(ws.work);
+  std::int32_t* col_max = row_max + c.mc;
+  maxima(ws.acc, std::size_t(c.nc), rows, cols, row_max, col_max);
+#pragma omp critical(bf16x_crt_bound)
+  {
+    for (int i = 0; i < rows; ++i) c.hrow[i0 + i] = std::max(c.hrow[i0 + i], double(row_max[i]));
+    for (int j = 0; j < cols; ++j) c.hcol[j0 + j] = std::max(c.hcol[j0 + j], double(col_max[j]));
+  }
+}
+
+// One block of the bound GEMM: its digit panels where no cache holds them, H = digits(A) digits(B) over every
+// k-block, and its row and column maxima merged into hrow, hcol. Where all k-blocks fit the int32 accumulators at once
+// (k up to 2^19 at kc = 2048) the sums stay there, the maxima are read from the accumulator tiles themselves, zeroed
+// one by one before their first product, and the FP64 sums in work (flushes every flush_digits k-blocks) are not
+// needed.
+template <typename T>
+void bound_block(CrtCall<T>& c, const ThreadSpace& ws, const TileRunner& kernel, const Block& blk, bool have_a,
+                 std::int64_t flush_digits, util::PhaseClock& clk, util::PhaseTimes& ph, std::uint64_t& tiles,
+                 std::uint64_t& dots, std::uint64_t& bytes) {
+  const auto [i0, j0, rows, cols, rp, cp] = blk;
+  const int mc = c.mc, nc = c.nc;
+  const bool sums_in_acc = c.kb <= flush_digits;
+  if (!sums_in_acc) {
+    std::fill(ws.work, ws.work + std::size_t(mc) * nc, 0.0);
+    std::fill(ws.acc, ws.acc + std::size_t(mc) * nc, 0);
+  }
+  std::int64_t pending = 0;
+  auto flush = [&] {
+    for (std::size_t e = 0; e < std::size_t(mc) * nc; ++e) {
+      ws.work[e] += double(ws.acc[e]);
+      ws.acc[e] = 0;
+    }
+    pending = 0;
+  };
+  for (std::int64_t kk = 0; kk < c.kb; ++kk) {
+    const auto [l0, len, kcp] = c.kblock(kk);
+    std::int8_t* apack = ws.apack + std::size_t(kk) * c.a_kstride;
+    bytes += pack_block(c, ws, blk, c.kblock(kk), apack, have_a, nullptr, 0);
+    const std::int8_t* apanels = c.cache.a ? c.cached(true, 1, kk, 0) + (i0 / kTile) * c.ap_bytes : apack;
+    const std::int8_t* bpanels = c.cache.b ? c.cached(false, 1, kk, 0) + (j0 / kTile) * c.bp_bytes : ws.bpack;
+    clk.lap(ph.scan);
+    for (int jp = 0; jp < cp; ++jp)
+      for (int ip = 0; ip < rp; ++ip) {
+        std::int32_t* tile = ws.acc + ip * kTile * nc + jp * kTile;
+        const int tr = live_lines(rows, ip), tc = live_lines(cols, jp);
+        if (sums_in_acc && kk == 0) zero_tile(tile, nc, tr, tc);  // maxima reads the live entries only
+        kernel(apanels + ip * c.ap_bytes, bpanels + jp * c.bp_bytes, kcp, len, tile, nc, tr, tc);
+      }
+    tiles += std::uint64_t(rp) * cp;
+    dots += std::uint64_t(rp) * cp * (kcp / 64) * 4;
+    clk.lap(ph.products);
+    if (!sums_in_acc && ++pending == flush_digits) {  // exact sums outside the engine (bf16x_stats.seconds_sums)
+      flush();
+      clk.lap(ph.products, ph.sums);
+    }
+  }
+  if (!sums_in_acc) flush();
+  merge_maxima(c, ws, blk, sums_in_acc);
+  clk.lap(ph.scan);
+}
+
 // The bound GEMM: H = digits(A) digits(B), its row and column maxima into hrow, hcol. Returns the micro-tiles.
 template <typename T>
 std::uint64_t bound_pass(CrtCall<T>& c) {
   // k-blocks an int32 accumulator can take: digits are <= 64 x 64 per product.
   const std::int64_t flush_digits = std::max<std::int64_t>(1, ((1ll << 31) - 1) / (std::int64_t(c.kc) << 12));
-  // All k-blocks fit the int32 accumulators at once (k up to 2^19 at kc = 2048): the sums stay there, the maxima
-  // are read from the accumulator tiles themselves, zeroed one by one before their first product, and the FP64
-  // sums in work (flushes) are not needed.
-  const bool sums_in_acc = c.kb <= flush_digits;
   const TileRunner kernel(*c.cfg.engine);
-  const int mc = c.mc, nc = c.nc;
   std::uint64_t tiles = 0, dots = 0, bytes = 0;
   // A share of the work: its worksharing constructs are orphaned here (util/team.hpp).
   const auto share = [&](std::uint64_t& tiles, std::uint64_t& dots, std::uint64_t& bytes) {
@@ -520,64 +592,10 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
       clk.lap(ph.scan);
     }
     share_loop(util::team_needed(c.blk.threads), c.nblocks, c.chunk, true, [&](std::int64_t blkid) {
-      const auto [i0, j0, rows, cols, rp, cp] = c.block(blkid);
-      if (!sums_in_acc) {
-        std::fill(ws.work, ws.work + std::size_t(mc) * nc, 0.0);
-        std::fill(ws.acc, ws.acc + std::size_t(mc) * nc, 0);
-      }
-      std::int64_t pending = 0;
-      auto flush = [&] {
-        for (std::size_t e = 0; e < std::size_t(mc) * nc; ++e) {
-          ws.work[e] += double(ws.acc[e]);
-          ws.acc[e] = 0;
-        }
-        pending = 0;
-      };
-      const bool have_a = c.keep_a && a_row == i0;
-      a_row = i0;
-      for (std::int64_t kk = 0; kk < c.kb; ++kk) {
-        const auto [l0, len, kcp] = c.kblock(kk);
-        std::int8_t* apack = ws.apack + std::size_t(kk) * c.a_kstride;
-        bytes += pack_block(c, ws, c.block(blkid), c.kblock(kk), apack, have_a, nullptr, 0);
-        const std::int8_t* apanels = c.cache.a ? c.cached(true, 1, kk, 0) + (i0 / kTile) * c.ap_bytes : apack;
-        const std::int8_t* bpanels = c.cache.b ? c.cached(false, 1, kk, 0) + (j0 / kTile) * c.bp_bytes : ws.bpack;
-        clk.lap(ph.scan);
-        for (int jp = 0; jp < cp; ++jp)
-          for (int ip = 0; ip < rp; ++ip) {
-            std::int32_t* tile = ws.acc + ip * kTile * nc + jp * kTile;
-            const int tr = live_lines(rows, ip), tc = live_lines(cols, jp);
-            if (sums_in_acc && kk == 0) zero_tile(tile, nc, tr, tc);  // maxima reads the live entries only
-            kernel(apanels + ip * c.ap_bytes, bpanels + jp * c.bp_bytes, kcp, len, tile, nc, tr, tc);
-          }
-        tiles += std::uint64_t(rp) * cp;
-        dots += std::uint64_t(rp) * cp * (kcp / 64) * 4;
-        clk.lap(ph.products);
-        if (!sums_in_acc && ++pending == flush_digits) {  // exact sums outside the engine (bf16x_stats.seconds_sums)
-          flush();
-          clk.lap(ph.products, ph.sums);
-        }
-      }
-      if (!sums_in_acc) {
-        flush();
-#pragma omp critical(bf16x_crt_bound)
-        for (int i = 0; i < rows; ++i)
-          for (int j = 0; j < cols; ++j) {
-            const double h = ws.work[std::size_t(i) * nc + j];
-            c.hrow[i0 + i] = std::max(c.hrow[i0 + i], h);
-            c.hcol[j0 + j] = std::max(c.hcol[j0 + j], h);
-          }
-      } else {
-        // The block's maxima first (into work, unused here), then only they under the lock.
-        auto* row_max = reinterpret_cast<std::int32_t*>(ws.work);
-        std::int32_t* col_max = row_max + mc;
-        maxima(ws.acc, std::size_t(nc), rows, cols, row_max, col_max);
-#pragma omp critical(bf16x_crt_bound)
-        {
-          for (int i = 0; i < rows; ++i) c.hrow[i0 + i] = std::max(c.hrow[i0 + i], double(row_max[i]));
-          for (int j = 0; j < cols; ++j) c.hcol[j0 + j] = std::max(c.hcol[j0 + j], double(col_max[j]));
-        }
-      }
-      clk.lap(ph.scan);
+      const Block blk = c.block(blkid);
+      const bool have_a = c.keep_a && a_row == blk.i0;
+      a_row = blk.i0;
+      bound_block(c, ws, kernel, blk, have_a, flush_digits, clk, ph, tiles, dots, bytes);
     });
     // The wait at the loop's barrier for the other threads' blocks: their digit products, mostly. Thread 0's phases
     // then cover the whole pass, also where the dynamic schedule left it few blocks or none.
@@ -628,6 +646,74 @@ WriteScales write_scales(CrtCall<T>& c) {
   return WriteScales{m_alpha, double(c.x.beta), c.wfa.data(), c.wfb.data(), c.wea.data(), c.ob.data()};
 }
 
+// The N residue products of one block and one k-block, modulus by modulus: into the block's int32 planes in
+// ws.acc, or (one_k: a single k-block) tile column by tile column into a small buffer after the residue planes,
+// reduced into its plane at once (residue_rows).
+template <typename T>
+void residue_products(CrtCall<T>& c, const ThreadSpace& ws, const TileRunner& kernel, const Block& blk, std::int64_t kk,
+                      const std::int8_t* apack, bool one_k, util::PhaseClock& clk, util::PhaseTimes& ph) {
+  const CrtPlan& plan = c.plan;
+  const int N = plan.n, mc = c.mc, nc = c.nc;
+  const auto [i0, j0, rows, cols, rp, cp] = blk;
+  const auto [l0, len, kcp] = c.kblock(kk);
+  const std::size_t accn = std::size_t(mc) * nc;
+  auto* res = reinterpret_cast<std::int8_t*>(ws.acc);
+  auto* column = reinterpret_cast<std::int32_t*>(res + accn * std::size_t(N));  // one k-block: mc x 32
+  for (int t = 0; t < N; ++t) {
+    const std::int8_t* at = c.cache.a ? c.cached(true, N, kk, t) + (i0 / kTile) * c.ap_bytes
+                                      : apack + std::size_t(t) * (mc / kTile) * c.ap_bytes;
+    const std::int8_t* bt = c.cache.b ? c.cached(false, N, kk, t) + (j0 / kTile) * c.bp_bytes
+                                      : ws.bpack + std::size_t(t) * (nc / kTile) * c.bp_bytes;
+    std::int32_t* acct = ws.acc + accn * t;
+    for (int jp = 0; jp < cp; ++jp) {
+      for (int ip = 0; ip < rp; ++ip) {
+        std::int32_t* tile = one_k ? column + ip * kTile * kTile : acct + ip * kTile * nc + jp * kTile;
+        const int ld = one_k ? kTile : nc;
+        const int tr = live_lines(rows, ip), tc = live_lines(cols, jp);
+        // In cache for the kernel: no fill of all N blocks first. One k-block: only the live entries, the
+        // only ones residue_rows reads; else the whole tile (reduce_mod runs over whole planes).
+        if (kk == 0) one_k ? zero_tile(tile, ld, tr, tc) : zero_tile(tile, ld);
+        kernel(at + ip * c.ap_bytes, bt + jp * c.bp_bytes, kcp, len, tile, ld, tr, tc);
+      }
+      if (one_k) {
+        // A clock read costs about as much as a few thousand INT8 products: around small tile columns the
+        // residues are timed with the products, not apart.
+        const bool timed = std::int64_t(rows) * live_lines(cols, jp) * len >= (1 << 16);
+        if (timed) clk.lap(ph.products);
+        residue_rows(column, kTile, rows, live_lines(cols, jp), plan, t, res + accn * t + jp * kTile, nc);
+        if (timed) clk.lap(ph.write);
+      }
+    }
+  }
+}
+
+// A block's C from its residues: the int32 planes reduced in place where there were several k-blocks, the CRT row
+// by row into ws.work, then the scaled write (C(i, j) at c[i rs + j cs]: a row-major C is written in place).
+template <typename T>
+void reconstruct_block(CrtCall<T>& c, const ThreadSpace& ws, const Block& blk, bool one_k, const WriteScales& scales) {
+  const CrtPlan& plan = c.plan;
+  const int N = plan.n, nc = c.nc;
+  const auto [i0, j0, rows, cols, rp, cp] = blk;
+  const std::size_t accn = std::size_t(c.mc) * nc;
+  auto* res = reinterpret_cast<std::int8_t*>(ws.acc);
+  if (!one_k)  // in place, plane by plane and row by row (crt_ops.hpp)
+    for (int t = 0; t < N; ++t) residue_rows(ws.acc + accn * t, nc, rows, cols, plan, t, res + accn * t, nc);
+  for (int i = 0; i < rows; ++i)
+    reconstruct_row(res + std::size_t(i) * nc, accn, cols, plan, ws.s12, ws.s12 + nc, ws.work + std::size_t(i) * nc);
+  const std::int64_t rs = c.x.c_row_major ? c.x.ldc : 1, cs = c.x.c_row_major ? 1 : c.x.ldc;
+  WriteScales w = scales;
+  w.f_row += i0, w.e_row += i0, w.f_col += j0, w.e_col += j0;
+  write_scaled(c.x.c + i0 * rs + j0 * cs, rs, cs, ws.work, nc, rows, cols, w);
+}
+
+// The block's int32 planes (rp x cp tiles of each of the N moduli) reduced modulo their moduli (crt_ops.hpp).
+template <typename T>
+void reduce_planes(const CrtCall<T>& c, const ThreadSpace& ws, int rp, int cp) {
+  for (int t = 0; t < c.plan.n; ++t)
+    for (int i = 0; i < rp * kTile; ++i)
+      reduce_mod(ws.acc + std::size_t(c.mc) * c.nc * t + std::size_t(i) * c.nc, cp * kTile, c.plan, t);
+}
+
 // The N residue products per block, the CRT and the scaled write of C. Returns the micro-tiles.
 // The CRT reads the block's residues: N byte planes at the start of ws.acc (plane t at t mc nc, row stride nc).
 // - One k-block (k <= kc): each column of tiles of a modulus is summed in a small int32 buffer after the planes (mc
@@ -638,15 +724,13 @@ WriteScales write_scales(CrtCall<T>& c) {
 template <typename T>
 std::uint64_t products_pass(CrtCall<T>& c) {
   const CrtPlan& plan = c.plan;
-  const int N = plan.n, mc = c.mc, nc = c.nc, kc = c.kc;
+  const int N = plan.n;
   // k-blocks an int32 accumulator can take: residue products <= 2^14, and up to 2^7 left from the last reduction.
-  const std::int64_t flush_res = std::max<std::int64_t>(1, ((1ll << 31) - 1 - 128) / (std::int64_t(kc) << 14));
+  const std::int64_t flush_res = std::max<std::int64_t>(1, ((1ll << 31) - 1 - 128) / (std::int64_t(c.kc) << 14));
   const TileRunner kernel(*c.cfg.engine);
   const int bits = c.max_s;  // |A'_il| < 2^s_i, |B'_lj| < 2^s_j: how the residues are formed (crt_loops_impl.hpp)
   const bool one_k = one_k_block(c.x.k, c.blk);  // as layout_of
   const WriteScales scales = write_scales(c);
-  // Element (i, j) of C at c[i * rs + j * cs]: a row-major C is written in place, not computed transposed.
-  const std::int64_t rs = c.x.c_row_major ? c.x.ldc : 1, cs = c.x.c_row_major ? 1 : c.x.ldc;
   const std::uint64_t c_bytes = sizeof(T) * (c.x.beta != T(0) ? 2 : 1);
   std::uint64_t tiles = 0, dots = 0, bytes_pack = 0, bytes_write = 0;
   // A share of the work: its worksharing constructs are orphaned here (util/team.hpp).
@@ -657,9 +741,6 @@ std::uint64_t products_pass(CrtCall<T>& c) {
     util::PhaseTimes ph;
     util::PhaseClock clk(omp_get_thread_num() == 0);
     std::int64_t a_row = -1;
-    const std::size_t accn = std::size_t(mc) * nc;
-    auto* res = reinterpret_cast<std::int8_t*>(ws.acc);
-    auto* column = reinterpret_cast<std::int32_t*>(res + accn * std::size_t(N));  // one k-block: mc x 32
     if (c.cache.a || c.cache.b) {
       bytes_pack += fill_caches(c, ws, &plan, bits);
       clk.lap(ph.pack);
@@ -675,53 +756,18 @@ std::uint64_t products_pass(CrtCall<T>& c) {
         clk.lap(ph.products);
         bytes_pack += pack_block(c, ws, c.block(blkid), c.kblock(kk), apack, have_a, &plan, bits);
         clk.lap(ph.pack);
-        for (int t = 0; t < N; ++t) {
-          const std::int8_t* at = c.cache.a ? c.cached(true, N, kk, t) + (i0 / kTile) * c.ap_bytes
-                                            : apack + std::size_t(t) * (mc / kTile) * c.ap_bytes;
-          const std::int8_t* bt = c.cache.b ? c.cached(false, N, kk, t) + (j0 / kTile) * c.bp_bytes
-                                            : ws.bpack + std::size_t(t) * (nc / kTile) * c.bp_bytes;
-          std::int32_t* acct = ws.acc + accn * t;
-          for (int jp = 0; jp < cp; ++jp) {
-            for (int ip = 0; ip < rp; ++ip) {
-              std::int32_t* tile = one_k ? column + ip * kTile * kTile : acct + ip * kTile * nc + jp * kTile;
-              const int ld = one_k ? kTile : nc;
-              const int tr = live_lines(rows, ip), tc = live_lines(cols, jp);
-              // In cache for the kernel: no fill of all N blocks first. One k-block: only the live entries, the
-              // only ones residue_rows reads; else the whole tile (reduce_mod runs over whole planes).
-              if (kk == 0) one_k ? zero_tile(tile, ld, tr, tc) : zero_tile(tile, ld);
-              kernel(at + ip * c.ap_bytes, bt + jp * c.bp_bytes, kcp, len, tile, ld, tr, tc);
-            }
-            if (one_k) {
-              // A clock read costs about as much as a few thousand INT8 products: around small tile columns the
-              // residues are timed with the products, not apart.
-              const bool timed = std::int64_t(rows) * live_lines(cols, jp) * len >= (1 << 16);
-              if (timed) clk.lap(ph.products);
-              residue_rows(column, kTile, rows, live_lines(cols, jp), plan, t, res + accn * t + jp * kTile, nc);
-              if (timed) clk.lap(ph.write);
-            }
-          }
-        }
+        residue_products(c, ws, kernel, c.block(blkid), kk, apack, one_k, clk, ph);
         tiles += std::uint64_t(rp) * cp * N;
         dots += std::uint64_t(rp) * cp * N * (kcp / 64) * 4;
-        if (!one_k && ++pending == flush_res) {
+        if (!one_k && ++pending == flush_res) {  // the int32 planes reduced, to stay below 2^31
           clk.lap(ph.products);
-          for (int t = 0; t < N; ++t)
-            for (int i = 0; i < rp * kTile; ++i)
-              reduce_mod(ws.acc + accn * t + std::size_t(i) * nc, cp * kTile, plan, t);
+          reduce_planes(c, ws, rp, cp);
           pending = 0;
           clk.lap(ph.products, ph.sums);
         }
       }
       clk.lap(ph.products);
-      if (!one_k)  // in place, plane by plane and row by row (crt_ops.hpp)
-        for (int t = 0; t < N; ++t) residue_rows(ws.acc + accn * t, nc, rows, cols, plan, t, res + accn * t, nc);
-      // CRT, row by row of the block, into work; then the scaled write.
-      for (int i = 0; i < rows; ++i)
-        reconstruct_row(res + std::size_t(i) * nc, accn, cols, plan, ws.s12, ws.s12 + nc,
-                        ws.work + std::size_t(i) * nc);
-      WriteScales w = scales;
-      w.f_row += i0, w.e_row += i0, w.f_col += j0, w.e_col += j0;
-      write_scaled(c.x.c + i0 * rs + j0 * cs, rs, cs, ws.work, nc, rows, cols, w);
+      reconstruct_block(c, ws, c.block(blkid), one_k, scales);
       // The residue planes written and read, and before them (several k-blocks) the int32 planes read.
       bytes_write += std::uint64_t(rows) * cols * ((one_k ? 2 : 6) * std::uint64_t(N) + c_bytes);
       clk.lap(ph.write);

@@ -624,6 +624,58 @@ void maxima_loop(const std::int32_t* acc, std::size_t ld, int rows, int cols, st
   }
 }
 
+#ifdef __AVX512F__
+// Blocks of 8 x 8 whose scales are all nonzero, with the elements' operations in the same order: C column-major
+// (rs == 1) gets X's block transposed and each column at once, C row-major (cs == 1) each row at once.
+// Returns the columns it covered (whole blocks of 8); `elements` writes the rest.
+template <typename T, typename Elements>
+int write_blocks8(T* c, std::int64_t rs, std::int64_t cs, const double* x, int ldx, int rows, int cols,
+                  const WriteScales& w, Elements&& elements) {
+  if (rs != 1 && cs != 1) return 0;
+  const __m512d ma = _mm512_set1_pd(w.m_alpha), beta = _mm512_set1_pd(w.beta), zero = _mm512_setzero_pd();
+  auto load = [](const T* p) {
+    if constexpr (sizeof(T) == 8)
+      return _mm512_loadu_pd(p);
+    else
+      return _mm512_cvtps_pd(_mm256_loadu_ps(p));
+  };
+  auto store = [&](T* p, __m512d s) {
+    if (w.beta != 0.0) s = _mm512_add_pd(s, _mm512_mul_pd(beta, load(p)));
+    if constexpr (sizeof(T) == 8)
+      _mm512_storeu_pd(p, s);
+    else
+      _mm256_storeu_ps(p, _mm512_cvtpd_ps(s));
+  };
+  const int iv = rows / 8 * 8;
+  const int jv = cols / 8 * 8;
+  for (int jb = 0; jb < jv; jb += 8) {
+    const __m512d fc = _mm512_loadu_pd(w.f_col + jb);
+    const bool cols_fast = _mm512_cmp_pd_mask(fc, zero, _CMP_NEQ_OQ) == 0xff;
+    for (int ib = 0; ib < iv; ib += 8) {
+      const __m512d fr = _mm512_loadu_pd(w.f_row + ib);
+      if (!cols_fast || _mm512_cmp_pd_mask(fr, zero, _CMP_NEQ_OQ) != 0xff) {
+        elements(ib, ib + 8, jb, jb + 8);
+        continue;
+      }
+      __m512d r[8];
+      for (int q = 0; q < 8; ++q) r[q] = _mm512_loadu_pd(x + std::size_t(ib + q) * ldx + jb);
+      if (rs == 1) {
+        pack::transpose8(r);  // r[q]: column jb + q, rows ib .. ib + 7
+        for (int q = 0; q < 8; ++q)
+          store(c + ib + (jb + q) * cs,
+                _mm512_mul_pd(_mm512_mul_pd(_mm512_mul_pd(ma, r[q]), fr), _mm512_set1_pd(w.f_col[jb + q])));
+      } else {
+        for (int q = 0; q < 8; ++q)
+          store(c + (ib + q) * rs + jb,
+                _mm512_mul_pd(_mm512_mul_pd(_mm512_mul_pd(ma, r[q]), _mm512_set1_pd(w.f_row[ib + q])), fc));
+      }
+    }
+    elements(iv, rows, jb, jb + 8);
+  }
+  return jv;
+}
+#endif
+
 template <typename T>
 void write_loop(T* c, std::int64_t rs, std::int64_t cs, const double* x, int ldx, int rows, int cols,
                 const WriteScales& w) {
@@ -642,50 +694,7 @@ void write_loop(T* c, std::int64_t rs, std::int64_t cs, const double* x, int ldx
   };
   int jv = 0;
 #ifdef __AVX512F__
-  // Blocks of 8 x 8 whose scales are all nonzero, with the elements' operations in the same order: C column-major
-  // (rs == 1) gets X's block transposed and each column at once, C row-major (cs == 1) each row at once.
-  if (rs == 1 || cs == 1) {
-    const __m512d ma = _mm512_set1_pd(w.m_alpha), beta = _mm512_set1_pd(w.beta), zero = _mm512_setzero_pd();
-    auto load = [](const T* p) {
-      if constexpr (sizeof(T) == 8)
-        return _mm512_loadu_pd(p);
-      else
-        return _mm512_cvtps_pd(_mm256_loadu_ps(p));
-    };
-    auto store = [&](T* p, __m512d s) {
-      if (w.beta != 0.0) s = _mm512_add_pd(s, _mm512_mul_pd(beta, load(p)));
-      if constexpr (sizeof(T) == 8)
-        _mm512_storeu_pd(p, s);
-      else
-        _mm256_storeu_ps(p, _mm512_cvtpd_ps(s));
-    };
-    const int iv = rows / 8 * 8;
-    jv = cols / 8 * 8;
-    for (int jb = 0; jb < jv; jb += 8) {
-      const __m512d fc = _mm512_loadu_pd(w.f_col + jb);
-      const bool cols_fast = _mm512_cmp_pd_mask(fc, zero, _CMP_NEQ_OQ) == 0xff;
-      for (int ib = 0; ib < iv; ib += 8) {
-        const __m512d fr = _mm512_loadu_pd(w.f_row + ib);
-        if (!cols_fast || _mm512_cmp_pd_mask(fr, zero, _CMP_NEQ_OQ) != 0xff) {
-          elements(ib, ib + 8, jb, jb + 8);
-          continue;
-        }
-        __m512d r[8];
-        for (int q = 0; q < 8; ++q) r[q] = _mm512_loadu_pd(x + std::size_t(ib + q) * ldx + jb);
-        if (rs == 1) {
-          pack::transpose8(r);  // r[q]: column jb + q, rows ib .. ib + 7
-          for (int q = 0; q < 8; ++q)
-            store(c + ib + (jb + q) * cs,
-                  _mm512_mul_pd(_mm512_mul_pd(_mm512_mul_pd(ma, r[q]), fr), _mm512_set1_pd(w.f_col[jb + q])));
-        } else {
-          for (int q = 0; q < 8; ++q)
-            store(c + (ib + q) * rs + jb,
-                  _mm512_mul_pd(_mm512_mul_pd(_mm512_mul_pd(ma, r[q]), _mm512_set1_pd(w.f_row[ib + q])), fc));
-        }
-      }
-      elements(iv, rows, jb, jb + 8);
-    }
-  }
+  jv = write_blocks8<T>(c, rs, cs, x, ldx, rows, cols, w, elements);
 #endif
   elements(0, rows, jv, cols);
 }

@@ -73,6 +73,42 @@ void run_block(const BlockOutput<T>& out, const BlockCompute& comp, const BlockP
 
 }  // namespace
 
+namespace {
+
+// A window after the first finds the block's accumulators out of cache (the panel holds MC x NC of them): its
+// first k-block requests the rows of the tile after (mt, nt) while the engine works on this one.
+template <typename Acc>
+void prefetch_next_tile(const Acc* acc, int ld, int mt, int nt, int mtiles, int ntiles) {
+  if (++nt == ntiles) {
+    nt = 0;
+    if (++mt == mtiles) return;
+  }
+  constexpr int kLine = 64 / int(sizeof(Acc));
+  const Acc* t = acc + std::int64_t(mt) * kTileM * ld + nt * kTileN;
+  for (int r = 0; r < kTileM; ++r)
+    for (int c = 0; c < kTileN; c += kLine) __builtin_prefetch(t + std::int64_t(r) * ld + c, 1, 3);
+}
+
+// Loops 2-4: visit(kb, mt, nt) over the k-blocks and the block's micro-tiles. Within one window of kBlockK (fp32x6:
+// four k-blocks of 64) the k-blocks are innermost (k_inner), so that each block sum into a tile's accumulators finds
+// them in L1 (k-blocks outermost, every sum fetched the tile from the L2). The raw GEMM's panels span all of k: there
+// the k-blocks stay outermost, and a k-block's B panels stay in the L2 across the block's rows. Either way every
+// element gets its k-blocks in order: the same bits.
+template <typename Visit>
+void visit_tiles(bool k_inner, std::int64_t kblocks, int mtiles, int ntiles, Visit&& visit) {
+  if (k_inner) {
+    for (int mt = 0; mt < mtiles; ++mt)                                   // loop 3
+      for (int nt = 0; nt < ntiles; ++nt)                                 // loop 4
+        for (std::int64_t kb = 0; kb < kblocks; ++kb) visit(kb, mt, nt);  // loop 2, innermost here
+  } else {
+    for (std::int64_t kb = 0; kb < kblocks; ++kb)               // loop 2
+      for (int mt = 0; mt < mtiles; ++mt)                       // loop 3
+        for (int nt = 0; nt < ntiles; ++nt) visit(kb, mt, nt);  // loop 4
+  }
+}
+
+}  // namespace
+
 template <typename T>
 double run_block_window(const BlockOutput<T>& out, const BlockCompute& comp, const BlockPlan& plan, std::int64_t unit,
                         const Window& win, void* acc_block, unsigned char* tscratch, engine::EngineCounters* cnt) {
@@ -91,50 +127,19 @@ double run_block_window(const BlockOutput<T>& out, const BlockCompute& comp, con
   float* outs[pack::kMaxSlices * pack::kMaxSlices];  // group outputs (FP64 path): at most one per slice product
   const std::int64_t ci = win.row0 + i0, cj = win.col0 + j0;  // the block in C
 
-  // A window after the first finds the block's accumulators out of cache (the panel holds MC x NC of them): the
-  // first k-block of the window requests the next tile's rows while the engine works on this one.
-  auto prefetch_next = [&](const auto* acc, std::int64_t kb, int mt, int nt) {
-    if (kb != 0 || win.kb_first == 0) return;
-    if (++nt == ntiles) {
-      nt = 0;
-      if (++mt == mtiles) return;
-    }
-    constexpr int kLine = 64 / int(sizeof(*acc));
-    const auto* t = acc + std::int64_t(mt) * kTileM * ld + nt * kTileN;
-    for (int r = 0; r < kTileM; ++r)
-      for (int c = 0; c < kTileN; c += kLine) __builtin_prefetch(t + std::int64_t(r) * ld + c, 1, 3);
-  };
-
-  auto tile_operands = [&](std::int64_t kb, int mt, int nt) {
-    for (int s = 0; s < pa.slices; ++s) ap[s] = pa.panel(kb, p0 + mt, s);
-    for (int s = 0; s < pb.slices; ++s) bp[s] = pb.panel(kb, q0 + nt, s);
-  };
-
-  // Loops 2-4 over the window's k-blocks and the block's micro-tiles: step(kb, kg, tile, tr, tc) with the tile's
+  // step(kb, kg, tile, tr, tc) over the window's k-blocks and the block's micro-tiles (visit_tiles), with the tile's
   // operands set and its accumulator (in the block accumulator acc) prefetched; kg is the k-block's index in the whole
   // k range, which decides whether the block accumulator starts there; tr x tc is the part of the tile inside C.
-  // Within one window of kBlockK (fp32x6: four k-blocks of 64) the k-blocks are innermost, so that each block sum
-  // into a tile's accumulators finds them in L1 (k-blocks outermost, every sum fetched the tile from the L2). The raw
-  // GEMM's panels span all of k: there the k-blocks stay outermost, and a k-block's B panels stay in the L2 across
-  // the block's rows. Either way every element gets its k-blocks in order: the same bits.
   const bool k_inner = pa.kblk.k <= pack::kBlockK;
   auto each_tile = [&](auto* acc, const auto& step) {
     auto visit = [&](std::int64_t kb, int mt, int nt) {
-      tile_operands(kb, mt, nt);
-      prefetch_next(acc, kb, mt, nt);
+      for (int s = 0; s < pa.slices; ++s) ap[s] = pa.panel(kb, p0 + mt, s);
+      for (int s = 0; s < pb.slices; ++s) bp[s] = pb.panel(kb, q0 + nt, s);
+      if (kb == 0 && win.kb_first != 0) prefetch_next_tile(acc, ld, mt, nt, mtiles, ntiles);
       step(kb, win.kb_first + kb, acc + std::int64_t(mt) * kTileM * ld + nt * kTileN,
            std::min(kTileM, rows - mt * kTileM), std::min(kTileN, cols - nt * kTileN));
     };
-    const std::int64_t kblocks = pa.kblk.blocks();
-    if (k_inner) {
-      for (int mt = 0; mt < mtiles; ++mt)                                   // loop 3
-        for (int nt = 0; nt < ntiles; ++nt)                                 // loop 4
-          for (std::int64_t kb = 0; kb < kblocks; ++kb) visit(kb, mt, nt);  // loop 2, innermost here
-    } else {
-      for (std::int64_t kb = 0; kb < kblocks; ++kb)               // loop 2
-        for (int mt = 0; mt < mtiles; ++mt)                       // loop 3
-          for (int nt = 0; nt < ntiles; ++nt) visit(kb, mt, nt);  // loop 4
-    }
+    visit_tiles(k_inner, pa.kblk.blocks(), mtiles, ntiles, visit);
     if (!win.write) return 0.0;
     const double t = util::now();
     write_output(out, ci, cj, acc, ld, rows, cols);

@@ -38,6 +38,7 @@
 #include "util/align.hpp"
 #include "util/clock.hpp"
 #include "util/phase_times.hpp"
+#include "util/team.hpp"
 #include "util/workspace.hpp"
 
 namespace bf16x::driver {
@@ -375,17 +376,7 @@ DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg) {
       t0};
   c.opt_a.stream = c.opt_b.stream = streams_panels(c.lay, used);
   util::Workspace& ws = util::thread_workspace();
-  if (threads == 1 && omp_get_level() == 0) {
-    // One thread, called outside every parallel region: run here, in no team. libgomp ends every barrier of a
-    // one-thread team, and the team itself, with a futex system call (microseconds each in a virtual machine; five a
-    // call). run_team's OpenMP constructs then bind to no team and run as on one thread. Inside a caller's region,
-    // even of one thread (a batch's loop), they would bind to the caller's team: a worksharing loop nested in its
-    // own would be wrong, so such calls keep their own team.
-    run_team(c, ws);
-  } else {
-#pragma omp parallel num_threads(threads)
-    run_team(c, ws);
-  }
+  util::on_team(threads, [&] { run_team(c, ws); });  // one thread outside every region: no team (util/team.hpp)
   if (c.nonfinite) return DriverStatus::nonfinite_input;
   if (!c.base) return DriverStatus::no_memory;
 

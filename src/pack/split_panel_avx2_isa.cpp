@@ -95,6 +95,22 @@ struct Fp32Lanes {
 };
 
 // One panel job through the lanes of V; padding is written as zero slices (what the element split gives for 0).
+// The padding rows (u >= extent) of a job's panels, whole: a row of an A panel is contiguous, a column of a B panel
+// one pair per pair-row.
+template <typename T>
+void zero_padding_rows(const PanelJob<T>& job, std::ptrdiff_t slice_stride) {
+  for (int u = job.extent; u < kTileM * job.panels; ++u)
+    for (int b = 0; b < job.kblocks; ++b)
+      for (int s = 0; s < job.slices; ++s) {
+        bf16_t* row = job.dst + std::ptrdiff_t(job.at(u, b * job.kp)) + s * slice_stride;
+        if (job.layout == PanelLayout::a_rows)
+          std::fill(row, row + job.kp, bf16_t(0));
+        else
+          for (int q = 0; q < job.kp / kPair; ++q)
+            std::fill(row + q * kBPairStride, row + q * kBPairStride + kPair, bf16_t(0));
+      }
+}
+
 template <typename V>
 void split_lanes(const PanelJob<typename V::T>& job) {
   constexpr int L = V::kLanes;
@@ -118,18 +134,7 @@ void split_lanes(const PanelJob<typename V::T>& job) {
       for (int i = 0; i < L; ++i) base[off[i] + s * slice_stride] = out[s][i];
   };
   std::uint16_t out[kMaxSlices][L];
-  // The padding rows (u >= extent), whole: a row of an A panel is contiguous, a column of a B panel one pair per
-  // pair-row.
-  for (int u = job.extent; u < kTileM * job.panels; ++u)
-    for (int b = 0; b < job.kblocks; ++b)
-      for (int s = 0; s < job.slices; ++s) {
-        bf16_t* row = job.dst + at(u, b * job.kp) + s * slice_stride;
-        if (job.layout == PanelLayout::a_rows)
-          std::fill(row, row + job.kp, bf16_t(0));
-        else
-          for (int q = 0; q < job.kp / kPair; ++q)
-            std::fill(row + q * kBPairStride, row + q * kBPairStride + kPair, bf16_t(0));
-      }
+  zero_padding_rows(job, slice_stride);
   if (job.sl == 1) {  // k-contiguous: L values of k of one u per load
     for (int u = 0; u < job.extent; ++u) {
       int l = 0;

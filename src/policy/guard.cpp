@@ -256,6 +256,19 @@ bool scan_lines(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std:
          scan(cols_of(b), n, k, lines.eb.data(), lines.nb.data());
 }
 
+namespace {
+// One BlockSpace per thread for blocks of up to kBlock x kBlock entries of an m x n product, kc deep.
+std::vector<BlockSpace> block_spaces(int threads, int kc, std::int64_t m, std::int64_t n) {
+  const auto panels_of = [](std::int64_t extent) {
+    return int((std::min<std::int64_t>(extent, kBlock) + kTile - 1) / kTile);
+  };
+  std::vector<BlockSpace> spaces;
+  spaces.reserve(static_cast<std::size_t>(threads));
+  for (int t = 0; t < threads; ++t) spaces.emplace_back(kc, panels_of(m), panels_of(n));
+  return spaces;
+}
+}  // namespace
+
 template <typename T>
 GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std::int64_t m, std::int64_t n,
                          std::int64_t k, const EntryBound& bound, double tau, const engine::int8::Engine& engine,
@@ -280,12 +293,7 @@ GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>
   };
   // Everything the parallel region uses is allocated here: nothing inside it may throw.
   const int threads = int(std::min<std::int64_t>(omp_get_max_threads(), mb * nb));
-  const auto panels_of = [](std::int64_t extent) {
-    return int((std::min<std::int64_t>(extent, kBlock) + kTile - 1) / kTile);
-  };
-  std::vector<BlockSpace> spaces;
-  spaces.reserve(static_cast<std::size_t>(threads));
-  for (int t = 0; t < threads; ++t) spaces.emplace_back(kc, panels_of(m), panels_of(n));
+  std::vector<BlockSpace> spaces = block_spaces(threads, kc, m, n);
   UnprovedMask mask(m, n);
   std::atomic<std::uint64_t> failed{0};
   std::uint64_t tiles = 0;
