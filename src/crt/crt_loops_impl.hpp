@@ -10,6 +10,7 @@
 #endif
 
 #include "crt/crt_loops.hpp"
+#include "util/f64_vectors.hpp"
 #if defined(__AVX512F__)
 #include "pack/transpose_avx512.hpp"
 #endif
@@ -115,66 +116,70 @@ inline ResidueWay residue_way(int bits) {
   return bits <= 51 ? ResidueWay::direct : bits <= 75 ? ResidueWay::split : ResidueWay::two_steps;
 }
 #ifdef __AVX2__
-constexpr int kNearest = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC,
-              kFloor = _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC;
+// The vectors of the loops below (util/f64_vectors.hpp): each lane takes the operations of the scalar loops, in
+// their order.
+using V4 = util::F64x4;
+#endif
+#ifdef __AVX512F__
+using V8 = util::F64x8;
 #endif
 
 #ifdef __AVX2__
-// into_range() on four values, operation for operation.
-inline __m256d into_range4(__m256d r, __m256d p, __m256d hi, __m256d lo) {
-  r = _mm256_sub_pd(r, _mm256_and_pd(_mm256_cmp_pd(r, hi, _CMP_GT_OQ), p));
-  return _mm256_add_pd(r, _mm256_and_pd(_mm256_cmp_pd(r, lo, _CMP_LT_OQ), p));
-}
-
-// 16 residues modulo one p from four vectors of y, as 16 bytes; the same operations as residue() (rint: the
+// 16 residues modulo one p from 16 / kLanes vectors of y, as 16 bytes; the same operations as residue() (rint: the
 // current rounding mode).
-inline __m128i residues16(const __m256d* y, __m256d p, __m256d invp, __m256d hi, __m256d lo, bool big) {
-  __m128i q[4];
-  for (int v = 0; v < 4; ++v) {
-    __m256d r = y[v];
-    if (big) r = _mm256_fnmadd_pd(_mm256_round_pd(_mm256_mul_pd(r, invp), _MM_FROUND_CUR_DIRECTION), p, r);
-    r = _mm256_fnmadd_pd(_mm256_round_pd(_mm256_mul_pd(r, invp), _MM_FROUND_CUR_DIRECTION), p, r);
-    q[v] = _mm256_cvttpd_epi32(into_range4(r, p, hi, lo));
+template <typename V>
+__m128i residues16(const typename V::reg* y, typename V::reg p, typename V::reg invp, typename V::reg hi,
+                   typename V::reg lo, bool big) {
+  typename V::reg q[16 / V::kLanes];
+  for (int v = 0; v < 16 / V::kLanes; ++v) {
+    typename V::reg r = y[v];
+    if (big) r = V::fnmadd(V::rint(V::mul(r, invp)), p, r);
+    r = V::fnmadd(V::rint(V::mul(r, invp)), p, r);
+    q[v] = V::into_range(r, p, hi, lo);
   }
-  return _mm_packs_epi16(_mm_packs_epi32(q[0], q[1]), _mm_packs_epi32(q[2], q[3]));
+  return V::bytes16(q);
 }
 
-// The direct way on four values below 2^51 (residue_way): the symmetric residue modulo p (p256: p is 256).
-inline __m256d exact_residue4(__m256d r, __m256d p, __m256d invp, bool p256) {
-  const __m256d q =
-      p256 ? _mm256_round_pd(_mm256_mul_pd(_mm256_add_pd(r, _mm256_set1_pd(128)), _mm256_set1_pd(0x1p-8)), kFloor)
-           : _mm256_round_pd(_mm256_mul_pd(r, invp), kNearest);
-  return _mm256_fnmadd_pd(q, p, r);
-}
-#endif
-
-#ifdef __AVX512F__
-// into_range() on eight values: the masked subtraction and addition leave the other lanes as they are (the AVX2
-// form adds +0 there, which only turns a -0 into +0; every caller converts r to an integer or multiplies it into a
-// sum that starts at +0, so the results are the same bits).
-inline __m512d into_range8(__m512d r, __m512d p, __m512d hi, __m512d lo) {
-  r = _mm512_mask_sub_pd(r, _mm512_cmp_pd_mask(r, hi, _CMP_GT_OQ), r, p);
-  return _mm512_mask_add_pd(r, _mm512_cmp_pd_mask(r, lo, _CMP_LT_OQ), r, p);
+// The direct way on values below 2^51 (residue_way): the symmetric residue modulo p (p256: p is 256).
+template <typename V>
+typename V::reg exact_residue(typename V::reg r, typename V::reg p, typename V::reg invp, bool p256) {
+  const typename V::reg q =
+      p256 ? V::floor(V::mul(V::add(r, V::set1(128)), V::set1(0x1p-8))) : V::nearest(V::mul(r, invp));
+  return V::fnmadd(q, p, r);
 }
 
-// residues16() on two vectors of eight: the same operations per value, the bytes by one signed-saturating narrowing.
-inline __m128i residues16(const __m512d* y, __m512d p, __m512d invp, __m512d hi, __m512d lo, bool big) {
-  __m256i q[2];
-  for (int v = 0; v < 2; ++v) {
-    __m512d r = y[v];
-    if (big) r = _mm512_fnmadd_pd(_mm512_roundscale_pd(_mm512_mul_pd(r, invp), _MM_FROUND_CUR_DIRECTION), p, r);
-    r = _mm512_fnmadd_pd(_mm512_roundscale_pd(_mm512_mul_pd(r, invp), _MM_FROUND_CUR_DIRECTION), p, r);
-    q[v] = _mm512_cvttpd_epi32(into_range8(r, p, hi, lo));
+// line_residues() on vectors: 16 values of y at a time.
+template <typename V>
+void line_residues_vec(const double* y, int len, const CrtPlan& plan, int bits, std::int8_t* out, std::size_t stride) {
+  using R = typename V::reg;
+  constexpr int n = 16 / V::kLanes;
+  const ResidueWay way = residue_way(bits);
+  const R two32 = V::set1(0x1p32), inv_two32 = V::set1(0x1p-32);
+  for (int l = 0; l < len; l += 16) {
+    R yv[n];
+    for (int v = 0; v < n; ++v) yv[v] = V::load(y + l + v * V::kLanes);
+    std::int8_t* o = out + l;
+    if (way == ResidueWay::two_steps) {
+      for (int t = 0; t < plan.n; ++t)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(o + std::size_t(t) * stride),
+                         residues16<V>(yv, V::set1(plan.p[t]), V::set1(plan.invp[t]), V::set1(plan.hi[t]),
+                                       V::set1(plan.lo[t]), true));
+      continue;
+    }
+    R yh[n] = {}, yl[n] = {};
+    for (int v = 0; v < n && way == ResidueWay::split; ++v) {
+      yh[v] = V::nearest(V::mul(yv[v], inv_two32));
+      yl[v] = V::fnmadd(yh[v], two32, yv[v]);
+    }
+    for (int t = 0; t < plan.n; ++t) {
+      const R p = V::set1(plan.p[t]), invp = V::set1(plan.invp[t]), w = V::set1(plan.two32[t]);
+      R q[n];
+      for (int v = 0; v < n; ++v)
+        q[v] =
+            exact_residue<V>(way == ResidueWay::split ? V::fmadd(yh[v], w, yl[v]) : yv[v], p, invp, plan.p[t] == 256);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(o + std::size_t(t) * stride), V::bytes16(q));
+    }
   }
-  return _mm512_cvtsepi32_epi8(_mm512_inserti64x4(_mm512_castsi256_si512(q[0]), q[1], 1));
-}
-
-// exact_residue4() on eight values.
-inline __m512d exact_residue8(__m512d r, __m512d p, __m512d invp, bool p256) {
-  const __m512d q =
-      p256 ? _mm512_roundscale_pd(_mm512_mul_pd(_mm512_add_pd(r, _mm512_set1_pd(128)), _mm512_set1_pd(0x1p-8)), kFloor)
-           : _mm512_roundscale_pd(_mm512_mul_pd(r, invp), kNearest);
-  return _mm512_fnmadd_pd(q, p, r);
 }
 #endif
 
@@ -186,70 +191,9 @@ void line_residues(const double* y, int len, const CrtPlan* plan, int bits, std:
     return;
   }
 #if defined(__AVX512F__)
-  const ResidueWay way = residue_way(bits);
-  const __m512d two32 = _mm512_set1_pd(0x1p32), inv_two32 = _mm512_set1_pd(0x1p-32);
-  for (int l = 0; l < len; l += 16) {
-    const __m512d yv[2] = {_mm512_loadu_pd(y + l), _mm512_loadu_pd(y + l + 8)};
-    std::int8_t* o = out + l;
-    if (way == ResidueWay::two_steps) {
-      for (int t = 0; t < plan->n; ++t)
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(o + std::size_t(t) * stride),
-                         residues16(yv, _mm512_set1_pd(plan->p[t]), _mm512_set1_pd(plan->invp[t]),
-                                    _mm512_set1_pd(plan->hi[t]), _mm512_set1_pd(plan->lo[t]), true));
-      continue;
-    }
-    __m512d yh[2] = {}, yl[2] = {};
-    if (way == ResidueWay::split)
-      for (int v = 0; v < 2; ++v) {
-        yh[v] = _mm512_roundscale_pd(_mm512_mul_pd(yv[v], inv_two32), kNearest);
-        yl[v] = _mm512_fnmadd_pd(yh[v], two32, yv[v]);
-      }
-    for (int t = 0; t < plan->n; ++t) {
-      const __m512d p = _mm512_set1_pd(plan->p[t]), invp = _mm512_set1_pd(plan->invp[t]);
-      const __m512d w = _mm512_set1_pd(plan->two32[t]);
-      const bool p256 = plan->p[t] == 256;
-      __m256i q[2];
-      for (int v = 0; v < 2; ++v) {
-        const __m512d r = way == ResidueWay::split ? _mm512_fmadd_pd(yh[v], w, yl[v]) : yv[v];
-        q[v] = _mm512_cvttpd_epi32(exact_residue8(r, p, invp, p256));
-      }
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(o + std::size_t(t) * stride),
-                       _mm512_cvtsepi32_epi8(_mm512_inserti64x4(_mm512_castsi256_si512(q[0]), q[1], 1)));
-    }
-  }
+  line_residues_vec<V8>(y, len, *plan, bits, out, stride);
 #elif defined(__AVX2__)
-  const ResidueWay way = residue_way(bits);
-  const __m256d two32 = _mm256_set1_pd(0x1p32), inv_two32 = _mm256_set1_pd(0x1p-32);
-  for (int l = 0; l < len; l += 16) {
-    const __m256d yv[4] = {_mm256_loadu_pd(y + l), _mm256_loadu_pd(y + l + 4), _mm256_loadu_pd(y + l + 8),
-                           _mm256_loadu_pd(y + l + 12)};
-    std::int8_t* o = out + l;
-    if (way == ResidueWay::two_steps) {
-      for (int t = 0; t < plan->n; ++t)
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(o + std::size_t(t) * stride),
-                         residues16(yv, _mm256_set1_pd(plan->p[t]), _mm256_set1_pd(plan->invp[t]),
-                                    _mm256_set1_pd(plan->hi[t]), _mm256_set1_pd(plan->lo[t]), true));
-      continue;
-    }
-    __m256d yh[4] = {}, yl[4] = {};
-    if (way == ResidueWay::split)
-      for (int v = 0; v < 4; ++v) {
-        yh[v] = _mm256_round_pd(_mm256_mul_pd(yv[v], inv_two32), kNearest);
-        yl[v] = _mm256_fnmadd_pd(yh[v], two32, yv[v]);
-      }
-    for (int t = 0; t < plan->n; ++t) {
-      const __m256d p = _mm256_set1_pd(plan->p[t]), invp = _mm256_set1_pd(plan->invp[t]);
-      const __m256d w = _mm256_set1_pd(plan->two32[t]);
-      const bool p256 = plan->p[t] == 256;
-      __m128i q[4];
-      for (int v = 0; v < 4; ++v) {
-        const __m256d r = way == ResidueWay::split ? _mm256_fmadd_pd(yh[v], w, yl[v]) : yv[v];
-        q[v] = _mm256_cvttpd_epi32(exact_residue4(r, p, invp, p256));
-      }
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(o + std::size_t(t) * stride),
-                       _mm_packs_epi16(_mm_packs_epi32(q[0], q[1]), _mm_packs_epi32(q[2], q[3])));
-    }
-  }
+  line_residues_vec<V4>(y, len, *plan, bits, out, stride);
 #else
   for (int t = 0; t < plan->n; ++t)
     residues_loop(y, len, plan->p[t], plan->invp[t], plan->hi[t], plan->lo[t], bits, out + std::size_t(t) * stride);
@@ -409,42 +353,25 @@ inline double reduce(double r, double p, double invp, double hi, double lo) {
 }
 
 #ifdef __AVX2__
-// reduce() on four values below 2^31 in magnitude, by the direct way (exact_residue4): the same symmetric residue.
-struct Reduce4 {
-  __m256d p, invp;
+// reduce() on V::kLanes values below 2^31 in magnitude, by the direct way (exact_residue): the same symmetric residue.
+template <typename V>
+struct Reduce {
+  typename V::reg p, invp;
   bool p256;
-  Reduce4(const CrtPlan& plan, int t)
-      : p(_mm256_set1_pd(plan.p[t])), invp(_mm256_set1_pd(plan.invp[t])), p256(plan.p[t] == 256) {}
-  __m256d operator()(const std::int32_t* x) const {
-    return exact_residue4(_mm256_cvtepi32_pd(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x))), p, invp, p256);
-  }
-};
-#endif
-
-#ifdef __AVX512F__
-// Reduce4 on eight values.
-struct Reduce8 {
-  __m512d p, invp;
-  bool p256;
-  Reduce8(const CrtPlan& plan, int t)
-      : p(_mm512_set1_pd(plan.p[t])), invp(_mm512_set1_pd(plan.invp[t])), p256(plan.p[t] == 256) {}
-  __m512d operator()(const std::int32_t* x) const {
-    return exact_residue8(_mm512_cvtepi32_pd(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x))), p, invp, p256);
-  }
+  Reduce(const CrtPlan& plan, int t) : p(V::set1(plan.p[t])), invp(V::set1(plan.invp[t])), p256(plan.p[t] == 256) {}
+  typename V::reg operator()(const std::int32_t* x) const { return exact_residue<V>(V::from_i32(x), p, invp, p256); }
 };
 #endif
 
 void reduce_mod_loop(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t) {
   std::size_t e = 0;
 #ifdef __AVX512F__
-  const Reduce8 red8(plan, t);
-  for (; e + 8 <= count; e += 8)
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc + e), _mm512_cvttpd_epi32(red8(acc + e)));
+  const Reduce<V8> red8(plan, t);
+  for (; e + 8 <= count; e += 8) V8::store_i32(acc + e, red8(acc + e));
 #endif
 #ifdef __AVX2__
-  const Reduce4 red(plan, t);
-  for (; e + 4 <= count; e += 4)
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(acc + e), _mm256_cvttpd_epi32(red(acc + e)));
+  const Reduce<V4> red(plan, t);
+  for (; e + 4 <= count; e += 4) V4::store_i32(acc + e, red(acc + e));
 #endif
   for (; e < count; ++e) acc[e] = std::int32_t(reduce(double(acc[e]), plan.p[t], plan.invp[t], plan.hi[t], plan.lo[t]));
 }
@@ -458,15 +385,14 @@ void residue_rows_loop(const std::int32_t* acc, std::size_t ld, int rows, int co
     // Each group's int32 are read before its bytes are written: in place (out == acc as bytes) they land on or
     // before what was read.
 #ifdef __AVX512F__
-    const Reduce8 red8(plan, t);
+    const Reduce<V8> red8(plan, t);
     for (; j + 16 <= cols; j += 16) {
-      const __m256i lo = _mm512_cvttpd_epi32(red8(a + j)), hi = _mm512_cvttpd_epi32(red8(a + j + 8));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(o + j),
-                       _mm512_cvtepi32_epi8(_mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1)));
+      const V8::reg q[2] = {red8(a + j), red8(a + j + 8)};
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(o + j), V8::bytes16(q));
     }
 #endif
 #ifdef __AVX2__
-    const Reduce4 red(plan, t);
+    const Reduce<V4> red(plan, t);
     for (; j + 8 <= cols; j += 8) {
       const __m128i q = _mm_packs_epi32(_mm256_cvttpd_epi32(red(a + j)), _mm256_cvttpd_epi32(red(a + j + 4)));
       _mm_storel_epi64(reinterpret_cast<__m128i*>(o + j), _mm_packs_epi16(q, q));
@@ -477,11 +403,33 @@ void residue_rows_loop(const std::int32_t* acc, std::size_t ld, int rows, int co
 }
 
 #ifdef __AVX2__
-// Four residues, as FP64.
-inline __m256d residues4(const std::int8_t* x) {
-  std::int32_t w;
-  std::memcpy(&w, x, sizeof w);
-  return _mm256_cvtepi32_pd(_mm_cvtepi8_epi32(_mm_cvtsi32_si128(w)));
+// The CRT of columns j0.. of a row, G vectors of V::kLanes columns at a time while they fill: G independent pairs of
+// sums, so that the adds of the moduli overlap instead of waiting on one another; each column's operations and their
+// order are those of reconstruct_row_loop's scalar loops. Returns the first column left.
+template <typename V, int G>
+int reconstruct_columns(const std::int8_t* res, std::size_t stride, int j0, int cols, const CrtPlan& plan,
+                        double* out) {
+  using R = typename V::reg;
+  constexpr int W = G * V::kLanes;
+  for (; j0 + W <= cols; j0 += W) {
+    R v1[G], v2[G];
+    for (int g = 0; g < G; ++g) v1[g] = v2[g] = V::zero();
+    for (int t = 0; t < plan.n; ++t) {
+      const R q1 = V::set1(plan.q1[t]), q2 = V::set1(plan.q2[t]);
+      for (int g = 0; g < G; ++g) {
+        const R r = V::from_i8(res + stride * std::size_t(t) + j0 + g * V::kLanes);
+        v1[g] = V::add(v1[g], V::mul(r, q1));
+        v2[g] = V::add(v2[g], V::mul(r, q2));
+      }
+    }
+    for (int g = 0; g < G; ++g) {
+      const R K = V::rint(V::mul(V::add(v1[g], v2[g]), V::set1(plan.invP)));
+      const R hi = V::sub(v1[g], V::mul(K, V::set1(plan.P1)));
+      const R lo = V::sub(v2[g], V::mul(K, V::set1(plan.P2)));
+      V::store(out + j0 + g * V::kLanes, V::add(hi, lo));
+    }
+  }
+  return j0;
 }
 #endif
 
@@ -490,84 +438,12 @@ void reconstruct_row_loop(const std::int8_t* res, std::size_t stride, int cols, 
   const double P1 = plan.P1, P2 = plan.P2, invP = plan.invP;
   int j0 = 0;
 #ifdef __AVX512F__
-  // 32 columns at a time: four independent pairs of sums, so that the adds of the moduli overlap instead of waiting
-  // on one another (each column's operations and their order are those of the loops below).
-  for (; j0 + 32 <= cols; j0 += 32) {
-    __m512d v1[4], v2[4];
-    for (int g = 0; g < 4; ++g) v1[g] = v2[g] = _mm512_setzero_pd();
-    for (int t = 0; t < plan.n; ++t) {
-      const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(res + stride * std::size_t(t) + j0));
-      const __m512i w[2] = {_mm512_cvtepi8_epi32(_mm256_castsi256_si128(b)),
-                            _mm512_cvtepi8_epi32(_mm256_extracti128_si256(b, 1))};
-      const __m512d q1 = _mm512_set1_pd(plan.q1[t]), q2 = _mm512_set1_pd(plan.q2[t]);
-      for (int g = 0; g < 4; ++g) {
-        const __m256i r32 = g % 2 ? _mm512_extracti64x4_epi64(w[g / 2], 1) : _mm512_castsi512_si256(w[g / 2]);
-        const __m512d r = _mm512_cvtepi32_pd(r32);
-        v1[g] = _mm512_add_pd(v1[g], _mm512_mul_pd(r, q1));
-        v2[g] = _mm512_add_pd(v2[g], _mm512_mul_pd(r, q2));
-      }
-    }
-    for (int g = 0; g < 4; ++g) {
-      const __m512d K = _mm512_roundscale_pd(_mm512_mul_pd(_mm512_add_pd(v1[g], v2[g]), _mm512_set1_pd(invP)),
-                                             _MM_FROUND_CUR_DIRECTION);
-      const __m512d hi = _mm512_sub_pd(v1[g], _mm512_mul_pd(K, _mm512_set1_pd(P1)));
-      const __m512d lo = _mm512_sub_pd(v2[g], _mm512_mul_pd(K, _mm512_set1_pd(P2)));
-      _mm512_storeu_pd(out + j0 + 8 * g, _mm512_add_pd(hi, lo));
-    }
-  }
-  // Eight columns at a time, as the four below.
-  for (; j0 + 8 <= cols; j0 += 8) {
-    __m512d v1 = _mm512_setzero_pd(), v2 = _mm512_setzero_pd();
-    for (int t = 0; t < plan.n; ++t) {
-      const __m512d r = _mm512_cvtepi32_pd(
-          _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(res + stride * std::size_t(t) + j0))));
-      v1 = _mm512_add_pd(v1, _mm512_mul_pd(r, _mm512_set1_pd(plan.q1[t])));
-      v2 = _mm512_add_pd(v2, _mm512_mul_pd(r, _mm512_set1_pd(plan.q2[t])));
-    }
-    const __m512d K =
-        _mm512_roundscale_pd(_mm512_mul_pd(_mm512_add_pd(v1, v2), _mm512_set1_pd(invP)), _MM_FROUND_CUR_DIRECTION);
-    const __m512d hi = _mm512_sub_pd(v1, _mm512_mul_pd(K, _mm512_set1_pd(P1)));
-    const __m512d lo = _mm512_sub_pd(v2, _mm512_mul_pd(K, _mm512_set1_pd(P2)));
-    _mm512_storeu_pd(out + j0, _mm512_add_pd(hi, lo));
-  }
+  j0 = reconstruct_columns<V8, 4>(res, stride, j0, cols, plan, out);
+  j0 = reconstruct_columns<V8, 1>(res, stride, j0, cols, plan, out);
 #endif
 #ifdef __AVX2__
-  // 16 columns at a time (four independent pairs of sums, as above), then four; the sums in registers, the same
-  // operations in the same order as below.
-  for (; j0 + 16 <= cols; j0 += 16) {
-    __m256d v1[4], v2[4];
-    for (int g = 0; g < 4; ++g) v1[g] = v2[g] = _mm256_setzero_pd();
-    for (int t = 0; t < plan.n; ++t) {
-      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(res + stride * std::size_t(t) + j0));
-      const __m128i w[4] = {b, _mm_srli_si128(b, 4), _mm_srli_si128(b, 8), _mm_srli_si128(b, 12)};
-      const __m256d q1 = _mm256_set1_pd(plan.q1[t]), q2 = _mm256_set1_pd(plan.q2[t]);
-      for (int g = 0; g < 4; ++g) {
-        const __m256d r = _mm256_cvtepi32_pd(_mm_cvtepi8_epi32(w[g]));
-        v1[g] = _mm256_add_pd(v1[g], _mm256_mul_pd(r, q1));
-        v2[g] = _mm256_add_pd(v2[g], _mm256_mul_pd(r, q2));
-      }
-    }
-    for (int g = 0; g < 4; ++g) {
-      const __m256d K =
-          _mm256_round_pd(_mm256_mul_pd(_mm256_add_pd(v1[g], v2[g]), _mm256_set1_pd(invP)), _MM_FROUND_CUR_DIRECTION);
-      const __m256d hi = _mm256_sub_pd(v1[g], _mm256_mul_pd(K, _mm256_set1_pd(P1)));
-      const __m256d lo = _mm256_sub_pd(v2[g], _mm256_mul_pd(K, _mm256_set1_pd(P2)));
-      _mm256_storeu_pd(out + j0 + 4 * g, _mm256_add_pd(hi, lo));
-    }
-  }
-  for (; j0 + 4 <= cols; j0 += 4) {
-    __m256d v1 = _mm256_setzero_pd(), v2 = _mm256_setzero_pd();
-    for (int t = 0; t < plan.n; ++t) {
-      const __m256d r = residues4(res + stride * std::size_t(t) + j0);
-      v1 = _mm256_add_pd(v1, _mm256_mul_pd(r, _mm256_set1_pd(plan.q1[t])));
-      v2 = _mm256_add_pd(v2, _mm256_mul_pd(r, _mm256_set1_pd(plan.q2[t])));
-    }
-    const __m256d K =
-        _mm256_round_pd(_mm256_mul_pd(_mm256_add_pd(v1, v2), _mm256_set1_pd(invP)), _MM_FROUND_CUR_DIRECTION);
-    const __m256d hi = _mm256_sub_pd(v1, _mm256_mul_pd(K, _mm256_set1_pd(P1)));
-    const __m256d lo = _mm256_sub_pd(v2, _mm256_mul_pd(K, _mm256_set1_pd(P2)));
-    _mm256_storeu_pd(out + j0, _mm256_add_pd(hi, lo));
-  }
+  j0 = reconstruct_columns<V4, 4>(res, stride, j0, cols, plan, out);
+  j0 = reconstruct_columns<V4, 1>(res, stride, j0, cols, plan, out);
 #endif
   for (int j = j0; j < cols; ++j) s1[j] = s2[j] = 0;
   for (int t = 0; t < plan.n; ++t) {

@@ -28,6 +28,14 @@ struct EngineCounters {
   std::uint64_t tile_stores = 0;
   std::uint64_t dot_products = 0;
   std::uint64_t micro_tiles = 0;
+  // One group of `products` slice products over kb (a multiple of the 32-deep chunk), in AMX units so that schedules
+  // compare across engines: per chunk and product 4 tile loads (2 A + 2 B) and 4 TDPBF16PS; 4 tile stores a group.
+  void add_group(int kb, int products, int chunk) {
+    const std::uint64_t chunks = std::uint64_t(kb / chunk);
+    tile_loads += chunks * 4 * std::uint64_t(products);
+    dot_products += chunks * 4 * std::uint64_t(products);
+    tile_stores += 4;
+  }
   void add(const EngineCounters& o) {
     tile_loads += o.tile_loads;
     tile_stores += o.tile_stores;

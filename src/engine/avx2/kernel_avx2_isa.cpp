@@ -318,13 +318,7 @@ void kernel_avx2_32x32(const MicroTileArgs& args) {
         for (int r0 = 0; r0 < kTileM; r0 += 4)
           run([&](int r, int c) { block<4, 2, true>(pn, args, grp, r, c, out); }, r0, 4, c0, 16);
     }
-    if (args.counters) {
-      // AMX-equivalent units, as the reference engine counts them.
-      const std::uint64_t chunks = std::uint64_t(kb / kKChunk);
-      args.counters->tile_loads += chunks * 4 * std::uint64_t(grp.count);
-      args.counters->dot_products += chunks * 4 * std::uint64_t(grp.count);
-      args.counters->tile_stores += 4;
-    }
+    if (args.counters) args.counters->add_group(kb, grp.count, kKChunk);  // in AMX units
   }
   if (csr_set && want != mxcsr) _mm_setcsr(mxcsr);
   if (args.counters) ++args.counters->micro_tiles;

@@ -121,14 +121,7 @@ void kernel_avx512bf16_32x32(const MicroTileArgs& args) {
       else
         run_pass<2>(args, grp, r0, args.out[g]);
     }
-    if (args.counters) {
-      // AMX-equivalent units, as the reference engine counts them: per 32-deep chunk and product, 4 tile
-      // loads (2 A + 2 B) and 4 TDPBF16PS; 4 tile stores per group.
-      const std::uint64_t chunks = std::uint64_t(args.kb / kKChunk);
-      args.counters->tile_loads += chunks * 4 * std::uint64_t(grp.count);
-      args.counters->dot_products += chunks * 4 * std::uint64_t(grp.count);
-      args.counters->tile_stores += 4;
-    }
+    if (args.counters) args.counters->add_group(args.kb, grp.count, kKChunk);  // in AMX units
   }
   if (args.counters) ++args.counters->micro_tiles;
 }

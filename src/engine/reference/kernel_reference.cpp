@@ -41,13 +41,7 @@ void kernel_reference(const MicroTileArgs& args) {
     }
     for (int r = 0; r < kTileM; ++r)
       for (int c = 0; c < kTileN; ++c) out[r * args.ldo + c] = acc[r][c];
-    if (args.counters) {
-      // Counted in AMX units so schedules can be compared across engines.
-      const std::uint64_t chunks = std::uint64_t(args.kb / kKChunk);
-      args.counters->tile_loads += chunks * 4 * std::uint64_t(grp.count);
-      args.counters->dot_products += chunks * 4 * std::uint64_t(grp.count);
-      args.counters->tile_stores += 4;
-    }
+    if (args.counters) args.counters->add_group(args.kb, grp.count, kKChunk);  // in AMX units
   }
   if (args.counters) ++args.counters->micro_tiles;
 }

@@ -1,0 +1,107 @@
+// Vectors of doubles for the ISA variants' loops (*_isa.cpp: the correctly rounded tile sums, the CRT loops), one
+// source for both widths: F64x4 (AVX2 + FMA) and F64x8 (AVX-512 F/DQ/BW). Internal linkage: each variant's
+// translation unit has its own, built with its flags, which the linker never merges.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
+
+namespace bf16x::util {
+namespace {
+
+#ifdef __AVX2__
+struct F64x4 {
+  using reg = __m256d;
+  static constexpr int kLanes = 4;
+  static reg load(const double* p) { return _mm256_loadu_pd(p); }
+  static void store(double* p, reg x) { _mm256_storeu_pd(p, x); }
+  static reg set1(double x) { return _mm256_set1_pd(x); }
+  static reg zero() { return _mm256_setzero_pd(); }
+  static reg bcast(const double* p) { return _mm256_broadcast_sd(p); }
+  static reg add(reg a, reg b) { return _mm256_add_pd(a, b); }
+  static reg sub(reg a, reg b) { return _mm256_sub_pd(a, b); }
+  static reg mul(reg a, reg b) { return _mm256_mul_pd(a, b); }
+  static reg fmadd(reg a, reg b, reg c) { return _mm256_fmadd_pd(a, b, c); }
+  static reg fmsub(reg a, reg b, reg c) { return _mm256_fmsub_pd(a, b, c); }
+  static reg fnmadd(reg a, reg b, reg c) { return _mm256_fnmadd_pd(a, b, c); }
+  static reg abs(reg x) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), x); }
+  static reg max(reg a, reg b) { return _mm256_max_pd(a, b); }
+  // The power of two of each value's exponent (its sign and mantissa cleared).
+  static reg power(reg x) { return _mm256_and_pd(x, _mm256_castsi256_pd(_mm256_set1_epi64x(0x7ff0000000000000ll))); }
+  static reg rint(reg x) { return _mm256_round_pd(x, _MM_FROUND_CUR_DIRECTION); }  // the current rounding mode
+  static reg nearest(reg x) { return _mm256_round_pd(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+  static reg floor(reg x) { return _mm256_round_pd(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
+  // into_range(), operation for operation.
+  static reg into_range(reg r, reg p, reg hi, reg lo) {
+    r = _mm256_sub_pd(r, _mm256_and_pd(_mm256_cmp_pd(r, hi, _CMP_GT_OQ), p));
+    return _mm256_add_pd(r, _mm256_and_pd(_mm256_cmp_pd(r, lo, _CMP_LT_OQ), p));
+  }
+  static reg from_i32(const std::int32_t* x) {
+    return _mm256_cvtepi32_pd(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x)));
+  }
+  static reg from_i8(const std::int8_t* x) {
+    std::int32_t w;
+    std::memcpy(&w, x, sizeof w);
+    return _mm256_cvtepi32_pd(_mm_cvtepi8_epi32(_mm_cvtsi32_si128(w)));
+  }
+  static void store_i32(std::int32_t* p, reg x) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_cvttpd_epi32(x));
+  }
+  // 16 integer values (four registers) as 16 bytes, saturated.
+  static __m128i bytes16(const reg* q) {
+    return _mm_packs_epi16(_mm_packs_epi32(_mm256_cvttpd_epi32(q[0]), _mm256_cvttpd_epi32(q[1])),
+                           _mm_packs_epi32(_mm256_cvttpd_epi32(q[2]), _mm256_cvttpd_epi32(q[3])));
+  }
+};
+#endif
+
+#ifdef __AVX512F__
+struct F64x8 {
+  using reg = __m512d;
+  static constexpr int kLanes = 8;
+  static reg load(const double* p) { return _mm512_loadu_pd(p); }
+  static void store(double* p, reg x) { _mm512_storeu_pd(p, x); }
+  static reg set1(double x) { return _mm512_set1_pd(x); }
+  static reg zero() { return _mm512_setzero_pd(); }
+  static reg bcast(const double* p) { return _mm512_set1_pd(*p); }
+  static reg add(reg a, reg b) { return _mm512_add_pd(a, b); }
+  static reg sub(reg a, reg b) { return _mm512_sub_pd(a, b); }
+  static reg mul(reg a, reg b) { return _mm512_mul_pd(a, b); }
+  static reg fmadd(reg a, reg b, reg c) { return _mm512_fmadd_pd(a, b, c); }
+  static reg fmsub(reg a, reg b, reg c) { return _mm512_fmsub_pd(a, b, c); }
+  static reg fnmadd(reg a, reg b, reg c) { return _mm512_fnmadd_pd(a, b, c); }
+  static reg abs(reg x) { return _mm512_abs_pd(x); }
+  // a > b ? a : b, as MAXPD; written as a compare and blend (GCC 12 warns on _mm512_max_pd's undefined source)
+  static reg max(reg a, reg b) { return _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, b, _CMP_GT_OQ), b, a); }
+  static reg power(reg x) { return _mm512_and_pd(x, _mm512_castsi512_pd(_mm512_set1_epi64(0x7ff0000000000000ll))); }
+  static reg rint(reg x) { return _mm512_roundscale_pd(x, _MM_FROUND_CUR_DIRECTION); }
+  static reg nearest(reg x) { return _mm512_roundscale_pd(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+  static reg floor(reg x) { return _mm512_roundscale_pd(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
+  // The masked subtraction and addition leave the other lanes as they are (V4's form adds +0 there, which only
+  // turns a -0 into +0; every caller converts r to an integer or multiplies it into a sum that starts at +0, so the
+  // results are the same bits).
+  static reg into_range(reg r, reg p, reg hi, reg lo) {
+    r = _mm512_mask_sub_pd(r, _mm512_cmp_pd_mask(r, hi, _CMP_GT_OQ), r, p);
+    return _mm512_mask_add_pd(r, _mm512_cmp_pd_mask(r, lo, _CMP_LT_OQ), r, p);
+  }
+  static reg from_i32(const std::int32_t* x) {
+    return _mm512_cvtepi32_pd(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x)));
+  }
+  static reg from_i8(const std::int8_t* x) {
+    return _mm512_cvtepi32_pd(_mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(x))));
+  }
+  static void store_i32(std::int32_t* p, reg x) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm512_cvttpd_epi32(x));
+  }
+  // 16 integer values (two registers) as 16 bytes, by one signed-saturating narrowing.
+  static __m128i bytes16(const reg* q) {
+    return _mm512_cvtsepi32_epi8(
+        _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvttpd_epi32(q[0])), _mm512_cvttpd_epi32(q[1]), 1));
+  }
+};
+#endif
+
+}  // namespace
+}  // namespace bf16x::util
