@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "bf16x/bf16x.h"
+#include "mode/records.hpp"
 
 namespace bf16x::fuzz {
 
@@ -131,11 +132,24 @@ inline std::int64_t ld_value(std::uint8_t l, std::int64_t minimal) {
   return extreme[l - 240];
 }
 
-inline int pick(std::uint8_t b, int valid_below, std::initializer_list<int> valid, std::initializer_list<int> invalid) {
-  const int* v = valid.begin();
+inline int pick(std::uint8_t b, int valid_below, const int* v, std::size_t nv, std::initializer_list<int> invalid) {
   const int* x = invalid.begin();
-  if (b < valid_below || invalid.size() == 0) return v[b % valid.size()];
+  if (b < valid_below || invalid.size() == 0) return v[b % nv];
   return x[(b - valid_below) % invalid.size()];
+}
+inline int pick(std::uint8_t b, int valid_below, std::initializer_list<int> valid, std::initializer_list<int> invalid) {
+  return pick(b, valid_below, valid.begin(), valid.size(), invalid);
+}
+
+// Every mode the library's records list (mode/records.hpp), in value order: DEFAULT .. AUTO first, so that a seed's
+// byte keeps its mode, then fp64cr, fp32cr and the CRT modes.
+inline const std::vector<int>& record_modes() {
+  static const std::vector<int> ids = [] {
+    std::vector<int> v;
+    for (const mode::Record& r : mode::records()) v.push_back(r.id);
+    return v;
+  }();
+  return ids;
 }
 
 inline Fill fill_from(std::uint8_t b) {
@@ -159,7 +173,8 @@ inline FuzzCase decode(const std::uint8_t* data, std::size_t size) {
   c.alpha_code = in.u8();
   c.beta_code = in.u8();
   bf16x_options_init(&c.opt);
-  c.opt.mode = pick(in.u8(), 232, {0, 1, 2, 3, 4, 5, 6, 7}, {-1, 8, 9, 99, 1000, INT32_MIN, INT32_MAX, 12});
+  c.opt.mode = pick(in.u8(), 232, record_modes().data(), record_modes().size(),
+                    {-1, 99, 1000, INT32_MIN, INT32_MAX, 12, 107, 221});  // no mode: refused
   // The auto engine is the one users get: half of the inputs use it.
   const std::uint8_t e = in.u8();
   c.opt.engine = e < 128 ? BF16X_ENGINE_AUTO : pick(e - 128, 104, {0, 1, 2, 3, 4, 5}, {-1, 6, 7, 99, INT32_MIN});

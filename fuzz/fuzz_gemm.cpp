@@ -20,7 +20,9 @@
 #include <vector>
 
 #include "bf16x/bf16x.h"
+#include "bf16x/bf16x_runtime.h"
 #include "check/exact_gemm.hpp"
+#include "engine/records.hpp"
 #include "fuzz/c_caller.h"
 #include "fuzz/check_result.hpp"
 #include "fuzz/contract.hpp"
@@ -262,10 +264,13 @@ void run_case(const FuzzCase& fc) {
             ? stats.mode == req || (stats.mode == BF16X_MODE_NATIVE && stats.guard == BF16X_GUARD_NATIVE)
             : stats.mode == BF16X_MODE_NATIVE || (is_emulated_mode(stats.mode) && mode_fits(stats.mode, dbl));
     if (!plausible) violation(call, "stats report mode " + std::to_string(stats.mode));
-    // The correctly rounded modes run on the FMA units, no engine (stats.engine -1).
+    // The correctly rounded modes run on the FMA units, no engine (stats.engine -1); a CRT mode on the named engine
+    // where it has an INT8 side, else on the process's INT8 engine (bf16x_get_crt_engine).
+    const bool named_int8 = engine != BF16X_ENGINE_AUTO && bf16x::engine::int8_engine(engine) != nullptr;
     const int want_engine = stats.mode == BF16X_MODE_NATIVE || is_cr_mode(stats.mode) ? -1
-                            : engine == BF16X_ENGINE_AUTO                             ? bf16x_engine_selected()
-                                                                                      : engine;
+                            : is_crt_mode(stats.mode)     ? (named_int8 ? engine : bf16x_get_crt_engine())
+                            : engine == BF16X_ENGINE_AUTO ? bf16x_engine_selected()
+                                                          : engine;
     if (stats.engine != want_engine) violation(call, "stats report engine " + std::to_string(stats.engine));
     candidates.push_back(stats.mode);
   } else if (is_cr_mode(req)) {

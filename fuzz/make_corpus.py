@@ -10,7 +10,8 @@ N, T, C, BAD_TRANS = 0, 1, 2, 243  # 243 -> 'N' (78), not a CBLAS value
 ALPHA = {1: 0, 0: 1, -1: 2, 0.5: 3, 2: 4, -0.75: 5, 3: 6, "third": 7,
          "-0": 128, "nan": 129, "inf": 130, "-inf": 131, "denorm": 132, "max": 133, "1e-30": 134, "random": 135}
 MODE = {"default": 0, "native": 1, "fp32x6": 2, "fp64x6": 3, "fp64x10": 4, "fp64x15": 5, "fp64x21": 6,
-        "auto": 7, "bad": 234}  # 234 -> 9
+        "auto": 7, "fp64cr": 8, "fp32cr": 9, "fp64c15": 17, "fp32c8": 26,  # byte b: the (b % 29)th mode record
+        "bad": 234}  # 234 -> 1000, no mode
 ENGINE = {"auto": 0, "reference": 129, "avx512bf16": 130, "amx": 131, "amx-model": 132, "avx2": 133, "bad": 232}  # bad: -1
 SPLIT = {"scaled": 0, "paper": 1, "bad": 3}
 EX_STATS = 0x30  # _ex API with stats
@@ -55,6 +56,10 @@ CASES = {
     "d_fp64x15_col_nc": case(mode="fp64x15", tb=C, m=33, n=9, k=129, lda=3, ldb=1, ldc=2, beta=2),
     "d_fp64x21_row_tt": case(mode="fp64x21", layout=ROW, ta=T, tb=T, m=5, n=64, k=33, fa=fill(1), fb=fill(1)),
     "d_native": case(mode="native", m=20, n=20, k=20, beta=-1),
+    "d_fp64cr_row_tn": case(mode="fp64cr", layout=ROW, ta=T, m=19, n=23, k=70, alpha=-0.75, beta=0.5, fa=fill(1)),
+    "s_fp32cr_col": case(prec="s", mode="fp32cr", m=33, n=17, k=64, beta=2),
+    "d_fp64c15_col_nt": case(mode="fp64c15", tb=T, m=40, n=24, k=90, fa=fill(4), fb=fill(1)),
+    "s_fp32c8_row": case(prec="s", mode="fp32c8", layout=ROW, m=21, n=30, k=50, alpha=2, beta=-1),
     "d_auto_plain": case(mode="auto", ex=False, stats=False, m=30, n=12, k=100),
     "d_default": case(mode="default", m=7, n=7, k=300),
     "s_fp32x6_col": case(prec="s", mode="fp32x6", m=64, n=48, k=150, alpha=2, beta=-1),

@@ -325,6 +325,37 @@ TEST(Guard, CallsUnder512MultiplyAddsRunOnTheHost) {
   }
 }
 
+// The guard's host GEMM keeps the range of the modes it stands for: where a partial sum of the unscaled call could
+// overflow it runs on operands scaled per row and column, and an entry whose small products the scaling would push
+// below the normal range is rounded from its exact value instead. Row 0 of A and column 0 of B hold 2^1000 each
+// (out of range together), met by zeros; C(0, 0) = 2^-100 2^-100 + 3 2^-1000 2^-60 comes from entries that the
+// scaling alone would flush (2^-1101), so the host's scaled product would give 0 where the exact value is 2^-200
+// (plus a term far below its last bit). Checked against the double-double reference within the native bound.
+TEST(Guard, HostInRangeKeepsSmallProductsOfWideLines) {
+  Case cs{"wide lines", Mat(2, 4), Mat(4, 2)};
+  cs.a(0, 0) = 0x1p1000, cs.a(0, 1) = 0x1p-100, cs.a(0, 3) = 3 * 0x1p-1000;
+  cs.a(1, 0) = 1, cs.a(1, 1) = 0.5, cs.a(1, 2) = 0.25;
+  cs.b(1, 0) = 0x1p-100, cs.b(2, 0) = 0x1p1000, cs.b(3, 0) = 0x1p-60;
+  cs.b(0, 1) = 1, cs.b(1, 1) = -2, cs.b(2, 1) = 4;
+  const Mat ref = check::exact_gemm(cs.a, cs.b), absab = check::abs_gemm(cs.a, cs.b);
+  for (int mode : {BF16X_MODE_FP64X21, BF16X_MODE_FP64C(15)}) {
+    const Result r = run(cs, mode, BF16X_GUARD_DEFAULT);
+    ASSERT_EQ(r.status, BF16X_OK);
+    EXPECT_EQ(r.stats.guard, BF16X_GUARD_NATIVE) << bf16x_mode_name(mode);
+    for (std::size_t e = 0; e < r.c.v.size(); ++e) {
+      // gamma_(k+2) of the host's summation, one rounding of the result (and of the reference)
+      const double bound = 6 * 0x1p-53 * absab.v[e] + 2 * 0x1p-53 * std::fabs(ref.v[e]);
+      EXPECT_LE(std::fabs(r.c.v[e] - ref.v[e]), bound) << bf16x_mode_name(mode) << " entry " << e;
+    }
+    EXPECT_EQ(r.c(0, 0), 0x1p-200 + 3 * 0x1p-1060) << bf16x_mode_name(mode);  // rounded once from the exact sum
+    // A NaN or Inf alpha leaves no range to keep: the host's IEEE classes, entry by entry.
+    const Result inf = run(cs, mode, BF16X_GUARD_DEFAULT, HUGE_VAL), host = run(cs, BF16X_MODE_NATIVE, 0, HUGE_VAL);
+    for (std::size_t e = 0; e < inf.c.v.size(); ++e)
+      EXPECT_TRUE(std::isnan(inf.c.v[e]) ? std::isnan(host.c.v[e]) : inf.c.v[e] == host.c.v[e])
+          << bf16x_mode_name(mode) << " entry " << e << ": " << inf.c.v[e] << " vs the host's " << host.c.v[e];
+  }
+}
+
 // Repaired entries use the caller's C0 (saved before the emulated write), alpha and beta.
 TEST(Guard, RepairKeepsAlphaAndBeta) {
   std::mt19937_64 g(11);

@@ -146,6 +146,8 @@ template <typename T>
 bool host_scaled(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n) {
   constexpr bool is_double = sizeof(T) == sizeof(double);
   const std::int64_t k = x.k;
+  // A NaN or Inf alpha or beta leaves no range to keep: the host's IEEE classes.
+  if (!std::isfinite(double(x.alpha)) || !std::isfinite(double(x.beta))) return false;
   // Where |alpha| <= 1 only overflow can reach the result, and the largest entries of A and B bound it: one read of
   // each (no per-line scan) clears almost every call, as auto's native choice of small calls needs.
   const auto rect = [](const pack::MatrixView<T>& v, std::int64_t rows, std::int64_t cols) {
@@ -165,10 +167,30 @@ bool host_scaled(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n)
     for (std::int64_t i = 0; i < m; ++i) util::pow2_pair(-lines.ea[std::size_t(i)], fa[2 * i], fa[2 * i + 1]);
     for (std::int64_t j = 0; j < n; ++j) util::pow2_pair(-lines.eb[std::size_t(j)], fb[2 * j], fb[2 * j + 1]);
   }
+  // The smallest nonzero magnitude of each line, unscaled: where two lines' smallest scaled entries multiply below
+  // the normal range, the host's products lose bits the unscaled call keeps (at_risk).
+  std::vector<double> small_a(std::size_t(m), HUGE_VAL), small_b(std::size_t(n), HUGE_VAL);
   for (std::int64_t l = 0; l < k; ++l)
-    for (std::int64_t i = 0; i < m; ++i) a[std::size_t(i + l * m)] = (double(x.a(i, l)) * fa[2 * i]) * fa[2 * i + 1];
+    for (std::int64_t i = 0; i < m; ++i) {
+      const double v = double(x.a(i, l));
+      a[std::size_t(i + l * m)] = (v * fa[2 * i]) * fa[2 * i + 1];
+      if (v != 0) small_a[std::size_t(i)] = std::min(small_a[std::size_t(i)], std::fabs(v));
+    }
   for (std::int64_t j = 0; j < n; ++j)
-    for (std::int64_t l = 0; l < k; ++l) b[std::size_t(l + j * k)] = (double(x.b(l, j)) * fb[2 * j]) * fb[2 * j + 1];
+    for (std::int64_t l = 0; l < k; ++l) {
+      const double v = double(x.b(l, j));
+      b[std::size_t(l + j * k)] = (v * fb[2 * j]) * fb[2 * j + 1];
+      if (v != 0) small_b[std::size_t(j)] = std::min(small_b[std::size_t(j)], std::fabs(v));
+    }
+  // Entry (i, j) at risk: its smallest scaled product may fall below 2^-969, where it keeps fewer than 53 bits (or
+  // none, flushed to zero); it is rounded from its exact value instead (exact_entry). FP32 operands widened to FP64
+  // are not scaled, and their products stay far inside the range.
+  const auto at_risk = [&](std::int64_t i, std::int64_t j) {
+    if (!is_double || small_a[std::size_t(i)] == HUGE_VAL || small_b[std::size_t(j)] == HUGE_VAL) return false;
+    return std::ilogb(small_a[std::size_t(i)]) - lines.ea[std::size_t(i)] + std::ilogb(small_b[std::size_t(j)]) -
+               lines.eb[std::size_t(j)] <
+           -969;
+  };
   if (!host::dgemm(BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, 1.0, a.data(), m, b.data(), k, 0.0, p.data(), m))
     return false;
   int ealpha;
@@ -179,7 +201,12 @@ bool host_scaled(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n)
       const double v = is_double ? std::ldexp(am * pij, ealpha + lines.ea[std::size_t(i)] + lines.eb[std::size_t(j)])
                                  : double(x.alpha) * pij;
       T& c = x.c_rows ? x.c[i * x.ldc + j] : x.c[i + j * x.ldc];
-      c = beta == 0.0 ? T(v) : T(v + beta * double(c));
+      if (!at_risk(i, j))
+        c = beta == 0.0 ? T(v) : T(v + beta * double(c));
+      else if (beta == 0.0 || std::isfinite(double(c)))
+        c = exact_entry<T>(x, i, j, beta == 0.0 ? T(0) : c);
+      else  // alpha (A B)_ij rounded on its own, then C0's NaN or Inf added (as the repair does)
+        c = T(double(exact_entry<T>(x, i, j, T(0))) + beta * double(c));
     }
   return true;
 }

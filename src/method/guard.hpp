@@ -55,13 +55,13 @@ T exact_entry(const driver::RepairArgs<T>& x, std::int64_t i, std::int64_t j, T 
 // The host GEMM of C = alpha op(A) op(B) + beta C0 on operands that keep it in range, where the unscaled call may
 // not: op(A)'s largest row exponent plus op(B)'s largest column exponent plus log2 k reach the overflow threshold
 // (a partial sum may overflow, and Inf - Inf is NaN), or |alpha| > 1 meets lines near the underflow threshold
-// (products rounded to the subnormal grid, then magnified). FP64: rows and columns scaled by 2^-e (exactly, but for
-// entries 2^1022 below their line's largest), P^ = op(A)^ op(B)^ by the host DGEMM, then
-// C_ij = (alpha's mantissa P^_ij) 2^(alpha's exponent + ea_i + eb_j) + beta C0_ij: one rounding more than the host's
-// alpha AB, overflow only where the result overflows. FP32: the host DGEMM on the widened operands (products exact,
-// no range to lose), rounded once to FP32. True where it ran the call; false where the unscaled
-// call is safe, an operand holds NaN or Inf (IEEE's classes are the host's), or the host DGEMM cannot run. Throws
-// std::bad_alloc before C is written.
+// (products rounded to the subnormal grid, then magnified). FP64: rows and columns scaled by 2^-e, P^ = op(A)^ op(B)^
+// by the host DGEMM, then C_ij = (alpha's mantissa P^_ij) 2^(alpha's exponent + ea_i + eb_j) + beta C0_ij: one
+// rounding more than the host's alpha AB, overflow only where the result overflows; an entry whose smallest scaled
+// products may fall below the normal range is rounded once from its exact value (exact_entry). FP32: the host DGEMM
+// on the widened operands (products exact, no range to lose), rounded once to FP32. True where it ran the call;
+// false where the unscaled call is safe, an operand, alpha or beta is NaN or Inf (IEEE's classes are the host's), or
+// the host DGEMM cannot run. Throws std::bad_alloc before C is written.
 template <typename T>
 bool host_scaled(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n);
 
