@@ -26,6 +26,9 @@ struct Outcome {
   std::vector<double> c0, c;  // column-major m x n, before and after
   std::vector<double> host;   // the host GEMM on the same call (only where non-finite inputs need it)
   int block_k;                // 0 = the mode's default
+  int guard_option;           // bf16x_options.guard (BF16X_GUARD_DEFAULT for the plain API)
+  bool by_auto;               // AUTO or DEFAULT was asked for: a mode auto chose is guarded unless the option is off
+  double auto_target;         // bf16x_options.auto_target: the guard's target for a mode auto chose (0: 4 k u)
   bool paper;                 // unscaled slices: checked only for inputs inside the range they handle
 };
 
@@ -105,6 +108,10 @@ std::string check_values(const Outcome<T>& o, const Reference& ref, int mode) {
     return "an emulated mode ran on NaN/Inf in A or B (the host GEMM must)";
   const bool fp64_path = mode::is(mode, mode::Method::slices) && mode::fits(mode, true);
   const bool paper = o.paper && !native;
+  // The componentwise guard (src/mode/records.cpp: the modes whose record has it on; every mode auto chose).
+  const mode::Record* rec = mode::record(mode);
+  const bool guarded = o.guard_option == BF16X_GUARD_ON ||
+                       (o.guard_option != BF16X_GUARD_OFF && rec && (o.by_auto || rec->guard == mode::Guard::on));
   if (paper && !(fp64_path ? ref.paper_fp64_in_range : ref.paper_fp32_in_range)) return {};  // not checked
   // Fixed-point scale k 2^(Ea_i + Eb_j); the paper FP64 path's grid has E = 0.
   auto fixed = [&](std::int64_t i, std::int64_t j) {
@@ -123,7 +130,7 @@ std::string check_values(const Outcome<T>& o, const Reference& ref, int mode) {
       if (finite_in) {
         const double r = o.alpha * p + y;
         const EntryScale e{std::fabs(o.alpha), std::fabs(y), std::fabs(r), ref.absab(i, j), fixed(i, j), o.k};
-        const double tol = error_bound(mode, dbl, o.block_k, e);
+        const double tol = error_bound(mode, dbl, o.block_k, e, guarded, o.by_auto ? o.auto_target : 0);
         // Entries whose value or bound leaves the finite range are not value-checked (overflow is order-dependent).
         if (!std::isfinite(r) || !std::isfinite(tol) || std::fabs(r) + tol > lim ||
             std::fabs(o.alpha) * ref.absab(i, j) > lim || !(ref.absab(i, j) <= lim))

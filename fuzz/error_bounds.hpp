@@ -3,6 +3,7 @@
 // default changes the number of rounded additions, and subnormal results (inputs spanning the whole exponent
 // range) lose up to one subnormal ulp per rounding, which `underflow` accounts for.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -32,7 +33,12 @@ inline int diagonals_of(int mode) {
 }
 
 // |C_ij - R_ij| allowed for the mode that ran. `dbl`: the routine's precision (native and the final rounding).
-inline double error_bound(int mode, bool dbl, int block_k, const EntryScale& e) {
+// `guarded`: the componentwise guard wrapped the call (to `target` where auto's caller set one, else 4 k u) (its
+// option, else the mode record's default; every mode auto chose). A CRT mode's own bound depends on the scales the call
+// chose (tests/crt_bound.hpp evaluates it from them); from outside only the guard's promise can be checked, so an
+// unguarded CRT result is not value-checked (+Inf).
+inline double error_bound(int mode, bool dbl, int block_k, const EntryScale& e, bool guarded = false,
+                          double target = 0) {
   const double kd = double(e.k);
   const double tiny =
       dbl ? std::numeric_limits<double>::denorm_min() : double(std::numeric_limits<float>::denorm_min());
@@ -48,6 +54,14 @@ inline double error_bound(int mode, bool dbl, int block_k, const EntryScale& e) 
     // FP64, then alpha p + beta C0 in FP64): up to 2 u64 (|alpha| (|A||B|) + |beta C0|) of it besides.
     const double u = dbl ? kU64 : kU32;
     return u * e.r + 2 * kU64 * (e.alpha * e.absab + e.beta_c0) + underflow;
+  }
+  if (mode::is(mode, mode::Method::crt)) {
+    if (!guarded) return HUGE_VAL;
+    // The guard's target 4 k u (|A||B|)_ij on the product (proved, repaired by dot products, or the host GEMM's
+    // gamma_(k+2)), times alpha; beta C0 and the final rounding to T one unit each, the FP64 sum one more.
+    const double u = dbl ? kU64 : kU32;
+    const double tau = std::max({4 * kd * kU64, gamma_n(kd + 2, u), target});  // a target auto's caller set
+    return 1.01 * (e.alpha * e.absab * tau + 2 * kU64 * e.beta_c0 + (u + kU64) * e.r) + underflow;
   }
   if (mode == BF16X_MODE_FP32X6) {
     // 12 rounded pair additions per k in a bk-deep FP32 block sum, one add per k-block, dropped products

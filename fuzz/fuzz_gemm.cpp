@@ -209,7 +209,8 @@ void run_case(const FuzzCase& fc) {
   // C in column-major m x n terms; everything else in C's buffer (padding) must be as it was.
   const bool col = c.layout == BF16X_COL_MAJOR;
   std::vector<char> inside(std::size_t(cb.size), 0);
-  Outcome<T> out{c.m, c.n, c.k, double(alpha), double(beta), nullptr, nullptr, {}, {}, {}, 0, false};
+  Outcome<T> out{c.m, c.n, c.k, double(alpha),       double(beta), nullptr, nullptr, {},
+                 {},  {},  0,   BF16X_GUARD_DEFAULT, false,        0,       false};
   out.c0.resize(std::size_t(c.m * c.n));
   out.c.resize(std::size_t(c.m * c.n));
   for (std::int64_t j = 0; j < c.n; ++j)
@@ -242,6 +243,9 @@ void run_case(const FuzzCase& fc) {
   out.opb = &opb;
   out.block_k = c.ex_api ? c.opt.block_k : 0;
   out.paper = c.ex_api && c.opt.split == BF16X_SPLIT_PAPER;
+  out.guard_option = c.ex_api ? c.opt.guard : BF16X_GUARD_DEFAULT;
+  out.by_auto = c.opt.mode == BF16X_MODE_AUTO || c.opt.mode == BF16X_MODE_DEFAULT;
+  out.auto_target = c.ex_api ? c.opt.auto_target : 0;
   const Reference ref = make_reference(out);
   bool ab_finite = true;
   for (char f : ref.row_finite) ab_finite = ab_finite && f;

@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <new>
 #include <type_traits>
 #include <vector>
 
 #include "cr/entry_rounding.hpp"
 #include "cr/tile_sums.hpp"
 #include "util/team.hpp"
+#include "util/workspace.hpp"
 
 namespace bf16x::cr {
 namespace {
@@ -130,6 +132,19 @@ struct Panels {
   PackedLine col(int jj) const { return {b + jj, nr}; }
 };
 
+// The panels' memory in the calling thread's workspace (util/workspace.hpp), kept between calls: op(B)'s block of
+// columns, then each thread's rows of op(A). Throws std::bad_alloc before anything is written.
+struct Packs {
+  double* b;
+  double* a;
+};
+Packs reserve_packs(std::int64_t k, std::int64_t ncols, int threads) {
+  const std::size_t nb = std::size_t(k * block_cols(ncols, k)), na = std::size_t(threads) * std::size_t(2 * kRows * k);
+  auto* mem = static_cast<double*>(util::thread_workspace().reserve(sizeof(double) * (nb + na)));
+  if (!mem) throw std::bad_alloc();
+  return {mem, mem + nb};
+}
+
 // The starts and scale factors of `count` lines from `first` of op(A)'s rows (of_a) or op(B)'s columns, for
 // pack_panel: none and 0 past `limit` and for lines holding NaN/Inf (zeros in the panel). op(A)(i, l) is at
 // data[i * ld + l] (transposed) or data[i + l * ld], op(B)(l, j) at data[j + l * ld] (transposed) or data[l + j * ld].
@@ -173,7 +188,9 @@ void pack_lines_of(const pack::MatrixView<T>& v, bool of_a, const std::vector<in
 template <typename T, typename Finish>
 void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::MatrixView<T>& a,
                const pack::MatrixView<T>& b, const Lines& la, const Lines& lb, CrConfig& cfg,
-               std::vector<double>& bpack, std::vector<double>& apack, Finish&& finish, TileSums sums = nullptr) {
+               const Packs& packs, Finish&& finish, TileSums sums = nullptr) {
+  double* const bpack = packs.b;
+  double* const apack = packs.a;
   // One thread where the work does not repay a parallel region (as the slice and CRT drivers decide).
   const int threads = double(m) * double(ncols) * double(k) < double(1 << 15) ? 1 : omp_get_max_threads();
   const std::int64_t nc = block_cols(ncols, k);
@@ -193,9 +210,9 @@ void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::M
     const auto share = [&](std::uint64_t& my_exact, std::uint64_t& my_tiles) {
       util::PhaseClock lap(omp_get_thread_num() == 0);
       util::PhaseTimes mine;
-      pack_lines_of(b, false, eb, j0, col_panels, nr, ncols, k, bpack.data());  // shared out
+      pack_lines_of(b, false, eb, j0, col_panels, nr, ncols, k, bpack);  // shared out
       lap.lap(mine.pack);
-      double* ap = apack.data() + std::size_t(omp_get_thread_num()) * std::size_t(2 * kRows * k);
+      double* ap = apack + std::size_t(omp_get_thread_num()) * std::size_t(2 * kRows * k);
       double s[kMaxTile], c[kMaxTile], t[kMaxTile];
 #pragma omp for schedule(dynamic) nowait
       for (std::int64_t item = 0; item < items * groups; ++item) {
@@ -205,11 +222,11 @@ void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::M
         lap.lap(mine.pack);
         for (std::int64_t panel = 0; panel < kRows / mr && r0 + panel * mr < m; ++panel)
           for (std::int64_t p = p0; p < p1; ++p) {
-            sums(k, ap + panel * 2 * mr * k, bpack.data() + p * nr * k, s, c, t);
+            sums(k, ap + panel * 2 * mr * k, bpack + p * nr * k, s, c, t);
             ++my_tiles;
             lap.lap(mine.products);
             my_exact += finish(r0 + panel * mr, j0 + p * nr, s, c, t,
-                               Panels{ap + panel * 2 * mr * k, bpack.data() + p * nr * k, mr, nr});
+                               Panels{ap + panel * 2 * mr * k, bpack + p * nr * k, mr, nr});
             lap.lap(mine.write);
           }
       }
@@ -243,8 +260,7 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
   util::PhaseClock clock(true);
   // Everything reserved before the first write of C.
   Lines la, lb;
-  std::vector<double> bpack(std::size_t(k * block_cols(n, k)));
-  std::vector<double> apack(std::size_t(threads) * std::size_t(2 * kRows * k));
+  const Packs packs = reserve_packs(k, n, threads);
   cfg.workspace_bytes = cr_workspace_bytes(m, n, k, threads);
   line_exponents(g.a, true, m, k, la);
   line_exponents(g.b, false, n, k, lb);
@@ -278,7 +294,8 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
       }
     return exact;
   };
-  run_tiles<T>(m, n, k, g.a, g.b, la, lb, cfg, bpack, apack, finish);
+  run_tiles<T>(m, n, k, g.a, g.b, la, lb, cfg, packs, finish);
+  util::thread_workspace().release_if_large();  // one large call pins no memory
   cfg.phases.bytes_write += std::uint64_t(sizeof(T)) * std::uint64_t(m) * std::uint64_t(n) * (g.beta != T(0) ? 2 : 1);
   return util::DriverStatus::ok;
 }
@@ -316,8 +333,7 @@ util::DriverStatus gemm_cr_complex(const ComplexArgs<T>& g, CrConfig& cfg) {
   util::PhaseClock clock(true);
   std::vector<T> a2(std::size_t(m * k2)), b2(std::size_t(k2 * n2));
   Lines la, lb;
-  std::vector<double> bpack(std::size_t(k2 * block_cols(n2, k2)));
-  std::vector<double> apack(std::size_t(threads) * std::size_t(2 * kRows * k2));
+  const Packs packs = reserve_packs(k2, n2, threads);
   cfg.workspace_bytes = cr_workspace_bytes(m, n2, k2, threads) + sizeof(T) * (a2.size() + b2.size());
   real_operands(g, a2, b2);
   const pack::MatrixView<T> va{a2.data(), m, false}, vb{b2.data(), k2, false};
@@ -364,7 +380,8 @@ util::DriverStatus gemm_cr_complex(const ComplexArgs<T>& g, CrConfig& cfg) {
       }
     return exact;
   };
-  run_tiles<T>(m, n2, k2, va, vb, la, lb, cfg, bpack, apack, finish);
+  run_tiles<T>(m, n2, k2, va, vb, la, lb, cfg, packs, finish);
+  util::thread_workspace().release_if_large();  // one large call pins no memory
   cfg.phases.bytes_write += std::uint64_t(sizeof(T)) * std::uint64_t(2 * m * n) * (reads_c ? 2 : 1);
   return util::DriverStatus::ok;
 }
@@ -373,8 +390,7 @@ void dd_gemm(const pack::GemmArgs<double>& g, CrConfig& cfg) {
   const std::int64_t m = g.m, n = g.n, k = g.k;
   const int threads = omp_get_max_threads();
   Lines la, lb;
-  std::vector<double> bpack(std::size_t(k * block_cols(n, k)));
-  std::vector<double> apack(std::size_t(threads) * std::size_t(2 * kRows * k));
+  const Packs packs = reserve_packs(k, n, threads);
   line_exponents(g.a, true, m, k, la);
   line_exponents(g.b, false, n, k, lb);
   const std::vector<int>&ea = la.exp, &eb = lb.exp;
@@ -389,7 +405,8 @@ void dd_gemm(const pack::GemmArgs<double>& g, CrConfig& cfg) {
       }
     return std::uint64_t(0);
   };
-  run_tiles<double>(m, n, k, g.a, g.b, la, lb, cfg, bpack, apack, finish, tile_kernels(cfg.level).dot2);
+  run_tiles<double>(m, n, k, g.a, g.b, la, lb, cfg, packs, finish, tile_kernels(cfg.level).dot2);
+  util::thread_workspace().release_if_large();  // one large call pins no memory
 }
 
 template util::DriverStatus gemm_cr(const pack::GemmArgs<float>&, CrConfig&);
