@@ -13,17 +13,8 @@ struct HwTilesInt8 : amx::HwTiles {
   template <int Dst, int Src1, int Src2>
   static void dpbssd() {
     static_assert(Dst >= 4 && Dst <= 7 && (Src1 == 0 || Src1 == 1) && (Src2 == 2 || Src2 == 3));
-    constexpr int id = (Dst - 4) * 4 + Src1 * 2 + (Src2 - 2);
-    if constexpr (id == 0)
-      _tile_dpbssd(4, 0, 2);
-    else if constexpr (id == 5)
-      _tile_dpbssd(5, 0, 3);
-    else if constexpr (id == 10)
-      _tile_dpbssd(6, 1, 2);
-    else if constexpr (id == 15)
-      _tile_dpbssd(7, 1, 3);
-    else
-      static_assert(id == 0 || id == 5 || id == 10 || id == 15, "only the kernel's four tile triples");
+    __asm__ volatile("{tdpbssd\t%%tmm%c2, %%tmm%c1, %%tmm%c0|tdpbssd\t%%tmm%c0, %%tmm%c1, %%tmm%c2}" ::"i"(Dst),
+                     "i"(Src1), "i"(Src2));
   }
 };
 
