@@ -546,9 +546,10 @@ void bound_block(CrtCall<T>& c, const ThreadSpace& ws, const TileRunner& kernel,
     pending = 0;
   };
   for (std::int64_t kk = 0; kk < c.kb; ++kk) {
-    const auto [l0, len, kcp] = c.kblock(kk);
+    const KBlock kb = c.kblock(kk);
+    const auto [l0, len, kcp] = kb;
     std::int8_t* apack = ws.apack + std::size_t(kk) * c.a_kstride;
-    bytes += pack_block(c, ws, blk, c.kblock(kk), apack, have_a, nullptr, 0);
+    bytes += pack_block(c, ws, blk, kb, apack, have_a, nullptr, 0);
     const std::int8_t* apanels = c.cache.a ? c.cached(true, 1, kk, 0) + (i0 / kTile) * c.ap_bytes : apack;
     const std::int8_t* bpanels = c.cache.b ? c.cached(false, 1, kk, 0) + (j0 / kTile) * c.bp_bytes : ws.bpack;
     clk.lap(ph.scan);
@@ -746,19 +747,20 @@ std::uint64_t products_pass(CrtCall<T>& c) {
       clk.lap(ph.pack);
     }
     share_loop(util::team_needed(c.blk.threads), c.nblocks, c.chunk, true, [&](std::int64_t blkid) {
-      const auto [i0, j0, rows, cols, rp, cp] = c.block(blkid);
+      const Block blk = c.block(blkid);
+      const auto [i0, j0, rows, cols, rp, cp] = blk;
       std::int64_t pending = 0;
       const bool have_a = c.keep_a && a_row == i0;
       a_row = i0;
       for (std::int64_t kk = 0; kk < c.kb; ++kk) {
-        const auto [l0, len, kcp] = c.kblock(kk);
+        const KBlock kb = c.kblock(kk);
         std::int8_t* apack = ws.apack + std::size_t(kk) * c.a_kstride;
         clk.lap(ph.products);
-        bytes_pack += pack_block(c, ws, c.block(blkid), c.kblock(kk), apack, have_a, &plan, bits);
+        bytes_pack += pack_block(c, ws, blk, kb, apack, have_a, &plan, bits);
         clk.lap(ph.pack);
-        residue_products(c, ws, kernel, c.block(blkid), kk, apack, one_k, clk, ph);
+        residue_products(c, ws, kernel, blk, kk, apack, one_k, clk, ph);
         tiles += std::uint64_t(rp) * cp * N;
-        dots += std::uint64_t(rp) * cp * N * (kcp / 64) * 4;
+        dots += std::uint64_t(rp) * cp * N * (kb.kcp / 64) * 4;
         if (!one_k && ++pending == flush_res) {  // the int32 planes reduced, to stay below 2^31
           clk.lap(ph.products);
           reduce_planes(c, ws, rp, cp);
@@ -767,7 +769,7 @@ std::uint64_t products_pass(CrtCall<T>& c) {
         }
       }
       clk.lap(ph.products);
-      reconstruct_block(c, ws, c.block(blkid), one_k, scales);
+      reconstruct_block(c, ws, blk, one_k, scales);
       // The residue planes written and read, and before them (several k-blocks) the int32 planes read.
       bytes_write += std::uint64_t(rows) * cols * ((one_k ? 2 : 6) * std::uint64_t(N) + c_bytes);
       clk.lap(ph.write);

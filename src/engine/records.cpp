@@ -98,6 +98,11 @@ const int8::Engine* int8_engine(int id) {
   return r && r->int8.kernel ? &r->int8 : nullptr;
 }
 
+cpu::Level sums_level(int id) {
+  const Record* r = record(id);
+  return r ? r->sums : cpu::Level::avx512;
+}
+
 bool engine_usable(int id) {
   const Record* r = record(id);
   return r && r->bf16.kernel && r->bf16_tile == kBf16Packed && r->bf16.available();

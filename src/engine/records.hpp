@@ -64,6 +64,8 @@ const EngineInfo* engine_info(int id);    // the BF16 side, nullptr if the engin
 const int8::Engine* int8_engine(int id);  // the INT8 side, nullptr if the engine has none
 bool engine_usable(int id);               // has a BF16 side that this CPU runs
 bool int8_usable(int id);                 // has an INT8 side that this CPU runs
+// The correctly rounded tile sums' vector level beside engine `id` (Record::sums; the widest for AUTO or unknown).
+cpu::Level sums_level(int id);
 
 // `want` if usable here, else the next usable BF16 engine down the table (the reference engine at the end).
 int best_usable(int want);

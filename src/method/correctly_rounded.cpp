@@ -16,8 +16,7 @@ namespace {
 
 cr::CrConfig config(const Plan& p) {
   cr::CrConfig cfg;
-  const engine::Record* r = engine::record(p.engine);
-  cfg.level = r ? r->sums : cpu::Level::avx512;
+  cfg.level = engine::sums_level(p.engine);
   return cfg;
 }
 

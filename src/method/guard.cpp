@@ -183,13 +183,19 @@ bool host_scaled(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n)
       if (v != 0) small_b[std::size_t(j)] = std::min(small_b[std::size_t(j)], std::fabs(v));
     }
   // Entry (i, j) at risk: its smallest scaled product may fall below 2^-969, where it keeps fewer than 53 bits (or
-  // none, flushed to zero); it is rounded from its exact value instead (exact_entry). FP32 operands widened to FP64
-  // are not scaled, and their products stay far inside the range.
+  // none, flushed to zero); it is rounded from its exact value instead (exact_entry). The exponent of each line's
+  // smallest scaled entry, once per line (a line without one, and FP32 operands widened to FP64, which are not
+  // scaled and whose products stay far inside the range: never at risk).
+  constexpr int kSafe = INT_MAX / 4;
+  const auto low = [&](const std::vector<double>& small, const std::vector<int>& e) {
+    std::vector<int> r(small.size(), kSafe);
+    for (std::size_t x = 0; x < small.size() && is_double; ++x)
+      if (small[x] != HUGE_VAL) r[x] = std::ilogb(small[x]) - e[x];
+    return r;
+  };
+  const std::vector<int> low_a = low(small_a, lines.ea), low_b = low(small_b, lines.eb);
   const auto at_risk = [&](std::int64_t i, std::int64_t j) {
-    if (!is_double || small_a[std::size_t(i)] == HUGE_VAL || small_b[std::size_t(j)] == HUGE_VAL) return false;
-    return std::ilogb(small_a[std::size_t(i)]) - lines.ea[std::size_t(i)] + std::ilogb(small_b[std::size_t(j)]) -
-               lines.eb[std::size_t(j)] <
-           -969;
+    return low_a[std::size_t(i)] + low_b[std::size_t(j)] < -969;
   };
   if (!host::dgemm(BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, 1.0, a.data(), m, b.data(), k, 0.0, p.data(), m))
     return false;

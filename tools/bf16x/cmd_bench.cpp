@@ -375,7 +375,7 @@ void measure_baselines(Group& g, bool want_s, Progress& prog, const std::functio
     const pack::GemmArgs<double> args{n, n, n, 1.0, {x.ad.data(), n, false}, {x.bd.data(), n, false}, 0.0, c.data(), n};
     g.dd = time_it(a, [&](Parts&) {
       cr::CrConfig cfg;
-      cfg.level = engine::record(g.engine_id) ? engine::record(g.engine_id)->sums : cpu::Level::avx512;
+      cfg.level = engine::sums_level(g.engine_id);
       const double t0 = now();
       cr::dd_gemm(args, cfg);
       return now() - t0;
