@@ -245,9 +245,9 @@ TEST(CrtTileModel, Int8DotProducts) {
       t.load<2>(b, 64);
       const bool s1 = variant < 2, s2 = variant % 2 == 0;
       if (variant == 0) t.dpbssd<0, 1, 2>();
-      if (variant == 1) t.dpbsud<0, 1, 2>();
-      if (variant == 2) t.dpbusd<0, 1, 2>();
-      if (variant == 3) t.dpbuud<0, 1, 2>();
+      if (variant == 1) t.dpb<0, 1, 2, true, false>();   // TDPBSUD
+      if (variant == 2) t.dpb<0, 1, 2, false, true>();   // TDPBUSD
+      if (variant == 3) t.dpb<0, 1, 2, false, false>();  // TDPBUUD
       std::memset(out, 0x55, sizeof out);
       t.store<0>(out, 64);
       for (int m = 0; m < M; ++m)

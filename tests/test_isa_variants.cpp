@@ -317,8 +317,8 @@ TEST(IsaVariants, CrtLoopsEqualGeneric) {
               for (auto& y : in) y = std::fmod(std::fabs(y), 65.0);                   // digits: integers in [0, 64]
             std::fill(in.begin() + std::ptrdiff_t(lines) * kKcp, in.end(), 12345.0);  // must not be read
             std::vector<std::int8_t> p0(stride * std::size_t(n), 7), p1 = p0;
-            g.pack_a_panel(in.data(), kKcp, lines, pl, bits, p0.data(), stride, false);
-            v.pack_a_panel(in.data(), kKcp, lines, pl, bits, p1.data(), stride, false);
+            g.pack_a(in.data(), kKcp, kKcp, lines, pl, bits, p0.data(), stride, false, true);
+            v.pack_a(in.data(), kKcp, kKcp, lines, pl, bits, p1.data(), stride, false, true);
             EXPECT_EQ(p0, p1) << "pack_a_panel on " << lv.name;
             if (pl) {  // the layout of engine/int8_kernel.hpp: panel t holds the residues modulo p_t
               std::vector<std::int8_t> want(in.size());
@@ -331,11 +331,11 @@ TEST(IsaVariants, CrtLoopsEqualGeneric) {
             }
             // Streaming stores (the operand caches) into 64-byte-aligned panels: the same bytes.
             streamed.assign(p0.size(), 7);
-            v.pack_a_panel(in.data(), kKcp, lines, pl, bits, streamed.data(), stride, true);
+            v.pack_a(in.data(), kKcp, kKcp, lines, pl, bits, streamed.data(), stride, true, true);
             EXPECT_TRUE(std::equal(p0.begin(), p0.end(), streamed.begin())) << "streamed pack_a_panel on " << lv.name;
             std::fill(p0.begin(), p0.end(), 7), std::fill(p1.begin(), p1.end(), 7);
-            g.pack_b_panel(in.data(), kKcp, lines, pl, bits, p0.data(), stride, false);
-            v.pack_b_panel(in.data(), kKcp, lines, pl, bits, p1.data(), stride, false);
+            g.pack_b(in.data(), kKcp, kKcp, lines, pl, bits, p0.data(), stride, false, true);
+            v.pack_b(in.data(), kKcp, kKcp, lines, pl, bits, p1.data(), stride, false, true);
             EXPECT_EQ(p0, p1) << "pack_b_panel on " << lv.name;
             if (pl) {  // panel t holds the residues modulo p_t in the VNNI layout, padding columns zero
               std::vector<std::int8_t> want(in.size());
@@ -345,7 +345,7 @@ TEST(IsaVariants, CrtLoopsEqualGeneric) {
                   ASSERT_EQ(p0[engine::int8::b_index(l, c)], c < lines ? want[std::size_t(c) * kKcp + l] : 0);
             }
             streamed.assign(p0.size(), 7);
-            v.pack_b_panel(in.data(), kKcp, lines, pl, bits, streamed.data(), stride, true);
+            v.pack_b(in.data(), kKcp, kKcp, lines, pl, bits, streamed.data(), stride, true, true);
             EXPECT_TRUE(std::equal(p0.begin(), p0.end(), streamed.begin())) << "streamed pack_b_panel on " << lv.name;
           }
       }

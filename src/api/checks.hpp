@@ -25,4 +25,22 @@ struct Stored {
 };
 int check_stored(int layout, const Stored& s);
 
+// A routine's argument checks in the order of its arguments: the status of the first that fails (the reference
+// BLAS reports the leftmost bad argument); the checks after it are not made.
+class FirstFailure {
+ public:
+  FirstFailure& operator()(bool bad, int status) {
+    if (st_ == 0 && bad) st_ = status;
+    return *this;
+  }
+  FirstFailure& stored(int layout, const Stored& s) {
+    if (st_ == 0) st_ = check_stored(layout, s);
+    return *this;
+  }
+  int status() const { return st_; }
+
+ private:
+  int st_ = 0;  // BF16X_OK
+};
+
 }  // namespace bf16x::api

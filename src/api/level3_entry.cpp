@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "api/checks.hpp"
@@ -77,13 +78,30 @@ class OutputCopy {
 // matrix, and what the verbose line and the summary say of it.
 struct Level3Call {
   const char* routine;
-  int layout;
-  std::int64_t m, n, k, lda, ldb, ldc;
   std::string flags;
   double flops;  // real flops
+  int layout;
+  std::int64_t m, n, k, lda, ldb, ldc;
   Stored output;
+  Level3Call(const char* routine, std::string flags, double flops, int layout, std::int64_t m, std::int64_t n,
+             std::int64_t k, std::int64_t lda, std::int64_t ldb, std::int64_t ldc, const Stored& output)
+      : routine(routine),
+        flags(std::move(flags)),
+        flops(flops),
+        layout(layout),
+        m(m),
+        n(n),
+        k(k),
+        lda(lda),
+        ldb(ldb),
+        ldc(ldc),
+        output(output) {}
 };
 
+bool valid_layout(int l) { return l == BF16X_ROW_MAJOR || l == BF16X_COL_MAJOR; }
+bool valid_uplo(int u) { return u == BF16X_UPPER || u == BF16X_LOWER; }
+bool valid_side(int s) { return s == BF16X_LEFT || s == BF16X_RIGHT; }
+bool valid_diag(int d) { return d == BF16X_NON_UNIT || d == BF16X_UNIT; }
 char uplo_char(int u) { return u == BF16X_UPPER ? 'U' : 'L'; }
 char side_char(int s) { return s == BF16X_LEFT ? 'L' : 'R'; }
 char diag_char(int d) { return d == BF16X_UNIT ? 'U' : 'N'; }
@@ -175,35 +193,18 @@ int rank_update(int layout, int uplo, int trans, std::int64_t n, std::int64_t k,
   const Kind kind = kind_of<E>(hermitian);
   const bool notrans = trans == BF16X_NO_TRANS;
   const std::int64_t rows = notrans ? n : k, cols = notrans ? k : n;  // A and B as stored
-  int st = BF16X_OK;
-  if (layout != BF16X_ROW_MAJOR && layout != BF16X_COL_MAJOR)
-    st = BF16X_ERR_LAYOUT;
-  else if (uplo != BF16X_UPPER && uplo != BF16X_LOWER)
-    st = BF16X_ERR_UPLO;
-  else if (!trans_fits(kind, trans))
-    st = BF16X_ERR_TRANS_A;
-  else if (n < 0)
-    st = BF16X_ERR_N;
-  else if (k < 0)
-    st = BF16X_ERR_K;
-  else if ((st = check_stored(layout, {rows, cols, lda, BF16X_ERR_LDA})) == BF16X_OK &&
-           (!two || (st = check_stored(layout, {rows, cols, ldb, BF16X_ERR_LDB})) == BF16X_OK) &&
-           (st = check_stored(layout, {n, n, ldc, BF16X_ERR_LDC})) == BF16X_OK && n > 0 &&
-           (!c || (k > 0 && !is_zero(alpha) && (!a || (two && !b)))))
-    st = BF16X_ERR_NULL;
+  const int st = FirstFailure{}(!valid_layout(layout), BF16X_ERR_LAYOUT)(!valid_uplo(uplo), BF16X_ERR_UPLO)(
+                     !trans_fits(kind, trans), BF16X_ERR_TRANS_A)(n < 0, BF16X_ERR_N)(k < 0, BF16X_ERR_K)
+                     .stored(layout, {rows, cols, lda, BF16X_ERR_LDA})
+                     .stored(layout, two ? Stored{rows, cols, ldb, BF16X_ERR_LDB} : Stored{0, 0, 1, BF16X_ERR_LDB})
+                     .stored(layout, {n, n, ldc, BF16X_ERR_LDC})(
+                         n > 0 && (!c || (k > 0 && !is_zero(alpha) && (!a || (two && !b)))), BF16X_ERR_NULL)
+                     .status();
   const char t = notrans ? 'N' : kind == Kind::hermitian ? 'C' : 'T';
   static constexpr const char* names[2][2] = {{"syrk", "syr2k"}, {"herk", "her2k"}};
-  const Level3Call call{names[hermitian][two],
-                        layout,
-                        n,
-                        n,
-                        two ? 2 * k : k,
-                        lda,
-                        two ? ldb : 0,
-                        ldc,
-                        std::string{uplo_char(uplo), ',', t},
-                        (two ? 2.0 : 1.0) * double(n) * double(n) * double(k),
-                        {n, n, ldc, BF16X_ERR_LDC}};
+  const Level3Call call(names[hermitian][two], std::string{uplo_char(uplo), ',', t},
+                        (two ? 2.0 : 1.0) * double(n) * double(n) * double(k), layout, n, n, two ? 2 * k : k, lda,
+                        two ? ldb : 0, ldc, Stored{n, n, ldc, BF16X_ERR_LDC});
   return level3_call<E>(call, st, opt, c, alpha, beta, [&](const level3::Gemm<E>& gemm) {
     const Triangle tri{uplo == BF16X_LOWER, false, hermitian};
     const int partner = kind == Kind::hermitian ? BF16X_CONJ_TRANS : BF16X_TRANS;
@@ -223,33 +224,16 @@ template <typename E>
 int symmetric(int layout, int side, int uplo, std::int64_t m, std::int64_t n, E alpha, const E* a, std::int64_t lda,
               const E* b, std::int64_t ldb, E beta, E* c, std::int64_t ldc, const bf16x_options* opt, bool hermitian) {
   const std::int64_t ka = side == BF16X_LEFT ? m : n;
-  int st = BF16X_OK;
-  if (layout != BF16X_ROW_MAJOR && layout != BF16X_COL_MAJOR)
-    st = BF16X_ERR_LAYOUT;
-  else if (side != BF16X_LEFT && side != BF16X_RIGHT)
-    st = BF16X_ERR_SIDE;
-  else if (uplo != BF16X_UPPER && uplo != BF16X_LOWER)
-    st = BF16X_ERR_UPLO;
-  else if (m < 0)
-    st = BF16X_ERR_M;
-  else if (n < 0)
-    st = BF16X_ERR_N;
-  else if ((st = check_stored(layout, {ka, ka, lda, BF16X_ERR_LDA})) == BF16X_OK &&
-           (st = check_stored(layout, {m, n, ldb, BF16X_ERR_LDB})) == BF16X_OK &&
-           (st = check_stored(layout, {m, n, ldc, BF16X_ERR_LDC})) == BF16X_OK && m > 0 && n > 0 &&
-           (!c || (!is_zero(alpha) && (!a || !b))))
-    st = BF16X_ERR_NULL;
-  const Level3Call call{hermitian ? "hemm" : "symm",
-                        layout,
-                        m,
-                        n,
-                        ka,
-                        lda,
-                        ldb,
-                        ldc,
-                        std::string{side_char(side), ',', uplo_char(uplo)},
-                        2.0 * double(m) * double(n) * double(ka),
-                        {m, n, ldc, BF16X_ERR_LDC}};
+  const int st = FirstFailure{}(!valid_layout(layout), BF16X_ERR_LAYOUT)(!valid_side(side), BF16X_ERR_SIDE)(
+                     !valid_uplo(uplo), BF16X_ERR_UPLO)(m < 0, BF16X_ERR_M)(n < 0, BF16X_ERR_N)
+                     .stored(layout, {ka, ka, lda, BF16X_ERR_LDA})
+                     .stored(layout, {m, n, ldb, BF16X_ERR_LDB})
+                     .stored(layout, {m, n, ldc, BF16X_ERR_LDC})(
+                         m > 0 && n > 0 && (!c || (!is_zero(alpha) && (!a || !b))), BF16X_ERR_NULL)
+                     .status();
+  const Level3Call call(hermitian ? "hemm" : "symm", std::string{side_char(side), ',', uplo_char(uplo)},
+                        2.0 * double(m) * double(n) * double(ka), layout, m, n, ka, lda, ldb, ldc,
+                        Stored{m, n, ldc, BF16X_ERR_LDC});
   return level3_call<E>(call, st, opt, c, alpha, beta, [&](const level3::Gemm<E>& gemm) {
     const level3::Stored<E> sa{a, lda, layout == BF16X_ROW_MAJOR};
     return level3::symm<E>(gemm, side == BF16X_LEFT, Triangle{uplo == BF16X_LOWER, false, hermitian}, m, n, alpha, sa,
@@ -262,37 +246,17 @@ template <typename E>
 int triangular(int layout, int side, int uplo, int trans, int diag, std::int64_t m, std::int64_t n, E alpha, const E* a,
                std::int64_t lda, E* b, std::int64_t ldb, const bf16x_options* opt, bool solve) {
   const std::int64_t ka = side == BF16X_LEFT ? m : n;
-  int st = BF16X_OK;
-  if (layout != BF16X_ROW_MAJOR && layout != BF16X_COL_MAJOR)
-    st = BF16X_ERR_LAYOUT;
-  else if (side != BF16X_LEFT && side != BF16X_RIGHT)
-    st = BF16X_ERR_SIDE;
-  else if (uplo != BF16X_UPPER && uplo != BF16X_LOWER)
-    st = BF16X_ERR_UPLO;
-  else if (!valid_trans(trans))
-    st = BF16X_ERR_TRANS_A;
-  else if (diag != BF16X_NON_UNIT && diag != BF16X_UNIT)
-    st = BF16X_ERR_DIAG;
-  else if (m < 0)
-    st = BF16X_ERR_M;
-  else if (n < 0)
-    st = BF16X_ERR_N;
-  else if ((st = check_stored(layout, {ka, ka, lda, BF16X_ERR_LDA})) == BF16X_OK &&
-           (st = check_stored(layout, {m, n, ldb, BF16X_ERR_LDB})) == BF16X_OK && m > 0 && n > 0 &&
-           (!b || (!is_zero(alpha) && !a)))
-    st = BF16X_ERR_NULL;
-  const Level3Call call{
+  const int st =
+      FirstFailure{}(!valid_layout(layout), BF16X_ERR_LAYOUT)(!valid_side(side), BF16X_ERR_SIDE)(
+          !valid_uplo(uplo), BF16X_ERR_UPLO)(!valid_trans(trans), BF16X_ERR_TRANS_A)(!valid_diag(diag), BF16X_ERR_DIAG)(
+          m < 0, BF16X_ERR_M)(n < 0, BF16X_ERR_N)
+          .stored(layout, {ka, ka, lda, BF16X_ERR_LDA})
+          .stored(layout, {m, n, ldb, BF16X_ERR_LDB})(m > 0 && n > 0 && (!b || (!is_zero(alpha) && !a)), BF16X_ERR_NULL)
+          .status();
+  const Level3Call call(
       solve ? "trsm" : "trmm",
-      layout,
-      m,
-      n,
-      ka,
-      lda,
-      ldb,
-      ldb,
       std::string{side_char(side), ',', uplo_char(uplo), ',', trans_char(trans), ',', diag_char(diag)},
-      double(m) * double(n) * double(ka),
-      {m, n, ldb, BF16X_ERR_LDB}};
+      double(m) * double(n) * double(ka), layout, m, n, ka, lda, ldb, ldb, Stored{m, n, ldb, BF16X_ERR_LDB});
   return level3_call<E>(call, st, opt, b, alpha, from_real<E>(0), [&](const level3::Gemm<E>& gemm) {
     const Triangle t{uplo == BF16X_LOWER, diag == BF16X_UNIT, false};
     const level3::Stored<E> sa{a, lda, layout == BF16X_ROW_MAJOR};
@@ -307,39 +271,30 @@ template <typename E>
 int gemmt(int layout, int uplo, int transa, int transb, std::int64_t n, std::int64_t k, E alpha, const E* a,
           std::int64_t lda, const E* b, std::int64_t ldb, E beta, E* c, std::int64_t ldc, const bf16x_options* opt) {
   const bool na = transa == BF16X_NO_TRANS, nb = transb == BF16X_NO_TRANS;
-  int st = BF16X_OK;
-  if (layout != BF16X_ROW_MAJOR && layout != BF16X_COL_MAJOR)
-    st = BF16X_ERR_LAYOUT;
-  else if (uplo != BF16X_UPPER && uplo != BF16X_LOWER)
-    st = BF16X_ERR_UPLO;
-  else if (!valid_trans(transa))
-    st = BF16X_ERR_TRANS_A;
-  else if (!valid_trans(transb))
-    st = BF16X_ERR_TRANS_B;
-  else if (n < 0)
-    st = BF16X_ERR_N;
-  else if (k < 0)
-    st = BF16X_ERR_K;
-  else if ((st = check_stored(layout, {na ? n : k, na ? k : n, lda, BF16X_ERR_LDA})) == BF16X_OK &&
-           (st = check_stored(layout, {nb ? k : n, nb ? n : k, ldb, BF16X_ERR_LDB})) == BF16X_OK &&
-           (st = check_stored(layout, {n, n, ldc, BF16X_ERR_LDC})) == BF16X_OK && n > 0 &&
-           (!c || (k > 0 && !is_zero(alpha) && (!a || !b))))
-    st = BF16X_ERR_NULL;
-  const Level3Call call{"gemmt",
-                        layout,
-                        n,
-                        n,
-                        k,
-                        lda,
-                        ldb,
-                        ldc,
-                        std::string{uplo_char(uplo), ',', trans_char(transa), ',', trans_char(transb)},
-                        double(n) * double(n) * double(k),
-                        {n, n, ldc, BF16X_ERR_LDC}};
+  const int st = FirstFailure{}(!valid_layout(layout), BF16X_ERR_LAYOUT)(!valid_uplo(uplo), BF16X_ERR_UPLO)(
+                     !valid_trans(transa), BF16X_ERR_TRANS_A)(!valid_trans(transb), BF16X_ERR_TRANS_B)(
+                     n < 0, BF16X_ERR_N)(k < 0, BF16X_ERR_K)
+                     .stored(layout, {na ? n : k, na ? k : n, lda, BF16X_ERR_LDA})
+                     .stored(layout, {nb ? k : n, nb ? n : k, ldb, BF16X_ERR_LDB})
+                     .stored(layout, {n, n, ldc, BF16X_ERR_LDC})(
+                         n > 0 && (!c || (k > 0 && !is_zero(alpha) && (!a || !b))), BF16X_ERR_NULL)
+                     .status();
+  const Level3Call call("gemmt", std::string{uplo_char(uplo), ',', trans_char(transa), ',', trans_char(transb)},
+                        double(n) * double(n) * double(k), layout, n, n, k, lda, ldb, ldc,
+                        Stored{n, n, ldc, BF16X_ERR_LDC});
   return level3_call<E>(call, st, opt, c, alpha, beta, [&](const level3::Gemm<E>& gemm) {
     return level3::gemmt<E>(gemm, Triangle{uplo == BF16X_LOWER}, n, k, alpha, operand(layout, a, lda, transa),
                             operand(layout, b, ldb, transb), beta, view(layout, c, ldc));
   });
+}
+
+// A scalar of the routine's element type: s itself, or s + 0i for the real scalars of the Hermitian routines.
+template <typename E, typename S>
+E scalar(S s) {
+  if constexpr (std::is_same_v<E, S>)
+    return s;
+  else
+    return E{s, 0};
 }
 
 // Exceptions stop here: a throw past the frame (the verbose line) is an allocation failure.
@@ -355,81 +310,67 @@ int no_throw(F f) {
 }  // namespace
 }  // namespace bf16x::api
 
-// The entry points, one line each over the generic bodies above.
-#define BF16X_SYRK(P, E, R)                                                                                           \
-  int bf16x_##P##syrk_ex(bf16x_layout layout, bf16x_uplo uplo, bf16x_transpose trans, int64_t n, int64_t k, E alpha,  \
-                         const E* a, int64_t lda, E beta, E* c, int64_t ldc, const bf16x_options* opt) {              \
-    return bf16x::api::no_throw([&] {                                                                                 \
-      return bf16x::api::rank_update<E>(layout, uplo, trans, n, k, alpha, a, lda, nullptr, 0, beta, c, ldc, opt,      \
-                                        false, false);                                                                \
-    });                                                                                                               \
-  }                                                                                                                   \
-  int bf16x_##P##syr2k_ex(bf16x_layout layout, bf16x_uplo uplo, bf16x_transpose trans, int64_t n, int64_t k, E alpha, \
-                          const E* a, int64_t lda, const E* b, int64_t ldb, E beta, E* c, int64_t ldc,                \
-                          const bf16x_options* opt) {                                                                 \
-    return bf16x::api::no_throw([&] {                                                                                 \
-      return bf16x::api::rank_update<E>(layout, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc, opt, false,   \
-                                        true);                                                                        \
-    });                                                                                                               \
-  }                                                                                                                   \
-  int bf16x_##P##symm_ex(bf16x_layout layout, bf16x_side side, bf16x_uplo uplo, int64_t m, int64_t n, E alpha,        \
-                         const E* a, int64_t lda, const E* b, int64_t ldb, E beta, E* c, int64_t ldc,                 \
-                         const bf16x_options* opt) {                                                                  \
-    return bf16x::api::no_throw([&] {                                                                                 \
-      return bf16x::api::symmetric<E>(layout, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc, opt, false);     \
-    });                                                                                                               \
-  }                                                                                                                   \
-  int bf16x_##P##trmm_ex(bf16x_layout layout, bf16x_side side, bf16x_uplo uplo, bf16x_transpose transa,               \
-                         bf16x_diag diag, int64_t m, int64_t n, E alpha, const E* a, int64_t lda, E* b, int64_t ldb,  \
-                         const bf16x_options* opt) {                                                                  \
-    return bf16x::api::no_throw([&] {                                                                                 \
-      return bf16x::api::triangular<E>(layout, side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb, opt, false);    \
-    });                                                                                                               \
-  }                                                                                                                   \
-  int bf16x_##P##trsm_ex(bf16x_layout layout, bf16x_side side, bf16x_uplo uplo, bf16x_transpose transa,               \
-                         bf16x_diag diag, int64_t m, int64_t n, E alpha, const E* a, int64_t lda, E* b, int64_t ldb,  \
-                         const bf16x_options* opt) {                                                                  \
-    return bf16x::api::no_throw([&] {                                                                                 \
-      return bf16x::api::triangular<E>(layout, side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb, opt, true);     \
-    });                                                                                                               \
-  }                                                                                                                   \
-  int bf16x_##P##gemmt_ex(bf16x_layout layout, bf16x_uplo uplo, bf16x_transpose transa, bf16x_transpose transb,       \
-                          int64_t n, int64_t k, E alpha, const E* a, int64_t lda, const E* b, int64_t ldb, E beta,    \
-                          E* c, int64_t ldc, const bf16x_options* opt) {                                              \
-    return bf16x::api::no_throw([&] {                                                                                 \
-      return bf16x::api::gemmt<E>(layout, uplo, transa, transb, n, k, alpha, a, lda, b, ldb, beta, c, ldc, opt);      \
-    });                                                                                                               \
+// The entry points over the generic bodies above: one macro per argument list, the routine's own choices
+// (Hermitian, two operands, solve) its arguments. S: the type of the scalars that are real for the Hermitian
+// routines.
+#define BF16X_RANK_K(P, E, NAME, S, HERM)                                                                              \
+  int bf16x_##P##NAME##_ex(bf16x_layout layout, bf16x_uplo uplo, bf16x_transpose trans, int64_t n, int64_t k, S alpha, \
+                           const E* a, int64_t lda, S beta, E* c, int64_t ldc, const bf16x_options* opt) {             \
+    return bf16x::api::no_throw([&] {                                                                                  \
+      return bf16x::api::rank_update<E>(layout, uplo, trans, n, k, bf16x::api::scalar<E>(alpha), a, lda, nullptr, 0,   \
+                                        bf16x::api::scalar<E>(beta), c, ldc, opt, HERM, false);                        \
+    });                                                                                                                \
   }
-
-#define BF16X_HERK(P, E, R)                                                                                           \
-  int bf16x_##P##herk_ex(bf16x_layout layout, bf16x_uplo uplo, bf16x_transpose trans, int64_t n, int64_t k, R alpha,  \
-                         const E* a, int64_t lda, R beta, E* c, int64_t ldc, const bf16x_options* opt) {              \
-    return bf16x::api::no_throw([&] {                                                                                 \
-      return bf16x::api::rank_update<E>(layout, uplo, trans, n, k, E{alpha, 0}, a, lda, nullptr, 0, E{beta, 0}, c,    \
-                                        ldc, opt, true, false);                                                       \
-    });                                                                                                               \
-  }                                                                                                                   \
-  int bf16x_##P##her2k_ex(bf16x_layout layout, bf16x_uplo uplo, bf16x_transpose trans, int64_t n, int64_t k, E alpha, \
-                          const E* a, int64_t lda, const E* b, int64_t ldb, R beta, E* c, int64_t ldc,                \
-                          const bf16x_options* opt) {                                                                 \
-    return bf16x::api::no_throw([&] {                                                                                 \
-      return bf16x::api::rank_update<E>(layout, uplo, trans, n, k, alpha, a, lda, b, ldb, E{beta, 0}, c, ldc, opt,    \
-                                        true, true);                                                                  \
-    });                                                                                                               \
-  }                                                                                                                   \
-  int bf16x_##P##hemm_ex(bf16x_layout layout, bf16x_side side, bf16x_uplo uplo, int64_t m, int64_t n, E alpha,        \
-                         const E* a, int64_t lda, const E* b, int64_t ldb, E beta, E* c, int64_t ldc,                 \
-                         const bf16x_options* opt) {                                                                  \
-    return bf16x::api::no_throw([&] {                                                                                 \
-      return bf16x::api::symmetric<E>(layout, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc, opt, true);      \
-    });                                                                                                               \
+#define BF16X_RANK_2K(P, E, NAME, S, HERM)                                                                             \
+  int bf16x_##P##NAME##_ex(bf16x_layout layout, bf16x_uplo uplo, bf16x_transpose trans, int64_t n, int64_t k, E alpha, \
+                           const E* a, int64_t lda, const E* b, int64_t ldb, S beta, E* c, int64_t ldc,                \
+                           const bf16x_options* opt) {                                                                 \
+    return bf16x::api::no_throw([&] {                                                                                  \
+      return bf16x::api::rank_update<E>(layout, uplo, trans, n, k, alpha, a, lda, b, ldb, bf16x::api::scalar<E>(beta), \
+                                        c, ldc, opt, HERM, true);                                                      \
+    });                                                                                                                \
   }
+#define BF16X_SYMMETRIC(P, E, NAME, HERM)                                                                        \
+  int bf16x_##P##NAME##_ex(bf16x_layout layout, bf16x_side side, bf16x_uplo uplo, int64_t m, int64_t n, E alpha, \
+                           const E* a, int64_t lda, const E* b, int64_t ldb, E beta, E* c, int64_t ldc,          \
+                           const bf16x_options* opt) {                                                           \
+    return bf16x::api::no_throw([&] {                                                                            \
+      return bf16x::api::symmetric<E>(layout, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc, opt, HERM); \
+    });                                                                                                          \
+  }
+#define BF16X_TRIANGULAR(P, E, NAME, SOLVE)                                                                            \
+  int bf16x_##P##NAME##_ex(bf16x_layout layout, bf16x_side side, bf16x_uplo uplo, bf16x_transpose transa,              \
+                           bf16x_diag diag, int64_t m, int64_t n, E alpha, const E* a, int64_t lda, E* b, int64_t ldb, \
+                           const bf16x_options* opt) {                                                                 \
+    return bf16x::api::no_throw([&] {                                                                                  \
+      return bf16x::api::triangular<E>(layout, side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb, opt, SOLVE);     \
+    });                                                                                                                \
+  }
+#define BF16X_GEMMT(P, E)                                                                                          \
+  int bf16x_##P##gemmt_ex(bf16x_layout layout, bf16x_uplo uplo, bf16x_transpose transa, bf16x_transpose transb,    \
+                          int64_t n, int64_t k, E alpha, const E* a, int64_t lda, const E* b, int64_t ldb, E beta, \
+                          E* c, int64_t ldc, const bf16x_options* opt) {                                           \
+    return bf16x::api::no_throw([&] {                                                                              \
+      return bf16x::api::gemmt<E>(layout, uplo, transa, transb, n, k, alpha, a, lda, b, ldb, beta, c, ldc, opt);   \
+    });                                                                                                            \
+  }
+#define BF16X_LEVEL3(P, E)             \
+  BF16X_RANK_K(P, E, syrk, E, false)   \
+  BF16X_RANK_2K(P, E, syr2k, E, false) \
+  BF16X_SYMMETRIC(P, E, symm, false)   \
+  BF16X_TRIANGULAR(P, E, trmm, false)  \
+  BF16X_TRIANGULAR(P, E, trsm, true)   \
+  BF16X_GEMMT(P, E)
+#define BF16X_HERMITIAN(P, E, R)      \
+  BF16X_RANK_K(P, E, herk, R, true)   \
+  BF16X_RANK_2K(P, E, her2k, R, true) \
+  BF16X_SYMMETRIC(P, E, hemm, true)
 
 extern "C" {
-BF16X_SYRK(s, float, float)
-BF16X_SYRK(d, double, double)
-BF16X_SYRK(c, bf16x_complex_float, float)
-BF16X_SYRK(z, bf16x_complex_double, double)
-BF16X_HERK(c, bf16x_complex_float, float)
-BF16X_HERK(z, bf16x_complex_double, double)
+BF16X_LEVEL3(s, float)
+BF16X_LEVEL3(d, double)
+BF16X_LEVEL3(c, bf16x_complex_float)
+BF16X_LEVEL3(z, bf16x_complex_double)
+BF16X_HERMITIAN(c, bf16x_complex_float, float)
+BF16X_HERMITIAN(z, bf16x_complex_double, double)
 }  // extern "C"

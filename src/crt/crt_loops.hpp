@@ -18,10 +18,11 @@ struct CrtLoops {
   void (*load_across_fp64)(const double* x, std::int64_t ld, int rows, int len, const double* f1, const double* f2,
                            bool digits, double* yb, int kcp);
   void (*residues)(const double* y, int len, double p, double invp, double hi, double lo, int bits, std::int8_t* out);
-  void (*pack_a_panel)(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
-                       std::size_t stride, bool stream);
-  void (*pack_b_panel)(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
-                       std::size_t stride, bool stream);
+  // pack_a_panel (pad, len = kcp) and pack_a_live (not pad); the same of B.
+  void (*pack_a)(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
+                 std::size_t stride, bool stream, bool pad);
+  void (*pack_b)(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
+                 std::size_t stride, bool stream, bool pad);
   void (*reduce_mod)(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t);
   void (*residue_rows)(const std::int32_t* acc, std::size_t ld, int rows, int cols, const CrtPlan& plan, int t,
                        std::int8_t* out, std::size_t ld_out);
@@ -33,10 +34,6 @@ struct CrtLoops {
                      const WriteScales& w);
   void (*write_fp64)(double* c, std::int64_t rs, std::int64_t cs, const double* x, int ldx, int rows, int cols,
                      const WriteScales& w);
-  void (*pack_a_live)(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
-                      std::size_t stride, bool stream);
-  void (*pack_b_live)(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
-                      std::size_t stride, bool stream);
 };
 
 // crt_loops_generic.cpp (x86-64), crt_loops_avx2_isa.cpp, crt_loops_avx512_isa.cpp.

@@ -261,7 +261,7 @@ inline int live_k(int len, int l0) { return std::clamp((len - l0 + 15) / 16 * 16
 // Row by row, 64 k at a time: each modulus's 64 residues in L1 first, then one whole line of its panel (the panel
 // of one modulus holds the chunk's rows at 64-byte steps), the row sums from the same lines. pad: the rows past
 // `lines` zero; else not written, row sums included. Residues only of the k below len (rounded up to 16).
-void pack_a_panel_impl(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
+void pack_a_loop(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
                        std::size_t stride, bool stream, bool pad) {
   const int moduli = plan ? plan->n : 1;
   alignas(64) std::int8_t res[kMaxModuli * 64];
@@ -280,22 +280,12 @@ void pack_a_panel_impl(const double* yb, int kcp, int len, int lines, const CrtP
   }
 }
 
-void pack_a_panel_loop(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
-                       std::size_t stride, bool stream) {
-  pack_a_panel_impl(yb, kcp, kcp, lines, plan, bits, panel, stride, stream, true);
-}
-
-void pack_a_live_loop(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
-                      std::size_t stride, bool stream) {
-  pack_a_panel_impl(yb, kcp, len, lines, plan, bits, panel, stride, stream, false);
-}
-
 // k-chunk by k-chunk: the residues of all 32 columns in L1, then each modulus's 16 pair rows of 128 bytes (4 bytes
 // of k per column), from a 16 x 16 transpose of 4-byte groups per 16 columns where the CPU has AVX-512. pad: the
 // columns past `lines` zero; else the columns past `lines` may be left unwritten (AVX-512: the halves of 16 columns
 // without live ones; else all). Residues only of the k below len (rounded up to 16); with AVX-512 the quads past
 // them zero, else (not pad) not written.
-void pack_b_panel_impl(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
+void pack_b_loop(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
                        std::size_t stride, bool stream, bool pad) {
   const int moduli = plan ? plan->n : 1;
 #if defined(__AVX512F__)
@@ -335,16 +325,6 @@ void pack_b_panel_impl(const double* yb, int kcp, int len, int lines, const CrtP
 #endif
     }
   }
-}
-
-void pack_b_panel_loop(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
-                       std::size_t stride, bool stream) {
-  pack_b_panel_impl(yb, kcp, kcp, lines, plan, bits, panel, stride, stream, true);
-}
-
-void pack_b_live_loop(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
-                      std::size_t stride, bool stream) {
-  pack_b_panel_impl(yb, kcp, len, lines, plan, bits, panel, stride, stream, false);
 }
 
 // The symmetric residue of an integer-valued r (|r| < 2^32) modulo p: |q p| < 2^32, so r - q p is exact.
@@ -581,16 +561,14 @@ constexpr CrtLoops make_crt_loops() {
           load_across_loop<float>,
           load_across_loop<double>,
           residues_loop,
-          pack_a_panel_loop,
-          pack_b_panel_loop,
+          pack_a_loop,
+          pack_b_loop,
           reduce_mod_loop,
           residue_rows_loop,
           reconstruct_row_loop,
           maxima_loop,
           write_loop<float>,
-          write_loop<double>,
-          pack_a_live_loop,
-          pack_b_live_loop};
+          write_loop<double>};
 }
 
 }  // namespace

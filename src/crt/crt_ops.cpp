@@ -33,20 +33,20 @@ void residues(const double* y, int len, double p, double invp, double hi, double
 
 void pack_a_panel(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
                   std::size_t stride, bool stream) {
-  crt_loops().pack_a_panel(yb, kcp, lines, plan, bits, panel, stride, stream);
+  crt_loops().pack_a(yb, kcp, kcp, lines, plan, bits, panel, stride, stream, true);
 }
 void pack_b_panel(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
                   std::size_t stride, bool stream) {
-  crt_loops().pack_b_panel(yb, kcp, lines, plan, bits, panel, stride, stream);
+  crt_loops().pack_b(yb, kcp, kcp, lines, plan, bits, panel, stride, stream, true);
 }
 
 void pack_a_live(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
                  std::size_t stride, bool stream) {
-  crt_loops().pack_a_live(yb, kcp, len, lines, plan, bits, panel, stride, stream);
+  crt_loops().pack_a(yb, kcp, len, lines, plan, bits, panel, stride, stream, false);
 }
 void pack_b_live(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
                  std::size_t stride, bool stream) {
-  crt_loops().pack_b_live(yb, kcp, len, lines, plan, bits, panel, stride, stream);
+  crt_loops().pack_b(yb, kcp, len, lines, plan, bits, panel, stride, stream, false);
 }
 
 void reduce_mod(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t) {

@@ -10,6 +10,19 @@
 namespace bf16x::mode {
 namespace {
 
+// An FP64 slice mode: 6 fixed-point slices per operand, the d (d + 1) / 2 products i + j < d.
+constexpr Record slices64(int id, const char* name, int d, Guard guard) {
+  return {.id = id,
+          .name = name,
+          .precision = Precision::fp64,
+          .method = Method::slices,
+          .slices = 6,
+          .products = d * (d + 1) / 2,
+          .diagonals = d,
+          .guard = guard,
+          .min_size = true};
+}
+
 constexpr Record crt_row(Precision p, int n, const char* name, Guard guard) {
   const int base = p == Precision::fp64 ? BF16X_MODE_FP64C_BASE : BF16X_MODE_FP32C_BASE;
   return {.id = base + n,
@@ -39,42 +52,10 @@ constexpr Record kRecords[] = {
      .diagonals = 3,
      .min_size = true},
     // FP64 fixed-point split into 6 slices, the products i + j < d.
-    {.id = BF16X_MODE_FP64X6,
-     .name = "fp64x6",
-     .precision = Precision::fp64,
-     .method = Method::slices,
-     .slices = 6,
-     .products = 6,
-     .diagonals = 3,
-     .guard = Guard::raw,
-     .min_size = true},
-    {.id = BF16X_MODE_FP64X10,
-     .name = "fp64x10",
-     .precision = Precision::fp64,
-     .method = Method::slices,
-     .slices = 6,
-     .products = 10,
-     .diagonals = 4,
-     .guard = Guard::raw,
-     .min_size = true},
-    {.id = BF16X_MODE_FP64X15,
-     .name = "fp64x15",
-     .precision = Precision::fp64,
-     .method = Method::slices,
-     .slices = 6,
-     .products = 15,
-     .diagonals = 5,
-     .guard = Guard::raw,
-     .min_size = true},
-    {.id = BF16X_MODE_FP64X21,
-     .name = "fp64x21",
-     .precision = Precision::fp64,
-     .method = Method::slices,
-     .slices = 6,
-     .products = 21,
-     .diagonals = 6,
-     .guard = Guard::on,
-     .min_size = true},
+    slices64(BF16X_MODE_FP64X6, "fp64x6", 3, Guard::raw),
+    slices64(BF16X_MODE_FP64X10, "fp64x10", 4, Guard::raw),
+    slices64(BF16X_MODE_FP64X15, "fp64x15", 5, Guard::raw),
+    slices64(BF16X_MODE_FP64X21, "fp64x21", 6, Guard::on),
     {.id = BF16X_MODE_AUTO, .name = "auto", .method = Method::automatic, .min_size = true},
     {.id = BF16X_MODE_FP64CR, .name = "fp64cr", .precision = Precision::fp64, .method = Method::correctly_rounded},
     {.id = BF16X_MODE_FP32CR, .name = "fp32cr", .precision = Precision::fp32, .method = Method::correctly_rounded},

@@ -53,21 +53,9 @@ constexpr ConfigError check_tile_config(const TileConfig& c) {
 }
 
 constexpr const char* config_error_name(ConfigError e) {
-  switch (e) {
-    case ConfigError::none:
-      return "none";
-    case ConfigError::palette:
-      return "palette";
-    case ConfigError::reserved:
-      return "reserved";
-    case ConfigError::colsb:
-      return "colsb";
-    case ConfigError::rows:
-      return "rows";
-    case ConfigError::half_configured:
-      return "half_configured";
-  }
-  return "?";
+  constexpr const char* kNames[] = {"none", "palette", "reserved", "colsb", "rows", "half_configured"};
+  const auto i = static_cast<std::size_t>(e);
+  return i < sizeof kNames / sizeof kNames[0] ? kNames[i] : "?";
 }
 
 }  // namespace bf16x::engine::amx

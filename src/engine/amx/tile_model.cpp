@@ -95,6 +95,16 @@ void TileModel::check_dot_operands(const char* op, int dst, int src1, int src2) 
   if (colsb_[src2] != colsb_[dst]) fault(op, src2, "colsb differs from the destination's");
 }
 
+// Bytes past the destination's shape are zeroed, as the hardware's write_row_and_zero / zero_upper_rows do.
+template <typename E>
+void TileModel::put_result(int dst, E (&c)[kMaxRows][kMaxRows], int rows, int cols) {
+  for (int m = 0; m < kMaxRows; ++m)
+    for (int n = 0; n < kMaxRows; ++n)
+      if (m >= rows || n >= cols) c[m][n] = E(0);
+  std::memcpy(data_[dst], c, sizeof c);
+  start_row_ = 0;
+}
+
 void TileModel::dpbf16ps_tiles(int dst, int src1, int src2) {
   const char* op = "tdpbf16ps";
   check_dot_operands(op, dst, src1, src2);
@@ -111,12 +121,7 @@ void TileModel::dpbf16ps_tiles(int dst, int src1, int src2) {
       for (int k = 0; k < K; ++k) acc = dpbf16_pair(acc, a[m][2 * k], a[m][2 * k + 1], b[k][2 * n], b[k][2 * n + 1]);
       c[m][n] = acc;
     }
-  // Bytes past the destination's shape are zeroed, as the hardware's write_row_and_zero / zero_upper_rows do.
-  for (int m = 0; m < kMaxRows; ++m)
-    for (int n = 0; n < kMaxRows; ++n)
-      if (m >= M || n >= N) c[m][n] = 0.0f;
-  std::memcpy(data_[dst], c, sizeof c);
-  start_row_ = 0;
+  put_result(dst, c, M, N);
 }
 
 void TileModel::dp_int8_tiles(int dst, int src1, int src2, bool src1_signed, bool src2_signed) {
@@ -137,11 +142,7 @@ void TileModel::dp_int8_tiles(int dst, int src1, int src2, bool src1_signed, boo
           acc += ext(data_[src1][m][4 * k + i], src1_signed) * ext(data_[src2][k][4 * n + i], src2_signed);
       c[m][n] = acc;
     }
-  for (int m = 0; m < kMaxRows; ++m)
-    for (int n = 0; n < kMaxRows; ++n)
-      if (m >= M || n >= N) c[m][n] = 0;
-  std::memcpy(data_[dst], c, sizeof c);
-  start_row_ = 0;
+  put_result(dst, c, M, N);
 }
 
 }  // namespace bf16x::engine::amx

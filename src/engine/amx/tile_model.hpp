@@ -59,26 +59,15 @@ class TileModel {
     dpbf16ps_tiles(Dst, Src1, Src2);
   }
 
-  // AMX-INT8: TDPBSSD, TDPBSUD, TDPBUSD, TDPBUUD.
+  // AMX-INT8: TDPBSSD (the kernels' instruction), and TDPBSUD, TDPBUSD, TDPBUUD by their operands' signedness.
+  template <int Dst, int Src1, int Src2, bool Src1Signed = true, bool Src2Signed = true>
+  void dpb() {
+    check_three<Dst, Src1, Src2>();
+    dp_int8_tiles(Dst, Src1, Src2, Src1Signed, Src2Signed);
+  }
   template <int Dst, int Src1, int Src2>
   void dpbssd() {
-    check_three<Dst, Src1, Src2>();
-    dp_int8_tiles(Dst, Src1, Src2, true, true);
-  }
-  template <int Dst, int Src1, int Src2>
-  void dpbsud() {
-    check_three<Dst, Src1, Src2>();
-    dp_int8_tiles(Dst, Src1, Src2, true, false);
-  }
-  template <int Dst, int Src1, int Src2>
-  void dpbusd() {
-    check_three<Dst, Src1, Src2>();
-    dp_int8_tiles(Dst, Src1, Src2, false, true);
-  }
-  template <int Dst, int Src1, int Src2>
-  void dpbuud() {
-    check_three<Dst, Src1, Src2>();
-    dp_int8_tiles(Dst, Src1, Src2, false, false);
+    dpb<Dst, Src1, Src2>();
   }
 
   // The same operations on runtime tile numbers (tests probe the fault rules through these).
@@ -95,6 +84,9 @@ class TileModel {
     static_assert(Dst != Src1 && Dst != Src2 && Src1 != Src2, "TDPB*D needs three distinct tiles");
   }
   void require_tile(int t, const char* op) const;
+  // A dot product's rows x cols result c into tile dst, the bytes past that shape zeroed.
+  template <typename E>
+  void put_result(int dst, E (&c)[kMaxRows][kMaxRows], int rows, int cols);
   void check_dot_operands(const char* op, int dst, int src1, int src2) const;
 
   std::uint8_t palette_ = 0;
