@@ -429,6 +429,40 @@ TEST(Guard, SameBitsOnEveryEngineAndThreadCount) {
   }
 }
 
+// The digit product past the k its int32 tiles hold (crt/digit_product.hpp: 127^2 x 1024 per k-block, 130
+// k-blocks), where its sums move into FP64 every 130 k-blocks: a 40 x 40 product of depth 140,000 whose row 0 of A
+// is one 1 among entries of 1e-12 and whose column 0 of B is zero where that 1 is, so that the envelope fails and
+// the digits prove every entry but those of row 0 (their H is k - 1 products of digit 1 and one more, below the
+// lower bound's k + 127 ||b^_:j||_1), which are repaired. Also on every
+// INT8 engine, where the part kernels leave the edge tiles' other entries alone.
+TEST(Guard, DigitSumsPastTheInt32TilesKeepTheBound) {
+  std::mt19937_64 g(140000);
+  const std::int64_t m = 40, n = 40, k = 140000;
+  Case cs{"deep", random_mat(m, k, g, 0.5, 1), random_mat(k, n, g, 0.5, 1)};
+  cs.a(0, 0) = 1;
+  for (std::int64_t l = 1; l < k; ++l) cs.a(0, l) *= 1e-12;
+  cs.b(0, 0) = 0;
+  const Mat ref = check::exact_gemm(cs.a, cs.b), absab = check::abs_gemm(cs.a, cs.b);
+  const double tol = (4.0 * double(k) + 1) * kU;
+  std::vector<double> first;
+  for (int e : {BF16X_ENGINE_REFERENCE, BF16X_ENGINE_AVX2_INT8, BF16X_ENGINE_AVX512VNNI}) {
+    if (!bf16x_engine_available(e)) continue;
+    Result r{Mat(m, n), {}, 0};
+    bf16x_options o = options_for(BF16X_MODE_FP64C(15), &r.stats);
+    o.engine = e;
+    r.status = bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, 1.0, cs.a.data(), m,
+                              cs.b.data(), k, 0.0, r.c.data(), m, &o);
+    ASSERT_EQ(r.status, BF16X_OK);
+    EXPECT_EQ(r.stats.guard, BF16X_GUARD_ENTRIES) << bf16x_engine_name(e);
+    EXPECT_EQ(r.stats.entries_repaired, std::uint64_t(n)) << bf16x_engine_name(e);
+    EXPECT_LE(componentwise(r.c, ref, absab), tol) << bf16x_engine_name(e);
+    if (first.empty())
+      first = r.c.v;
+    else
+      EXPECT_EQ(first, r.c.v) << bf16x_engine_name(e);
+  }
+}
+
 // SGEMM: fp32c8 and fp32c10 are guarded by default, within 4 k u32 (|A||B|)_ij (the final rounding to FP32
 // included; the reference's own rounding to double is far below it).
 TEST(Guard, Fp32cIsComponentwise) {

@@ -11,6 +11,7 @@
 
 #include "cpu/caches.hpp"
 #include "crt/crt_ops.hpp"
+#include "crt/digit_product.hpp"
 #include "crt/moduli.hpp"
 #include "pack/panels.hpp"
 #include "util/align.hpp"
@@ -110,56 +111,6 @@ void load_lines(const Lines<T>& x, std::int64_t r0, int rows, std::int64_t l0, i
   }
 }
 
-// The kTile x kTile accumulator tile at c (row stride ldc) set to zero, 16 bytes a store (SSE2, baseline x86-64):
-// a fill of each 128-byte row compiles to `rep stos`, whose start-up cost per row made this a tenth of fp64c15's
-// products phase outside the kernel.
-// Only the rows < rows and the columns < cols (rounded up to 4) where the tile is an edge tile whose other entries
-// are not read (part kernels).
-void zero_tile(std::int32_t* c, int ldc, int rows = kTile, int cols = kTile) {
-  const __m128i z = _mm_setzero_si128();
-  if (cols == kTile) {  // whole rows: the constant trip count keeps the stores (a variable one becomes a memset call)
-    for (int r = 0; r < rows; ++r) {
-      auto* row = reinterpret_cast<__m128i*>(c + std::size_t(r) * ldc);
-      for (int q = 0; q < kTile / 4; ++q) _mm_storeu_si128(row + q, z);
-    }
-    return;
-  }
-  for (int r = 0; r < rows; ++r) {
-    auto* row = reinterpret_cast<__m128i*>(c + std::size_t(r) * ldc);
-    for (int q = 0; q < (cols + 3) / 4; ++q) _mm_storeu_si128(row + q, z);
-  }
-}
-
-// One micro-tile: the engine's whole-tile kernel where the tile is whole (all 32 x 32 entries live, k a whole kcp),
-// else its part kernel on the live rows x cols x depth (engine/int8_kernel.hpp), where it has one. The panels were
-// packed for it (pack_panel): with a part kernel, the lines past the live ones are not written.
-struct TileRunner {
-  Int8Kernel kernel;
-  engine::int8::PartKernel part;
-  explicit TileRunner(const Int8Engine& e) : kernel(e.kernel), part(e.part) {}
-  void operator()(const std::int8_t* a, const std::int8_t* b, int kcp, int len, std::int32_t* c, std::int64_t ldc,
-                  int rows, int cols) const {
-    const int depth = (len + 3) / 4 * 4;
-    if (!part || (rows == kTile && cols == kTile && depth == kcp))
-      kernel(a, b, kcp, c, ldc);
-    else
-      part(a, b, kcp, depth, c, ldc, rows, cols);
-  }
-};
-
-// The live rows x cols of the tile (ip, jp) of a block of rows x cols.
-inline int live_lines(int extent, int p) { return std::min(kTile, extent - p * kTile); }
-
-// A or B panels of the live lines: for an engine with a part kernel only the live lines and k (pack_*_live), else
-// whole zero-padded panels.
-inline void pack_panel(bool of_a, bool live, const double* yb, int kcp, int len, int lines, const CrtPlan* plan,
-                       int bits, std::int8_t* panel, std::size_t stride, bool stream = false) {
-  if (live)
-    (of_a ? pack_a_live : pack_b_live)(yb, kcp, len, lines, plan, bits, panel, stride, stream);
-  else
-    (of_a ? pack_a_panel : pack_b_panel)(yb, kcp, lines, plan, bits, panel, stride, stream);
-}
-
 // for (i < count) f(i) in a share of the work (util/team.hpp): a worksharing loop inside a team (dynamic: chunks of
 // `chunk`, else static), a plain loop outside every team, where an orphaned worksharing loop would still call into
 // the OpenMP runtime (about 2k instructions a call on one thread). Either way every iteration runs once.
@@ -175,16 +126,6 @@ void share_loop(bool team, std::int64_t count, int chunk, bool dynamic, F&& f) {
     for (std::int64_t i = 0; i < count; ++i) f(i);
   }
 }
-
-// A block of C: its first row and column, its rows and columns, and its panels of kTile rows and columns.
-struct Block {
-  std::int64_t i0, j0;
-  int rows, cols, rp, cp;
-};
-struct KBlock {
-  std::int64_t l0;
-  int len, kcp;
-};
 
 struct ThreadSpace {
   std::int8_t* apack;  // N x (mc/32) A panels (none where the call's A cache holds them)
@@ -521,63 +462,36 @@ void merge_maxima(CrtCall<T>& c, const ThreadSpace& ws, const Block& blk, bool s
   }
 }
 
-// One block of the bound GEMM: its digit panels where no cache holds them, H = digits(A) digits(B) over every
-// k-block, and its row and column maxima merged into hrow, hcol. Where all k-blocks fit the int32 accumulators at once
-// (k up to 2^19 at kc = 2048) the sums stay there, the maxima are read from the accumulator tiles themselves, zeroed
-// one by one before their first product, and the FP64 sums in work (flushes every flush_digits k-blocks) are not
-// needed.
+// One block of the bound GEMM (digit_product.hpp): its digit panels where no cache holds them, H = digits(A)
+// digits(B) over every k-block, and its row and column maxima merged into hrow, hcol.
 template <typename T>
 void bound_block(CrtCall<T>& c, const ThreadSpace& ws, const TileRunner& kernel, const Block& blk, bool have_a,
-                 std::int64_t flush_digits, util::PhaseClock& clk, util::PhaseTimes& ph, std::uint64_t& tiles,
+                 std::int64_t fit, util::PhaseClock& clk, util::PhaseTimes& ph, std::uint64_t& tiles,
                  std::uint64_t& dots, std::uint64_t& bytes) {
-  const auto [i0, j0, rows, cols, rp, cp] = blk;
-  const int mc = c.mc, nc = c.nc;
-  const bool sums_in_acc = c.kb <= flush_digits;
-  if (!sums_in_acc) {
-    std::fill(ws.work, ws.work + std::size_t(mc) * nc, 0.0);
-    std::fill(ws.acc, ws.acc + std::size_t(mc) * nc, 0);
-  }
-  std::int64_t pending = 0;
-  auto flush = [&] {
-    for (std::size_t e = 0; e < std::size_t(mc) * nc; ++e) {
-      ws.work[e] += double(ws.acc[e]);
-      ws.acc[e] = 0;
-    }
-    pending = 0;
-  };
-  for (std::int64_t kk = 0; kk < c.kb; ++kk) {
+  const auto panels = [&](std::int64_t kk) {
     const KBlock kb = c.kblock(kk);
-    const auto [l0, len, kcp] = kb;
     std::int8_t* apack = ws.apack + std::size_t(kk) * c.a_kstride;
     bytes += pack_block(c, ws, blk, kb, apack, have_a, nullptr, 0);
-    const std::int8_t* apanels = c.cache.a ? c.cached(true, 1, kk, 0) + (i0 / kTile) * c.ap_bytes : apack;
-    const std::int8_t* bpanels = c.cache.b ? c.cached(false, 1, kk, 0) + (j0 / kTile) * c.bp_bytes : ws.bpack;
-    clk.lap(ph.scan);
-    for (int jp = 0; jp < cp; ++jp)
-      for (int ip = 0; ip < rp; ++ip) {
-        std::int32_t* tile = ws.acc + ip * kTile * nc + jp * kTile;
-        const int tr = live_lines(rows, ip), tc = live_lines(cols, jp);
-        if (sums_in_acc && kk == 0) zero_tile(tile, nc, tr, tc);  // maxima reads the live entries only
-        kernel(apanels + ip * c.ap_bytes, bpanels + jp * c.bp_bytes, kcp, len, tile, nc, tr, tc);
-      }
-    tiles += std::uint64_t(rp) * cp;
-    dots += std::uint64_t(rp) * cp * (kcp / 64) * 4;
-    clk.lap(ph.products);
-    if (!sums_in_acc && ++pending == flush_digits) {  // exact sums outside the engine (bf16x_stats.seconds_sums)
-      flush();
-      clk.lap(ph.products, ph.sums);
-    }
-  }
-  if (!sums_in_acc) flush();
-  merge_maxima(c, ws, blk, sums_in_acc);
+    const std::int8_t* a = c.cache.a ? c.cached(true, 1, kk, 0) + (blk.i0 / kTile) * c.ap_bytes : apack;
+    const std::int8_t* b = c.cache.b ? c.cached(false, 1, kk, 0) + (blk.j0 / kTile) * c.bp_bytes : ws.bpack;
+    return KPanels{a, b, c.ap_bytes, c.bp_bytes, kb};
+  };
+  const auto lap = [&](int step) {
+    if (step == 0) clk.lap(ph.scan);
+    if (step == 1) clk.lap(ph.products);
+    if (step == 2) clk.lap(ph.products, ph.sums);  // exact sums outside the engine (bf16x_stats.seconds_sums)
+  };
+  const BlockSums h = block_product(kernel, blk, c.kb, fit, ws.acc, ws.work, c.nc, panels, lap);
+  tiles += h.tiles;
+  dots += h.dots;
+  merge_maxima(c, ws, blk, h.in_acc);
   clk.lap(ph.scan);
 }
 
 // The bound GEMM: H = digits(A) digits(B), its row and column maxima into hrow, hcol. Returns the micro-tiles.
 template <typename T>
 std::uint64_t bound_pass(CrtCall<T>& c) {
-  // k-blocks an int32 accumulator can take: digits are <= 64 x 64 per product.
-  const std::int64_t flush_digits = std::max<std::int64_t>(1, ((1ll << 31) - 1) / (std::int64_t(c.kc) << 12));
+  const std::int64_t fit = kblocks_in_int32(64, c.kc);  // digits are <= 64
   const TileRunner kernel(*c.cfg.engine);
   std::uint64_t tiles = 0, dots = 0, bytes = 0;
   // A share of the work: its worksharing constructs are orphaned here (util/team.hpp).
@@ -596,7 +510,7 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
       const Block blk = c.block(blkid);
       const bool have_a = c.keep_a && a_row == blk.i0;
       a_row = blk.i0;
-      bound_block(c, ws, kernel, blk, have_a, flush_digits, clk, ph, tiles, dots, bytes);
+      bound_block(c, ws, kernel, blk, have_a, fit, clk, ph, tiles, dots, bytes);
     });
     // The wait at the loop's barrier for the other threads' blocks: their digit products, mostly. Thread 0's phases
     // then cover the whole pass, also where the dynamic schedule left it few blocks or none.

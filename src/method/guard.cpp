@@ -38,7 +38,7 @@ GuardPlan plan_guard(const GuardRequest& g, const pack::MatrixView<T>& a, const 
     p.result = BF16X_GUARD_NATIVE;
     return p;
   }
-  policy::GuardLines lines(m, n);  // before any read of A or B (throws std::bad_alloc)
+  GuardLines lines(m, n);  // before any read of A or B (throws std::bad_alloc)
   const policy::EntryBound bound = policy::entry_bound(g.mode, k, g.block_k);
   const double tau = g.tau > 0 ? g.tau : policy::guard_target(g.is_double, k);
   double fill = g.fill;
@@ -70,7 +70,7 @@ GuardPlan plan_guard(const GuardRequest& g, const pack::MatrixView<T>& a, const 
   }
   const engine::int8::Engine* engine = engine::int8_engine(g.int8_engine);
   if (!engine || !engine->available()) engine = engine::int8_engine(BF16X_ENGINE_REFERENCE);
-  policy::GuardCheck c = policy::check_entries(a, b, m, n, k, bound, tau, *engine, limit, lines);
+  GuardCheck c = check_entries(a, b, m, n, k, bound, tau, *engine, limit, lines);
   p.nonfinite = c.nonfinite;
   p.micro_tiles = c.micro_tiles;
   if (!c.complete) {
@@ -156,8 +156,8 @@ bool host_scaled(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n)
   const auto [ai, ao] = rect(x.a, m, k);
   const auto [bi, bo] = rect(x.b, k, n);
   if (host_range_clear(x.a.data, x.a.ld, ai, ao, x.b.data, x.b.ld, bi, bo, k, std::fabs(double(x.alpha)))) return false;
-  policy::GuardLines lines(m, n);
-  if (policy::scan_lines(x.a, x.b, m, n, k, lines)) return false;
+  GuardLines lines(m, n);
+  if (scan_lines(x.a, x.b, m, n, k, lines)) return false;
   if (!host_out_of_range(lines.ea, lines.eb, k, std::fabs(double(x.alpha)), is_double)) return false;
   // Column-major op(A)^ (m x k), op(B)^ (k x n) and P^ (m x n), in FP64.
   std::vector<double> a(std::size_t(m) * std::size_t(k)), b(std::size_t(k) * std::size_t(n)),

@@ -9,6 +9,7 @@
 
 #include "bf16x/bf16x.h"
 #include "driver/entry_repair.hpp"
+#include "method/guard_check.hpp"
 #include "method/outcome.hpp"
 #include "policy/guard.hpp"
 #include "util/clock.hpp"
@@ -37,7 +38,7 @@ struct GuardPlan {
   bool native = false;
   bool nonfinite = false;
   int result = 0;  // bf16x_guard_result
-  std::vector<policy::Entry> failing;
+  std::vector<Entry> failing;
   std::uint64_t micro_tiles = 0;
 };
 template <typename T>

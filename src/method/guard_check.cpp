@@ -1,0 +1,301 @@
+#include "method/guard_check.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <limits>
+#include <memory>
+
+#include "crt/digit_product.hpp"
+#include "util/pow2.hpp"
+#include "util/team.hpp"
+
+namespace bf16x::method {
+namespace {
+
+namespace int8 = engine::int8;
+
+// Element l of line r of op(X) at data[r * sr + l * sl]: rows of op(A), columns of op(B).
+template <typename T>
+struct Lines {
+  const T* data;
+  std::int64_t sr, sl;
+  T at(std::int64_t r, std::int64_t l) const { return data[r * sr + l * sl]; }
+};
+template <typename T>
+Lines<T> rows_of(const pack::MatrixView<T>& a) {
+  return a.trans ? Lines<T>{a.data, a.ld, 1} : Lines<T>{a.data, 1, a.ld};
+}
+template <typename T>
+Lines<T> cols_of(const pack::MatrixView<T>& b) {
+  return b.trans ? Lines<T>{b.data, 1, b.ld} : Lines<T>{b.data, b.ld, 1};
+}
+
+// Per line: the exponent e (max |x| in [2^(e-1), 2^e), 0 for a zero line) and an upper bound of sum_l |x| 2^-e
+// (each scaled term exact or below 2^-1074, the sum rounded up by (len + 2) units of 2^-52). True on NaN/Inf.
+template <typename T>
+bool scan(const Lines<T>& x, std::int64_t count, std::int64_t len, int* e, double* norm1) {
+  bool bad = false;
+  constexpr double kMax = std::numeric_limits<double>::max();
+  // Chunks of lines, walked along memory: line by line where a line is contiguous, else across the chunk.
+  constexpr std::int64_t kChunk = 256;
+  const std::int64_t chunks = (count + kChunk - 1) / kChunk;
+  const bool along = x.sl == 1;
+  // A share of the chunks (a thread's, or all of them in no team: util/team.hpp); bad: this share's.
+  const auto share = [&](bool& bad) {
+#pragma omp for schedule(static)
+    for (std::int64_t ch = 0; ch < chunks; ++ch) {
+      const std::int64_t r0 = ch * kChunk, nr = std::min(kChunk, count - r0);
+      double mx[kChunk] = {}, s[kChunk] = {}, f1[kChunk], f2[kChunk];
+      auto each = [&](auto&& f) {
+        if (along) {
+          for (std::int64_t r = 0; r < nr; ++r)
+            for (std::int64_t l = 0; l < len; ++l) f(r, std::fabs(double(x.at(r0 + r, l))));
+        } else {
+          for (std::int64_t l = 0; l < len; ++l)
+            for (std::int64_t r = 0; r < nr; ++r) f(r, std::fabs(double(x.at(r0 + r, l))));
+        }
+      };
+      each([&](std::int64_t r, double v) { mx[r] = v > mx[r] || v != v ? v : mx[r]; });
+      bool b = false;
+      for (std::int64_t r = 0; r < nr; ++r) {
+        b = b || !(mx[r] <= kMax);
+        e[r0 + r] = mx[r] > 0 && mx[r] <= kMax ? std::ilogb(mx[r]) + 1 : 0;
+        util::pow2_pair(-e[r0 + r], f1[r], f2[r]);
+      }
+      if (b) {
+        bad = true;
+        continue;
+      }
+      each([&](std::int64_t r, double v) { s[r] += (v * f1[r]) * f2[r]; });
+      for (std::int64_t r = 0; r < nr; ++r)
+        norm1[r0 + r] = s[r] * (1 + double(len + 2) * 0x1p-52) + double(len) * 0x1p-1022;  // no subnormal operand
+    }
+  };
+  util::on_team(count * len > util::kTeamElements ? omp_get_max_threads() : 1, share, bad);
+  return bad;
+}
+
+// The digit scale: D(x) = max(1, ceil(127 |x^|)) for x != 0, any value in [1, 127 |x^| + 1] would do.
+constexpr double kDigit = 127;
+
+// yb[r * kcp + l] = D(x) of line r0 + r, element l0 + l, for r < rows: zero from len to kcp (the packers read the
+// lines below `rows` only).
+template <typename T>
+void load_digits(const Lines<T>& x, std::int64_t r0, int rows, std::int64_t l0, int len, int kcp, const int* e,
+                 double* yb) {
+  for (int r = 0; r < rows; ++r) std::fill(yb + std::size_t(r) * kcp + len, yb + std::size_t(r + 1) * kcp, 0.0);
+  double f1[int8::kTile], f2[int8::kTile];
+  for (int r = 0; r < rows; ++r) util::pow2_pair(-e[r0 + r], f1[r], f2[r]);
+  auto digit = [&](int r, int l) {
+    const double v = double(x.at(r0 + r, l0 + l));
+    yb[r * kcp + l] = v == 0 ? 0.0 : std::max(1.0, std::ceil(((std::fabs(v) * f1[r]) * f2[r]) * kDigit));
+  };
+  if (x.sl == 1) {  // along the lines in memory
+    for (int r = 0; r < rows; ++r)
+      for (int l = 0; l < len; ++l) digit(r, l);
+  } else {  // across them: the 32 lines' elements l side by side
+    for (int l = 0; l < len; ++l)
+      for (int r = 0; r < rows; ++r) digit(r, l);
+  }
+}
+
+}  // namespace
+
+namespace {
+
+using int8::kTile;
+constexpr int kBlock = 256;  // output blocks of the digit product
+
+// A thread's digit product of one block of C (at most kBlock x kBlock): the panels of one k-block, the block's int32
+// sums (and, past the k-blocks whose sums fit them, its FP64 sums) in rows of ld. Sized by the call's largest block
+// (its row and column panels), so that a small call does not map, fault in and clear 512 KiB of sums and up to
+// 512 KiB of panels (2 ms a 4 x 4 call). Nothing is cleared on allocation: the packers write what the kernels read,
+// load_digits the part of yb they read, and crt::block_product the sums.
+struct BlockSpace {
+  template <typename T>
+  struct Scratch {
+    std::unique_ptr<T[]> p;
+    explicit Scratch(std::size_t n) : p(new T[n]) {}
+    T* data() const { return p.get(); }
+  };
+  int ld;
+  Scratch<std::int8_t> apack, bpack;
+  Scratch<double> yb;
+  Scratch<std::int32_t> acc;
+  Scratch<double> sums;
+  BlockSpace(int kc, int row_panels, int col_panels, bool fp64_sums)
+      : ld(col_panels * kTile),
+        apack(std::size_t(row_panels) * int8::a_panel_bytes(kc)),
+        bpack(std::size_t(col_panels) * int8::b_panel_bytes(kc)),
+        yb(std::size_t(kTile) * kc),
+        acc(std::size_t(row_panels) * kTile * std::size_t(ld)),
+        sums(fp64_sums ? std::size_t(row_panels) * kTile * std::size_t(ld) : 0) {}
+};
+
+// H = D(op(A)) D(op(B)) block by block on the INT8 engine (crt/digit_product.hpp), k-blocks of kc.
+template <typename T>
+struct DigitProduct {
+  const Lines<T> la, lb;
+  const int* ea;
+  const int* eb;
+  std::int64_t k;
+  int kc;
+  const crt::TileRunner kernel;
+
+  std::int64_t kblocks() const { return (k + kc - 1) / kc; }
+  // k-blocks whose sums fit the int32 tiles: the digits are at most 127.
+  std::int64_t fit() const { return crt::kblocks_in_int32(int(kDigit), kc); }
+
+  // H(i0 + ii, j0 + jj) for the block's rows x cols into sp (in_acc: sp.acc, else sp.sums, at ii * sp.ld + jj).
+  crt::BlockSums block(BlockSpace& sp, std::int64_t i0, int rows, std::int64_t j0, int cols) const {
+    const std::size_t ab = int8::a_panel_bytes(kc), bb = int8::b_panel_bytes(kc);
+    const crt::Block blk{i0, j0, rows, cols, (rows + kTile - 1) / kTile, (cols + kTile - 1) / kTile};
+    const auto panels = [&](std::int64_t kk) {
+      const std::int64_t l0 = kk * kc;
+      const int len = int(std::min<std::int64_t>(kc, k - l0));
+      const int kcp = (len + int8::kKChunk - 1) / int8::kKChunk * int8::kKChunk;
+      for (int p = 0; p < blk.rp; ++p) {
+        const int lines = crt::live_lines(rows, p);
+        load_digits(la, i0 + p * kTile, lines, l0, len, kcp, ea, sp.yb.data());
+        crt::pack_panel(true, kernel.live(), sp.yb.data(), kcp, len, lines, nullptr, 0,
+                        sp.apack.data() + std::size_t(p) * ab, 0);
+      }
+      for (int p = 0; p < blk.cp; ++p) {
+        const int lines = crt::live_lines(cols, p);
+        load_digits(lb, j0 + p * kTile, lines, l0, len, kcp, eb, sp.yb.data());
+        crt::pack_panel(false, kernel.live(), sp.yb.data(), kcp, len, lines, nullptr, 0,
+                        sp.bpack.data() + std::size_t(p) * bb, 0);
+      }
+      return crt::KPanels{sp.apack.data(), sp.bpack.data(), ab, bb, crt::KBlock{l0, len, kcp}};
+    };
+    return crt::block_product(kernel, blk, kblocks(), fit(), sp.acc.data(), sp.sums.data(), sp.ld, panels, [](int) {});
+  }
+};
+
+// One bit per entry of C, tile by tile (entry (ii, jj) of tile ip + jp mp at bit jj * 32 + ii of its 16 words):
+// m n / 8 bytes, whatever the number of failures; each tile belongs to one block, so threads never share a word.
+struct UnprovedMask {
+  static constexpr int kWords = kTile * kTile / 64;
+  std::int64_t mp, np;
+  std::vector<std::uint64_t> bits;
+  UnprovedMask(std::int64_t m, std::int64_t n)
+      : mp((m + kTile - 1) / kTile), np((n + kTile - 1) / kTile), bits(std::size_t(mp * np) * kWords, 0) {}
+  void mark(std::int64_t i, std::int64_t j) {
+    const std::int64_t t = i / kTile + (j / kTile) * mp;
+    const int bit = int(j % kTile) * kTile + int(i % kTile);
+    bits[std::size_t(t) * kWords + std::size_t(bit / 64)] |= std::uint64_t(1) << (bit % 64);
+  }
+  // The marked entries column by column, rows ascending: (j, i) order.
+  void collect(std::vector<Entry>& out) const {
+    for (std::int64_t jp = 0; jp < np; ++jp)
+      for (int jj = 0; jj < kTile; ++jj)
+        for (std::int64_t ip = 0; ip < mp; ++ip) {
+          const std::uint64_t* w = bits.data() + std::size_t(jp * mp + ip) * kWords;
+          for (int ii = 0; ii < kTile; ++ii) {
+            const int bit = jj * kTile + ii;
+            if (w[bit / 64] >> (bit % 64) & 1) out.push_back({ip * kTile + ii, jp * kTile + jj});
+          }
+        }
+  }
+};
+
+}  // namespace
+
+template <typename T>
+bool scan_lines(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std::int64_t m, std::int64_t n,
+                std::int64_t k, GuardLines& lines) {
+  return scan(rows_of(a), m, k, lines.ea.data(), lines.na.data()) ||
+         scan(cols_of(b), n, k, lines.eb.data(), lines.nb.data());
+}
+
+namespace {
+// One BlockSpace per thread for blocks of up to kBlock x kBlock entries of an m x n product, kc deep.
+std::vector<BlockSpace> block_spaces(int threads, int kc, std::int64_t m, std::int64_t n, bool fp64_sums) {
+  const auto panels_of = [](std::int64_t extent) {
+    return int((std::min<std::int64_t>(extent, kBlock) + kTile - 1) / kTile);
+  };
+  std::vector<BlockSpace> spaces;
+  spaces.reserve(static_cast<std::size_t>(threads));
+  for (int t = 0; t < threads; ++t) spaces.emplace_back(kc, panels_of(m), panels_of(n), fp64_sums);
+  return spaces;
+}
+}  // namespace
+
+template <typename T>
+GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std::int64_t m, std::int64_t n,
+                         std::int64_t k, const policy::EntryBound& bound, double tau,
+                         const engine::int8::Engine& engine, std::uint64_t limit, GuardLines& lines) {
+  GuardCheck r;
+  const Lines<T> la = rows_of(a), lb = cols_of(b);
+  if (scan_lines(a, b, m, n, k, lines)) {
+    r.nonfinite = true;
+    return r;
+  }
+  // Blocks of C, each thread packing the digits of its block's rows and columns one k-block at a time: the
+  // workspace is bounded by the block sizes and the thread count, not by m, n or k.
+  const int kc = int(std::min<std::int64_t>(1024, (k + int8::kKChunk - 1) / int8::kKChunk * int8::kKChunk));
+  const DigitProduct<T> product{la, lb, lines.ea.data(), lines.eb.data(), k, kc, crt::TileRunner(engine)};
+  const std::int64_t mb = (m + kBlock - 1) / kBlock, nb = (n + kBlock - 1) / kBlock;
+  const double slack = tau - bound.c_rel, kd = double(k);  // slack <= 0: no entry with a product is proved
+  // An entry is proved where Lo_ij = H - 127 (norms) - k > 0 and slack Lo_ij >= 127^2 (its bound's terms).
+  auto proved = [&](double hij, double norms) {
+    const double lower = hij - kDigit * norms - kd;  // <= 127^2 P_ij / S_ij
+    const double need = bound.c_prod * std::min(kd, hij) + bound.c_norm * norms + bound.c_entry;
+    return slack > 0 && lower > 0 && slack * lower >= kDigit * kDigit * need;
+  };
+  // Everything the parallel region uses is allocated here: nothing inside it may throw.
+  const int threads = int(std::min<std::int64_t>(omp_get_max_threads(), mb * nb));
+  std::vector<BlockSpace> spaces = block_spaces(threads, kc, m, n, product.kblocks() > product.fit());
+  UnprovedMask mask(m, n);
+  std::atomic<std::uint64_t> failed{0};
+  std::uint64_t tiles = 0;
+  // A share of the work: its worksharing constructs are orphaned here (util/team.hpp).
+  const auto share = [&](std::uint64_t& tiles) {
+    BlockSpace& sp = spaces[std::size_t(omp_get_thread_num())];
+    if (engine.thread_begin) engine.thread_begin();
+#pragma omp for schedule(dynamic)
+    for (std::int64_t blk = 0; blk < mb * nb; ++blk) {
+      if (failed.load(std::memory_order_relaxed) > limit) continue;  // the call goes native: stop early
+      const std::int64_t i0 = (blk % mb) * kBlock, j0 = (blk / mb) * kBlock;
+      const int rows = int(std::min<std::int64_t>(kBlock, m - i0)), cols = int(std::min<std::int64_t>(kBlock, n - j0));
+      const crt::BlockSums h = product.block(sp, i0, rows, j0, cols);
+      tiles += h.tiles;
+      std::uint64_t here = 0;
+      for (int jj = 0; jj < cols; ++jj)
+        for (int ii = 0; ii < rows; ++ii) {
+          const std::size_t e = std::size_t(ii) * sp.ld + jj;
+          const double hij = h.in_acc ? double(sp.acc.data()[e]) : sp.sums.data()[e];
+          // hij == 0: every product is zero, the entry is exact.
+          if (hij != 0 && !proved(hij, lines.na[std::size_t(i0 + ii)] + lines.nb[std::size_t(j0 + jj)])) {
+            mask.mark(i0 + ii, j0 + jj);
+            ++here;
+          }
+        }
+      if (here) failed.fetch_add(here, std::memory_order_relaxed);
+    }
+    if (engine.thread_end) engine.thread_end();  // TILERELEASE: no tile state outlives the region
+  };
+  util::on_team(threads, share, tiles);
+  r.micro_tiles = tiles;
+  r.complete = failed.load() <= limit;
+  if (!r.complete) return r;
+  r.failing.reserve(std::size_t(failed.load()));
+  mask.collect(r.failing);
+  return r;
+}
+
+template bool scan_lines(const pack::MatrixView<float>&, const pack::MatrixView<float>&, std::int64_t, std::int64_t,
+                         std::int64_t, GuardLines&);
+template bool scan_lines(const pack::MatrixView<double>&, const pack::MatrixView<double>&, std::int64_t, std::int64_t,
+                         std::int64_t, GuardLines&);
+template GuardCheck check_entries(const pack::MatrixView<float>&, const pack::MatrixView<float>&, std::int64_t,
+                                  std::int64_t, std::int64_t, const policy::EntryBound&, double,
+                                  const engine::int8::Engine&, std::uint64_t, GuardLines&);
+template GuardCheck check_entries(const pack::MatrixView<double>&, const pack::MatrixView<double>&, std::int64_t,
+                                  std::int64_t, std::int64_t, const policy::EntryBound&, double,
+                                  const engine::int8::Engine&, std::uint64_t, GuardLines&);
+
+}  // namespace bf16x::method
