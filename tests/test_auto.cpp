@@ -305,9 +305,9 @@ TEST(ErrorModel, PredictionBoundsTheMeasuredErrorOfEveryMode) {
     }
     check::Mat<float> af, bf;
     make(in, m, n, k, 31, af, bf);
-    EXPECT_LE(measured_escaled(BF16X_MODE_FP32X6, af, bf),
-              policy::predicted_escaled(BF16X_MODE_FP32X6, k, 0, true_fill_ratio(af, bf)))
-        << in.name << " fp32x6";
+    for (int mode : {BF16X_MODE_FP32X6, BF16X_MODE_FP32X3})
+      EXPECT_LE(measured_escaled(mode, af, bf), policy::predicted_escaled(mode, k, 0, true_fill_ratio(af, bf)))
+          << in.name << " " << bf16x_mode_name(mode);
   }
 }
 

@@ -96,7 +96,10 @@ std::vector<Shape> shapes(int mode_index) {
 }
 
 // The engine's FP32 sums may round otherwise than the reference's (the AMX hardware on fp32x6).
-bool own_fp32_rounding(int mode, int engine) { return mode == BF16X_MODE_FP32X6 && engine == BF16X_ENGINE_AMX; }
+// fp32x3's fewer products add fewer terms, so fp32x6's bound covers it too.
+bool own_fp32_rounding(int mode, int engine) {
+  return (mode == BF16X_MODE_FP32X6 || mode == BF16X_MODE_FP32X3) && engine == BF16X_ENGINE_AMX;
+}
 
 // The first entry where `got` and `want` differ: by more than (*bound)[i], or in any bit without a bound; or -1.
 template <typename T>
@@ -177,7 +180,8 @@ void sweep(int mode, int mode_index) {
 std::vector<int> all_modes(bool crt) {
   std::vector<int> v;
   if (!crt) {
-    for (int m : {BF16X_MODE_FP32X6, BF16X_MODE_FP64X6, BF16X_MODE_FP64X10, BF16X_MODE_FP64X15, BF16X_MODE_FP64X21})
+    for (int m : {BF16X_MODE_FP32X6, BF16X_MODE_FP64X6, BF16X_MODE_FP64X10, BF16X_MODE_FP64X15, BF16X_MODE_FP64X21,
+                  BF16X_MODE_FP32X3})
       if (slice() != Slice::tsan || m == BF16X_MODE_FP32X6 || m == BF16X_MODE_FP64X21) v.push_back(m);
     return v;
   }
@@ -191,7 +195,7 @@ std::vector<int> all_modes(bool crt) {
 void sweep_modes(bool crt) {
   int index = crt ? 5 : 0;
   for (int mode : all_modes(crt)) {
-    const bool single = mode == BF16X_MODE_FP32X6 || (mode >= BF16X_MODE_FP32C_BASE);
+    const bool single = mode == BF16X_MODE_FP32X6 || mode == BF16X_MODE_FP32X3 || mode >= BF16X_MODE_FP32C_BASE;
     if (single)
       sweep<float>(mode, index++);
     else

@@ -28,7 +28,7 @@ TEST(Modes, RecordsNameEveryModeOnce) {
   }
   EXPECT_EQ(crt64, BF16X_FP64C_MAX - BF16X_FP64C_MIN + 1);
   EXPECT_EQ(crt32, BF16X_FP32C_MAX - BF16X_FP32C_MIN + 1);
-  for (int v : {-1, 10, 99, 100 + BF16X_FP64C_MIN - 1, 100 + BF16X_FP64C_MAX + 1, 200 + BF16X_FP32C_MAX + 1})
+  for (int v : {-1, 11, 99, 100 + BF16X_FP64C_MIN - 1, 100 + BF16X_FP64C_MAX + 1, 200 + BF16X_FP32C_MAX + 1})
     EXPECT_EQ(bf16x_mode_name(v), nullptr) << v;
   for (const char* s : {"fp64c08", "fp64c7", "fp64c21", "fp32c4", "FP64X6", "", "fp64c"})
     EXPECT_EQ(bf16x_mode_from_name(s), -1) << s;

@@ -47,20 +47,24 @@ void check_fp64(Problem<double>& p, int mode, int d, int engine = BF16X_ENGINE_A
 }
 
 // fp32x6: slices exact, dropped products A1B2 + A2B1 + A2B2 <= 3 * 2^-24 |a||b| (|A_1| <= 2^-8 |a|, |A_2| <=
-// 2^-16 |a| up to rounding), FP32 sums of 2*6*64 pair additions per k-block plus one add per k-block, DAZ of
-// slices below 2^-126 of the row scale, then alpha/beta in FP64 and one rounding to FP32.
-void check_fp32(Problem<float>& p, int engine = BF16X_ENGINE_AUTO) {
-  ASSERT_EQ(p.run(BF16X_MODE_FP32X6, engine), BF16X_OK);
+// 2^-16 |a| up to rounding). fp32x3: two slices leave |a - A_0 - A_1| <= 2^-16 |a| (each slice rounded to 8 bits);
+// with B's and the dropped A1B1 (<= 2^-16 (1 + 2^-8)^2 |a||b|) under 3.1 * 2^-16 |a||b|. Then FP32 sums of
+// 2 * products * 64 pair additions per k-block plus one add per k-block, DAZ of slices below 2^-126 of the row
+// scale, alpha/beta in FP64 and one rounding to FP32.
+void check_fp32(Problem<float>& p, int mode = BF16X_MODE_FP32X6, int engine = BF16X_ENGINE_AUTO) {
+  ASSERT_EQ(p.run(mode, engine), BF16X_OK);
   check::Mat<double> absab;
   const auto r = expected(p, &absab);
   const auto sa = test::row_scales(p.opa, true), sb = test::row_scales(p.opb, false);
-  const double n = 2.0 * 6 * 64 + double((p.k + 63) / 64);
-  const double rel = gamma(n, kU32) * 1.02 + 3.1 * kU32;
+  const bool x3 = mode == BF16X_MODE_FP32X3;
+  const double n = 2.0 * (x3 ? 3 : 6) * 64 + double((p.k + 63) / 64);
+  const double rel = gamma(n, kU32) * 1.02 + (x3 ? 3.1 * 0x1p-16 : 3.1 * kU32);
   for (std::int64_t j = 0; j < p.n; ++j)
     for (std::int64_t i = 0; i < p.m; ++i) {
       const double tol = std::fabs(p.alpha) * (absab(i, j) * rel + double(p.k) * sa[i] * sb[j] * 0x1p-120) +
                          kU32 * std::fabs(r(i, j)) + 2 * kU64 * std::fabs(p.beta * p.c0(i, j));
-      ASSERT_LE(std::fabs(double(p.cval(i, j)) - r(i, j)), tol) << "(" << i << "," << j << ")";
+      ASSERT_LE(std::fabs(double(p.cval(i, j)) - r(i, j)), tol)
+          << bf16x_mode_name(mode) << " (" << i << "," << j << ")";
     }
 }
 
@@ -74,8 +78,10 @@ TEST(Modes, Fp64AllModesWithinFixedPointBound) {
 }
 
 TEST(Modes, Fp32WithinSummationBound) {
-  Problem<float> p(70, 45, 300, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 3, 0, -20, 20);
-  check_fp32(p);
+  for (int mode : {BF16X_MODE_FP32X6, BF16X_MODE_FP32X3}) {
+    Problem<float> p(70, 45, 300, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 3, 0, -20, 20);
+    check_fp32(p, mode);
+  }
 }
 
 TEST(Modes, OddShapesLayoutsTransposesAlphaBeta) {
@@ -100,7 +106,9 @@ TEST(Modes, OddShapesLayoutsTransposesAlphaBeta) {
           Problem<float> pf(s.m, s.n, s.k, layout, ta, tb, seed, 2);
           pf.alpha = 2.0f;
           pf.beta = -1.0f;
+          Problem<float> pf3 = pf;
           check_fp32(pf);
+          check_fp32(pf3, BF16X_MODE_FP32X3);
         }
 }
 

@@ -39,6 +39,7 @@ typedef BF16X_ENUM {
   BF16X_MODE_AUTO = 7,    /* fewest products meeting the accuracy target, native when faster */
   BF16X_MODE_FP64CR = 8,  /* dgemm: every entry RN(alpha op(A) op(B) + beta C), the exact value rounded once */
   BF16X_MODE_FP32CR = 9,  /* sgemm: the same, rounded once to FP32 */
+  BF16X_MODE_FP32X3 = 10, /* sgemm: 2 slices, 3 products (i+j<2), FP32 accumulation: about 2^-15 (|A||B|)_ij */
   /* Ozaki scheme II (CRT) on INT8 products: fp64c<N> = BF16X_MODE_FP64C_BASE + N (dgemm, N = 8..20 moduli),
    * fp32c<N> = BF16X_MODE_FP32C_BASE + N (sgemm, N = 5..10). BF16X_MODE_FP64C(n) / BF16X_MODE_FP32C(n) build them. */
   BF16X_MODE_FP64C_BASE = 100,

@@ -28,6 +28,7 @@ enum class Mode {
   // Correctly rounded: every entry RN(alpha op(A) op(B) + beta C).
   fp64cr = BF16X_MODE_FP64CR,
   fp32cr = BF16X_MODE_FP32CR,
+  fp32x3 = BF16X_MODE_FP32X3,
   // Ozaki scheme II (CRT) on INT8 products, N moduli: fp64c8..fp64c20 (dgemm), fp32c5..fp32c10 (sgemm).
   fp64c8 = BF16X_MODE_FP64C(8),
   fp64c9 = BF16X_MODE_FP64C(9),

@@ -148,7 +148,7 @@ def dgemm(a, b, mode=None, alpha=1.0, beta=0.0, out=None, trans_a=False, trans_b
 
 
 def sgemm(a, b, mode=None, alpha=1.0, beta=0.0, out=None, trans_a=False, trans_b=False, engine=None, guard=None):
-    """As dgemm in FP32: modes "native", "auto", "fp32x6", "fp32c5".."fp32c10", "fp32cr"."""
+    """As dgemm in FP32: modes "native", "auto", "fp32x6", "fp32x3", "fp32c5".."fp32c10", "fp32cr"."""
     return _gemm("s", a, b, mode, alpha, beta, out, trans_a, trans_b, engine, guard)
 
 

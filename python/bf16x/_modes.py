@@ -9,7 +9,7 @@ FP64C_BASE, FP32C_BASE = 100, 200
 FP64C_RANGE, FP32C_RANGE = range(8, 21), range(5, 11)
 
 _BOTH = {"native": NATIVE, "auto": AUTO}
-_SGEMM = {"fp32x6": 2, "fp32cr": 9, **{f"fp32c{n}": FP32C_BASE + n for n in FP32C_RANGE}}
+_SGEMM = {"fp32x6": 2, "fp32cr": 9, "fp32x3": 10, **{f"fp32c{n}": FP32C_BASE + n for n in FP32C_RANGE}}
 _DGEMM = {"fp64x6": 3, "fp64x10": 4, "fp64x15": 5, "fp64x21": 6, "fp64cr": 8,
           **{f"fp64c{n}": FP64C_BASE + n for n in FP64C_RANGE}}
 

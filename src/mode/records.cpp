@@ -59,6 +59,16 @@ constexpr Record kRecords[] = {
     {.id = BF16X_MODE_AUTO, .name = "auto", .method = Method::automatic, .min_size = true},
     {.id = BF16X_MODE_FP64CR, .name = "fp64cr", .precision = Precision::fp64, .method = Method::correctly_rounded},
     {.id = BF16X_MODE_FP32CR, .name = "fp32cr", .precision = Precision::fp32, .method = Method::correctly_rounded},
+    // FP32 split into 2 slices, the products A1B0, A0B0, A0B1 (i + j < 2): half of fp32x6's products, the error
+    // about 2^-15 (|A||B|)_ij instead of SGEMM's; auto never picks it for an SGEMM target (policy/error_model.cpp).
+    {.id = BF16X_MODE_FP32X3,
+     .name = "fp32x3",
+     .precision = Precision::fp32,
+     .method = Method::slices,
+     .slices = 2,
+     .products = 3,
+     .diagonals = 2,
+     .min_size = true},
     crt64(8, "fp64c8", Guard::raw),
     crt64(9, "fp64c9", Guard::raw),
     crt64(10, "fp64c10", Guard::raw),

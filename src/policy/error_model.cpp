@@ -320,12 +320,16 @@ int fp64_slice_diagonals(int mode) {
 }
 
 double predicted_escaled(int mode, std::int64_t k, int block_k, double fill_ratio) {
-  if (mode == BF16X_MODE_FP32X6) {
-    // Blocked FP32 sums of 6 products (two roundings per k pair each), the dropped A1B2 + A2B1 + A2B2, slices
-    // below 2^-126 of the line scale read as zero, and the final rounding (tests/test_modes.cpp, check_fp32).
+  const mode::Record* r = mode::record(mode);
+  if (r && r->method == mode::Method::slices && r->precision == mode::Precision::fp32) {
+    // Blocked FP32 sums of the products (two roundings per k pair each), the dropped terms, slices below 2^-126 of
+    // the line scale read as zero, and the final rounding (tests/test_modes.cpp, check_fp32). Dropped: fp32x6's
+    // three slices hold each value exactly, so only A1B2 + A2B1 + A2B2; fp32x3's two leave a residual of at most
+    // 2^-16 |x| (each slice rounded to 8 bits), on either factor, besides A1B1.
+    const double dropped = r->slices >= 3 ? 3.1 * kUnitRoundoff32 : 3.1 * 0x1p-16;
     const double bk = block_k > 0 ? block_k : pack::kBlockKFp32;
-    const double n = 2.0 * 6 * bk + std::ceil(double(k) / bk);
-    return gamma(n, kUnitRoundoff32) * 1.02 + 3.1 * kUnitRoundoff32 + 0x1p-120 * fill_ratio + kUnitRoundoff32;
+    const double n = 2.0 * r->products * bk + std::ceil(double(k) / bk);
+    return gamma(n, kUnitRoundoff32) * 1.02 + dropped + 0x1p-120 * fill_ratio + kUnitRoundoff32;
   }
   const int d = fp64_slice_diagonals(mode);
   if (d == 0) return std::numeric_limits<double>::infinity();

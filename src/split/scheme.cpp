@@ -23,6 +23,8 @@ const std::vector<Scheme>& all_schemes() {
       {"fp64x10", BF16X_MODE_FP64X10, 6, 4, Reconstruction::fp64, triangle(4)},
       {"fp64x15", BF16X_MODE_FP64X15, 6, 5, Reconstruction::fp64, triangle(5)},
       {"fp64x21", BF16X_MODE_FP64X21, 6, 6, Reconstruction::fp64, triangle(6)},
+      // fp32x3: A1B0 and A0B0 share B0, A0B0 and A0B1 share A0.
+      {"fp32x3", BF16X_MODE_FP32X3, 2, 2, Reconstruction::fp32, {{1, 0}, {0, 0}, {0, 1}}},
   };
   return s;
 }

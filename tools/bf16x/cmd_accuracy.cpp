@@ -63,7 +63,7 @@ const RegisterCommand reg(
           ->check(int8_engine_check());
       app.add_option("--split", args->split, "slice extraction")->check(CLI::IsMember({"scaled", "paper"}));
       app.add_option("--modes", args->modes,
-                     "modes to run (fp32x6, fp32c5..10, fp32cr run as sgemm; fp64x6..21, fp64c8..20, fp64cr, auto, "
+                     "modes to run (fp32x6, fp32x3, fp32c5..10, fp32cr run as sgemm; fp64x6..21, fp64c8..20, fp64cr, auto, "
                      "native as dgemm)")
           ->delimiter(',');
       app.add_option("--block-k", args->block_k, "k-block depth (0: mode default; multiple of 32, <= 256)")

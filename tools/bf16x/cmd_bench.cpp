@@ -647,7 +647,7 @@ const RegisterCommand reg(
           ->check(CLI::Range(1, 1 << 16));
       app.add_option("--threads", args->threads, "thread counts, 1..4096")->delimiter(',')->check(CLI::Range(1, 4096));
       app.add_option("--modes", args->modes,
-                     "modes (fp32x6, fp32c5..10, fp32cr as sgemm; fp64x6..21, fp64c8..20, fp64cr, auto as dgemm; "
+                     "modes (fp32x6, fp32x3, fp32c5..10, fp32cr as sgemm; fp64x6..21, fp64c8..20, fp64cr, auto as dgemm; "
                      "native: both host rows)")
           ->delimiter(',');
       app.add_option("--crt-engine", args->crt_engine, "INT8 engine of fp64c/fp32c modes (one this CPU runs)")
