@@ -629,6 +629,38 @@ void reduce_planes(const CrtCall<T>& c, const ThreadSpace& ws, int rp, int cp) {
       reduce_mod(ws.acc + std::size_t(c.mc) * c.nc * t + std::size_t(i) * c.nc, cp * kTile, c.plan, t);
 }
 
+// One block of the products pass: its residue panels where no cache holds them, the N residue products of every
+// k-block (the int32 planes reduced now and then to stay below 2^31), and its C from the residues.
+template <typename T>
+void product_block(CrtCall<T>& c, const ThreadSpace& ws, const TileRunner& kernel, const Block& blk, bool have_a,
+                   const WriteScales& scales, util::PhaseClock& clk, util::PhaseTimes& ph, std::uint64_t& tiles,
+                   std::uint64_t& dots, std::uint64_t& bytes_pack) {
+  const int N = c.plan.n;
+  const bool one_k = one_k_block(c.x.k, c.blk);  // as layout_of
+  // k-blocks an int32 accumulator can take: residue products <= 2^14, and up to 2^7 left from the last reduction.
+  const std::int64_t flush_res = std::max<std::int64_t>(1, ((1ll << 31) - 1 - 128) / (std::int64_t(c.kc) << 14));
+  std::int64_t pending = 0;
+  for (std::int64_t kk = 0; kk < c.kb; ++kk) {
+    const KBlock kb = c.kblock(kk);
+    std::int8_t* apack = ws.apack + std::size_t(kk) * c.a_kstride;
+    clk.lap(ph.products);
+    // c.max_s: |A'_il| < 2^s_i, |B'_lj| < 2^s_j, how the residues are formed (crt_loops_impl.hpp)
+    bytes_pack += pack_block(c, ws, blk, kb, apack, have_a, &c.plan, c.max_s);
+    clk.lap(ph.pack);
+    residue_products(c, ws, kernel, blk, kk, apack, one_k, clk, ph);
+    tiles += std::uint64_t(blk.rp) * blk.cp * N;
+    dots += std::uint64_t(blk.rp) * blk.cp * N * (kb.kcp / 64) * 4;
+    if (!one_k && ++pending == flush_res) {
+      clk.lap(ph.products);
+      reduce_planes(c, ws, blk.rp, blk.cp);
+      pending = 0;
+      clk.lap(ph.products, ph.sums);
+    }
+  }
+  clk.lap(ph.products);
+  reconstruct_block(c, ws, blk, one_k, scales);
+}
+
 // The N residue products per block, the CRT and the scaled write of C. Returns the micro-tiles.
 // The CRT reads the block's residues: N byte planes at the start of ws.acc (plane t at t mc nc, row stride nc).
 // - One k-block (k <= kc): each column of tiles of a modulus is summed in a small int32 buffer after the planes (mc
@@ -640,10 +672,7 @@ template <typename T>
 std::uint64_t products_pass(CrtCall<T>& c) {
   const CrtPlan& plan = c.plan;
   const int N = plan.n;
-  // k-blocks an int32 accumulator can take: residue products <= 2^14, and up to 2^7 left from the last reduction.
-  const std::int64_t flush_res = std::max<std::int64_t>(1, ((1ll << 31) - 1 - 128) / (std::int64_t(c.kc) << 14));
   const TileRunner kernel(*c.cfg.engine);
-  const int bits = c.max_s;  // |A'_il| < 2^s_i, |B'_lj| < 2^s_j: how the residues are formed (crt_loops_impl.hpp)
   const bool one_k = one_k_block(c.x.k, c.blk);  // as layout_of
   const WriteScales scales = write_scales(c);
   const std::uint64_t c_bytes = sizeof(T) * (c.x.beta != T(0) ? 2 : 1);
@@ -657,35 +686,16 @@ std::uint64_t products_pass(CrtCall<T>& c) {
     util::PhaseClock clk(omp_get_thread_num() == 0);
     std::int64_t a_row = -1;
     if (c.cache.a || c.cache.b) {
-      bytes_pack += fill_caches(c, ws, &plan, bits);
+      bytes_pack += fill_caches(c, ws, &plan, c.max_s);
       clk.lap(ph.pack);
     }
     share_loop(util::team_needed(c.blk.threads), c.nblocks, c.chunk, true, [&](std::int64_t blkid) {
       const Block blk = c.block(blkid);
-      const auto [i0, j0, rows, cols, rp, cp] = blk;
-      std::int64_t pending = 0;
-      const bool have_a = c.keep_a && a_row == i0;
-      a_row = i0;
-      for (std::int64_t kk = 0; kk < c.kb; ++kk) {
-        const KBlock kb = c.kblock(kk);
-        std::int8_t* apack = ws.apack + std::size_t(kk) * c.a_kstride;
-        clk.lap(ph.products);
-        bytes_pack += pack_block(c, ws, blk, kb, apack, have_a, &plan, bits);
-        clk.lap(ph.pack);
-        residue_products(c, ws, kernel, blk, kk, apack, one_k, clk, ph);
-        tiles += std::uint64_t(rp) * cp * N;
-        dots += std::uint64_t(rp) * cp * N * (kb.kcp / 64) * 4;
-        if (!one_k && ++pending == flush_res) {  // the int32 planes reduced, to stay below 2^31
-          clk.lap(ph.products);
-          reduce_planes(c, ws, rp, cp);
-          pending = 0;
-          clk.lap(ph.products, ph.sums);
-        }
-      }
-      clk.lap(ph.products);
-      reconstruct_block(c, ws, blk, one_k, scales);
+      const bool have_a = c.keep_a && a_row == blk.i0;
+      a_row = blk.i0;
+      product_block(c, ws, kernel, blk, have_a, scales, clk, ph, tiles, dots, bytes_pack);
       // The residue planes written and read, and before them (several k-blocks) the int32 planes read.
-      bytes_write += std::uint64_t(rows) * cols * ((one_k ? 2 : 6) * std::uint64_t(N) + c_bytes);
+      bytes_write += std::uint64_t(blk.rows) * blk.cols * ((one_k ? 2 : 6) * std::uint64_t(N) + c_bytes);
       clk.lap(ph.write);
     });
     clk.lap(ph.products);  // the wait for the other threads' blocks, as in bound_pass

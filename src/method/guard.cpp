@@ -142,26 +142,24 @@ template bool host_range_clear(const float*, std::int64_t, std::int64_t, std::in
 template bool host_range_clear(const double*, std::int64_t, std::int64_t, std::int64_t, const double*, std::int64_t,
                                std::int64_t, std::int64_t, std::int64_t, double);
 
+namespace {
+
+// op(A) and op(B) scaled by their lines' exponents (FP64 operands; FP32 ones are widened unscaled), column-major
+// a (m x k) and b (k x n), and the exponent of each line's smallest nonzero scaled entry (at_risk in host_scaled).
+struct ScaledOperands {
+  std::vector<double> a, b;
+  std::vector<int> low_a, low_b;
+};
 template <typename T>
-bool host_scaled(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n) {
+ScaledOperands scaled_operands(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n,
+                               const GuardLines& lines) {
   constexpr bool is_double = sizeof(T) == sizeof(double);
   const std::int64_t k = x.k;
-  // A NaN or Inf alpha or beta leaves no range to keep: the host's IEEE classes.
-  if (!std::isfinite(double(x.alpha)) || !std::isfinite(double(x.beta))) return false;
-  // Where |alpha| <= 1 only overflow can reach the result, and the largest entries of A and B bound it: one read of
-  // each (no per-line scan) clears almost every call, as auto's native choice of small calls needs.
-  const auto rect = [](const pack::MatrixView<T>& v, std::int64_t rows, std::int64_t cols) {
-    return std::pair{v.trans ? cols : rows, v.trans ? rows : cols};  // (inner, outer) in memory
-  };
-  const auto [ai, ao] = rect(x.a, m, k);
-  const auto [bi, bo] = rect(x.b, k, n);
-  if (host_range_clear(x.a.data, x.a.ld, ai, ao, x.b.data, x.b.ld, bi, bo, k, std::fabs(double(x.alpha)))) return false;
-  GuardLines lines(m, n);
-  if (scan_lines(x.a, x.b, m, n, k, lines)) return false;
-  if (!host_out_of_range(lines.ea, lines.eb, k, std::fabs(double(x.alpha)), is_double)) return false;
-  // Column-major op(A)^ (m x k), op(B)^ (k x n) and P^ (m x n), in FP64.
-  std::vector<double> a(std::size_t(m) * std::size_t(k)), b(std::size_t(k) * std::size_t(n)),
-      p(std::size_t(m) * std::size_t(n));
+  ScaledOperands r;
+  std::vector<double>& a = r.a;
+  std::vector<double>& b = r.b;
+  a.resize(std::size_t(m) * std::size_t(k));
+  b.resize(std::size_t(k) * std::size_t(n));
   std::vector<double> fa(std::size_t(m) * 2, 1.0), fb(std::size_t(n) * 2, 1.0);
   if constexpr (is_double) {
     for (std::int64_t i = 0; i < m; ++i) util::pow2_pair(-lines.ea[std::size_t(i)], fa[2 * i], fa[2 * i + 1]);
@@ -188,16 +186,41 @@ bool host_scaled(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n)
   // scaled and whose products stay far inside the range: never at risk).
   constexpr int kSafe = INT_MAX / 4;
   const auto low = [&](const std::vector<double>& small, const std::vector<int>& e) {
-    std::vector<int> r(small.size(), kSafe);
+    std::vector<int> out(small.size(), kSafe);
     for (std::size_t x = 0; x < small.size() && is_double; ++x)
-      if (small[x] != HUGE_VAL) r[x] = std::ilogb(small[x]) - e[x];
-    return r;
+      if (small[x] != HUGE_VAL) out[x] = std::ilogb(small[x]) - e[x];
+    return out;
   };
-  const std::vector<int> low_a = low(small_a, lines.ea), low_b = low(small_b, lines.eb);
+  r.low_a = low(small_a, lines.ea);
+  r.low_b = low(small_b, lines.eb);
+  return r;
+}
+
+}  // namespace
+
+template <typename T>
+bool host_scaled(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n) {
+  constexpr bool is_double = sizeof(T) == sizeof(double);
+  const std::int64_t k = x.k;
+  // A NaN or Inf alpha or beta leaves no range to keep: the host's IEEE classes.
+  if (!std::isfinite(double(x.alpha)) || !std::isfinite(double(x.beta))) return false;
+  // Where |alpha| <= 1 only overflow can reach the result, and the largest entries of A and B bound it: one read of
+  // each (no per-line scan) clears almost every call, as auto's native choice of small calls needs.
+  const auto rect = [](const pack::MatrixView<T>& v, std::int64_t rows, std::int64_t cols) {
+    return std::pair{v.trans ? cols : rows, v.trans ? rows : cols};  // (inner, outer) in memory
+  };
+  const auto [ai, ao] = rect(x.a, m, k);
+  const auto [bi, bo] = rect(x.b, k, n);
+  if (host_range_clear(x.a.data, x.a.ld, ai, ao, x.b.data, x.b.ld, bi, bo, k, std::fabs(double(x.alpha)))) return false;
+  GuardLines lines(m, n);
+  if (scan_lines(x.a, x.b, m, n, k, lines)) return false;
+  if (!host_out_of_range(lines.ea, lines.eb, k, std::fabs(double(x.alpha)), is_double)) return false;
+  const ScaledOperands op = scaled_operands(x, m, n, lines);
+  std::vector<double> p(std::size_t(m) * std::size_t(n));  // P^ = op(A)^ op(B)^, column-major
   const auto at_risk = [&](std::int64_t i, std::int64_t j) {
-    return low_a[std::size_t(i)] + low_b[std::size_t(j)] < -969;
+    return op.low_a[std::size_t(i)] + op.low_b[std::size_t(j)] < -969;
   };
-  if (!host::dgemm(BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, 1.0, a.data(), m, b.data(), k, 0.0, p.data(), m))
+  if (!host::dgemm(BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, 1.0, op.a.data(), m, op.b.data(), k, 0.0, p.data(), m))
     return false;
   int ealpha;
   const double am = std::frexp(double(x.alpha), &ealpha), beta = double(x.beta);

@@ -202,6 +202,34 @@ struct UnprovedMask {
   }
 };
 
+// Whether the digit product proves an entry: where Lo_ij = H - 127 (norms) - k > 0 and slack Lo_ij >= 127^2
+// (its bound's terms). slack <= 0: no entry with a product is proved.
+struct EntryProof {
+  const policy::EntryBound& bound;
+  double slack, kd;
+  bool operator()(double hij, double norms) const {
+    const double lower = hij - kDigit * norms - kd;  // <= 127^2 P_ij / S_ij
+    const double need = bound.c_prod * std::min(kd, hij) + bound.c_norm * norms + bound.c_entry;
+    return slack > 0 && lower > 0 && slack * lower >= kDigit * kDigit * need;
+  }
+  // The entries of the block at (i0, j0) whose H (h, in sp) does not prove them, marked; returns their count.
+  std::uint64_t mark_unproved(const crt::BlockSums& h, const BlockSpace& sp, std::int64_t i0, int rows, std::int64_t j0,
+                              int cols, const GuardLines& lines, UnprovedMask& mask) const {
+    std::uint64_t count = 0;
+    for (int jj = 0; jj < cols; ++jj)
+      for (int ii = 0; ii < rows; ++ii) {
+        const std::size_t e = std::size_t(ii) * sp.ld + jj;
+        const double hij = h.in_acc ? double(sp.acc.data()[e]) : sp.sums.data()[e];
+        // hij == 0: every product is zero, the entry is exact.
+        if (hij != 0 && !(*this)(hij, lines.na[std::size_t(i0 + ii)] + lines.nb[std::size_t(j0 + jj)])) {
+          mask.mark(i0 + ii, j0 + jj);
+          ++count;
+        }
+      }
+    return count;
+  }
+};
+
 }  // namespace
 
 template <typename T>
@@ -239,13 +267,7 @@ GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>
   const int kc = int(std::min<std::int64_t>(1024, (k + int8::kKChunk - 1) / int8::kKChunk * int8::kKChunk));
   const DigitProduct<T> product{la, lb, lines.ea.data(), lines.eb.data(), k, kc, crt::TileRunner(engine)};
   const std::int64_t mb = (m + kBlock - 1) / kBlock, nb = (n + kBlock - 1) / kBlock;
-  const double slack = tau - bound.c_rel, kd = double(k);  // slack <= 0: no entry with a product is proved
-  // An entry is proved where Lo_ij = H - 127 (norms) - k > 0 and slack Lo_ij >= 127^2 (its bound's terms).
-  auto proved = [&](double hij, double norms) {
-    const double lower = hij - kDigit * norms - kd;  // <= 127^2 P_ij / S_ij
-    const double need = bound.c_prod * std::min(kd, hij) + bound.c_norm * norms + bound.c_entry;
-    return slack > 0 && lower > 0 && slack * lower >= kDigit * kDigit * need;
-  };
+  const EntryProof proved{bound, tau - bound.c_rel, double(k)};
   // Everything the parallel region uses is allocated here: nothing inside it may throw.
   const int threads = int(std::min<std::int64_t>(omp_get_max_threads(), mb * nb));
   std::vector<BlockSpace> spaces = block_spaces(threads, kc, m, n, product.kblocks() > product.fit());
@@ -263,17 +285,7 @@ GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>
       const int rows = int(std::min<std::int64_t>(kBlock, m - i0)), cols = int(std::min<std::int64_t>(kBlock, n - j0));
       const crt::BlockSums h = product.block(sp, i0, rows, j0, cols);
       tiles += h.tiles;
-      std::uint64_t here = 0;
-      for (int jj = 0; jj < cols; ++jj)
-        for (int ii = 0; ii < rows; ++ii) {
-          const std::size_t e = std::size_t(ii) * sp.ld + jj;
-          const double hij = h.in_acc ? double(sp.acc.data()[e]) : sp.sums.data()[e];
-          // hij == 0: every product is zero, the entry is exact.
-          if (hij != 0 && !proved(hij, lines.na[std::size_t(i0 + ii)] + lines.nb[std::size_t(j0 + jj)])) {
-            mask.mark(i0 + ii, j0 + jj);
-            ++here;
-          }
-        }
+      const std::uint64_t here = proved.mark_unproved(h, sp, i0, rows, j0, cols, lines, mask);
       if (here) failed.fetch_add(here, std::memory_order_relaxed);
     }
     if (engine.thread_end) engine.thread_end();  // TILERELEASE: no tile state outlives the region
