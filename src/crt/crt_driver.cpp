@@ -436,6 +436,38 @@ std::uint64_t fill_caches(const CrtCall<T>& c, const ThreadSpace& ws, const CrtP
   return bytes;
 }
 
+// One pass over the call's blocks on its team (util/team.hpp; the worksharing constructs are orphaned here): each
+// thread fills its share of the operand caches (the plan's residues, or the digits where plan is null; counted in
+// fill_phase and in fill_bytes), then takes blocks, keeping its A panels along a block row where it can (have_a):
+// block(ws, blk, have_a, clk, ph, fill_bytes, sums...) does one. Thread 0's phases go to c.ph.
+template <typename T, typename F, typename... Sums>
+void over_blocks(CrtCall<T>& c, const CrtPlan* plan, int bits, double util::PhaseTimes::*fill_phase, F&& block,
+                 std::uint64_t& fill_bytes, Sums&... sums) {
+  const auto share = [&](std::uint64_t& fill, Sums&... mine) {
+    const ThreadSpace ws = c.space_of(omp_get_thread_num());
+    if (c.cfg.engine->thread_begin) c.cfg.engine->thread_begin();
+    util::PhaseTimes ph;
+    util::PhaseClock clk(omp_get_thread_num() == 0);
+    std::int64_t a_row = -1;  // block row whose A panels ws.apack holds (keep_a)
+    if (c.cache.a || c.cache.b) {
+      fill += fill_caches(c, ws, plan, bits);
+      clk.lap(ph.*fill_phase);
+    }
+    share_loop(util::team_needed(c.blk.threads), c.nblocks, c.chunk, true, [&](std::int64_t blkid) {
+      const Block blk = c.block(blkid);
+      const bool have_a = c.keep_a && a_row == blk.i0;
+      a_row = blk.i0;
+      block(ws, blk, have_a, clk, ph, fill, mine...);
+    });
+    // The wait at the loop's barrier for the other threads' blocks: their products, mostly. Thread 0's phases then
+    // cover the whole pass, also where the dynamic schedule left it few blocks or none.
+    clk.lap(ph.products);
+    if (c.cfg.engine->thread_end) c.cfg.engine->thread_end();  // TILERELEASE: no tile state outlives the region
+    if (omp_get_thread_num() == 0) c.ph.add(ph);
+  };
+  util::on_team(c.blk.threads, share, fill_bytes, sums...);
+}
+
 // A bound block's row and column maxima into hrow, hcol: from its FP64 sums in ws.work, or (sums_in_acc) from the
 // int32 sums in the accumulator tiles, whose maxima are taken first (into work, unused then) and only they merged
 // under the lock.
@@ -494,31 +526,13 @@ std::uint64_t bound_pass(CrtCall<T>& c) {
   const std::int64_t fit = kblocks_in_int32(64, c.kc);  // digits are <= 64
   const TileRunner kernel(*c.cfg.engine);
   std::uint64_t tiles = 0, dots = 0, bytes = 0;
-  // A share of the work: its worksharing constructs are orphaned here (util/team.hpp).
-  const auto share = [&](std::uint64_t& tiles, std::uint64_t& dots, std::uint64_t& bytes) {
-    const ThreadSpace ws = c.space_of(omp_get_thread_num());
-    if (c.cfg.engine->thread_begin) c.cfg.engine->thread_begin();
-    // The digit loads, packing and maxima count as the scan, the digit products as products.
-    util::PhaseTimes ph;
-    util::PhaseClock clk(omp_get_thread_num() == 0);
-    std::int64_t a_row = -1;  // block row whose A panels ws.apack holds (keep_a)
-    if (c.cache.a || c.cache.b) {
-      bytes += fill_caches(c, ws, nullptr, 0);
-      clk.lap(ph.scan);
-    }
-    share_loop(util::team_needed(c.blk.threads), c.nblocks, c.chunk, true, [&](std::int64_t blkid) {
-      const Block blk = c.block(blkid);
-      const bool have_a = c.keep_a && a_row == blk.i0;
-      a_row = blk.i0;
-      bound_block(c, ws, kernel, blk, have_a, fit, clk, ph, tiles, dots, bytes);
-    });
-    // The wait at the loop's barrier for the other threads' blocks: their digit products, mostly. Thread 0's phases
-    // then cover the whole pass, also where the dynamic schedule left it few blocks or none.
-    clk.lap(ph.products);
-    if (c.cfg.engine->thread_end) c.cfg.engine->thread_end();  // TILERELEASE: no tile state outlives the region
-    if (omp_get_thread_num() == 0) c.ph.add(ph);
-  };
-  util::on_team(c.blk.threads, share, tiles, dots, bytes);
+  // The digit loads, packing and maxima count as the scan, the digit products as products.
+  over_blocks(
+      c, nullptr, 0, &util::PhaseTimes::scan,
+      [&](const ThreadSpace& ws, const Block& blk, bool have_a, util::PhaseClock& clk, util::PhaseTimes& ph,
+          std::uint64_t& bytes, std::uint64_t& tiles,
+          std::uint64_t& dots) { bound_block(c, ws, kernel, blk, have_a, fit, clk, ph, tiles, dots, bytes); },
+      bytes, tiles, dots);
   c.ph.bytes_scan += bytes;
   c.dot_products += dots;
   return tiles;
@@ -677,32 +691,16 @@ std::uint64_t products_pass(CrtCall<T>& c) {
   const WriteScales scales = write_scales(c);
   const std::uint64_t c_bytes = sizeof(T) * (c.x.beta != T(0) ? 2 : 1);
   std::uint64_t tiles = 0, dots = 0, bytes_pack = 0, bytes_write = 0;
-  // A share of the work: its worksharing constructs are orphaned here (util/team.hpp).
-  const auto share = [&](std::uint64_t& tiles, std::uint64_t& dots, std::uint64_t& bytes_pack,
-                         std::uint64_t& bytes_write) {
-    const ThreadSpace ws = c.space_of(omp_get_thread_num());
-    if (c.cfg.engine->thread_begin) c.cfg.engine->thread_begin();
-    util::PhaseTimes ph;
-    util::PhaseClock clk(omp_get_thread_num() == 0);
-    std::int64_t a_row = -1;
-    if (c.cache.a || c.cache.b) {
-      bytes_pack += fill_caches(c, ws, &plan, c.max_s);
-      clk.lap(ph.pack);
-    }
-    share_loop(util::team_needed(c.blk.threads), c.nblocks, c.chunk, true, [&](std::int64_t blkid) {
-      const Block blk = c.block(blkid);
-      const bool have_a = c.keep_a && a_row == blk.i0;
-      a_row = blk.i0;
-      product_block(c, ws, kernel, blk, have_a, scales, clk, ph, tiles, dots, bytes_pack);
-      // The residue planes written and read, and before them (several k-blocks) the int32 planes read.
-      bytes_write += std::uint64_t(blk.rows) * blk.cols * ((one_k ? 2 : 6) * std::uint64_t(N) + c_bytes);
-      clk.lap(ph.write);
-    });
-    clk.lap(ph.products);  // the wait for the other threads' blocks, as in bound_pass
-    if (c.cfg.engine->thread_end) c.cfg.engine->thread_end();  // TILERELEASE: no tile state outlives the region
-    if (omp_get_thread_num() == 0) c.ph.add(ph);
-  };
-  util::on_team(c.blk.threads, share, tiles, dots, bytes_pack, bytes_write);
+  over_blocks(
+      c, &plan, c.max_s, &util::PhaseTimes::pack,
+      [&](const ThreadSpace& ws, const Block& blk, bool have_a, util::PhaseClock& clk, util::PhaseTimes& ph,
+          std::uint64_t& bytes_pack, std::uint64_t& tiles, std::uint64_t& dots, std::uint64_t& bytes_write) {
+        product_block(c, ws, kernel, blk, have_a, scales, clk, ph, tiles, dots, bytes_pack);
+        // The residue planes written and read, and before them (several k-blocks) the int32 planes read.
+        bytes_write += std::uint64_t(blk.rows) * blk.cols * ((one_k ? 2 : 6) * std::uint64_t(N) + c_bytes);
+        clk.lap(ph.write);
+      },
+      bytes_pack, tiles, dots, bytes_write);
   c.ph.bytes_pack += bytes_pack;
   c.ph.bytes_write += bytes_write;
   c.dot_products += dots;

@@ -10,17 +10,24 @@
 namespace bf16x::mode {
 namespace {
 
-// An FP64 slice mode: 6 fixed-point slices per operand, the d (d + 1) / 2 products i + j < d.
-constexpr Record slices64(int id, const char* name, int d, Guard guard) {
+// A slice mode: `slices` BF16 slices per operand, the d (d + 1) / 2 products i + j < d.
+constexpr Record slice_row(Precision p, int id, const char* name, int slices, int d, Guard guard) {
   return {.id = id,
           .name = name,
-          .precision = Precision::fp64,
+          .precision = p,
           .method = Method::slices,
-          .slices = 6,
+          .slices = slices,
           .products = d * (d + 1) / 2,
           .diagonals = d,
           .guard = guard,
           .min_size = true};
+}
+// FP64: 6 fixed-point slices. FP32: residual slices, whose bound is componentwise (no guard).
+constexpr Record slices64(int id, const char* name, int d, Guard guard) {
+  return slice_row(Precision::fp64, id, name, 6, d, guard);
+}
+constexpr Record slices32(int id, const char* name, int slices, int d) {
+  return slice_row(Precision::fp32, id, name, slices, d, Guard::none);
 }
 
 constexpr Record crt_row(Precision p, int n, const char* name, Guard guard) {
@@ -43,14 +50,7 @@ constexpr Record kRecords[] = {
     {.id = BF16X_MODE_DEFAULT, .name = "default", .method = Method::process_default},
     {.id = BF16X_MODE_NATIVE, .name = "native", .method = Method::native},
     // FP32 residual split: products A1B1, A1B0, A2B0, A0B0, A0B1, A0B2 in one FP32 accumulator.
-    {.id = BF16X_MODE_FP32X6,
-     .name = "fp32x6",
-     .precision = Precision::fp32,
-     .method = Method::slices,
-     .slices = 3,
-     .products = 6,
-     .diagonals = 3,
-     .min_size = true},
+    slices32(BF16X_MODE_FP32X6, "fp32x6", 3, 3),
     // FP64 fixed-point split into 6 slices, the products i + j < d.
     slices64(BF16X_MODE_FP64X6, "fp64x6", 3, Guard::raw),
     slices64(BF16X_MODE_FP64X10, "fp64x10", 4, Guard::raw),
@@ -61,14 +61,7 @@ constexpr Record kRecords[] = {
     {.id = BF16X_MODE_FP32CR, .name = "fp32cr", .precision = Precision::fp32, .method = Method::correctly_rounded},
     // FP32 split into 2 slices, the products A1B0, A0B0, A0B1 (i + j < 2): half of fp32x6's products, the error
     // about 2^-15 (|A||B|)_ij instead of SGEMM's; auto never picks it for an SGEMM target (policy/error_model.cpp).
-    {.id = BF16X_MODE_FP32X3,
-     .name = "fp32x3",
-     .precision = Precision::fp32,
-     .method = Method::slices,
-     .slices = 2,
-     .products = 3,
-     .diagonals = 2,
-     .min_size = true},
+    slices32(BF16X_MODE_FP32X3, "fp32x3", 2, 2),
     crt64(8, "fp64c8", Guard::raw),
     crt64(9, "fp64c9", Guard::raw),
     crt64(10, "fp64c10", Guard::raw),
