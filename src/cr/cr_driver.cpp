@@ -187,8 +187,8 @@ void pack_lines_of(const pack::MatrixView<T>& v, bool of_a, const std::vector<in
 // entry is finished once, by one thread.
 template <typename T, typename Finish>
 void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::MatrixView<T>& a,
-               const pack::MatrixView<T>& b, const Lines& la, const Lines& lb, CrConfig& cfg,
-               const Packs& packs, Finish&& finish, TileSums sums = nullptr) {
+               const pack::MatrixView<T>& b, const Lines& la, const Lines& lb, CrConfig& cfg, const Packs& packs,
+               Finish&& finish, TileSums sums = nullptr) {
   double* const bpack = packs.b;
   double* const apack = packs.a;
   // One thread where the work does not repay a parallel region (as the slice and CRT drivers decide).
@@ -214,8 +214,7 @@ void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::M
       lap.lap(mine.pack);
       double* ap = apack + std::size_t(omp_get_thread_num()) * std::size_t(2 * kRows * k);
       double s[kMaxTile], c[kMaxTile], t[kMaxTile];
-#pragma omp for schedule(dynamic) nowait
-      for (std::int64_t item = 0; item < items * groups; ++item) {
+      util::share_loop(items * groups, util::Schedule::dynamic_nowait, 1, [&](std::int64_t item) {
         const std::int64_t r0 = item / groups * kRows, group = item % groups;
         const std::int64_t p0 = col_panels * group / groups, p1 = col_panels * (group + 1) / groups;
         pack_lines_of(a, true, ea, r0, kRows / mr, mr, m, k, ap, false);  // this item's rows, by this thread
@@ -229,7 +228,7 @@ void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::M
                                Panels{ap + panel * 2 * mr * k, bpack + p * nr * k, mr, nr});
             lap.lap(mine.write);
           }
-      }
+      });
       if (omp_get_thread_num() == 0) first.add(mine);
     };
     util::on_team(threads, share, exact, tiles);

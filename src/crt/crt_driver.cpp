@@ -111,22 +111,6 @@ void load_lines(const Lines<T>& x, std::int64_t r0, int rows, std::int64_t l0, i
   }
 }
 
-// for (i < count) f(i) in a share of the work (util/team.hpp): a worksharing loop inside a team (dynamic: chunks of
-// `chunk`, else static), a plain loop outside every team, where an orphaned worksharing loop would still call into
-// the OpenMP runtime (about 2k instructions a call on one thread). Either way every iteration runs once.
-template <typename F>
-void share_loop(bool team, std::int64_t count, int chunk, bool dynamic, F&& f) {
-  if (!team) {
-    for (std::int64_t i = 0; i < count; ++i) f(i);
-  } else if (dynamic) {
-#pragma omp for schedule(dynamic, chunk)
-    for (std::int64_t i = 0; i < count; ++i) f(i);
-  } else {
-#pragma omp for schedule(static)
-    for (std::int64_t i = 0; i < count; ++i) f(i);
-  }
-}
-
 struct ThreadSpace {
   std::int8_t* apack;  // N x (mc/32) A panels (none where the call's A cache holds them)
   std::int8_t* bpack;  // N x (nc/32) B panels (none where the call's B cache holds them)
@@ -421,7 +405,7 @@ std::uint64_t fill_caches(const CrtCall<T>& c, const ThreadSpace& ws, const CrtP
   // each line before its write (crt_ops.hpp).
   const bool stream = c.cache.a + c.cache.b > cpu::cache_sizes().l2;
   std::uint64_t bytes = 0;
-  share_loop(util::team_needed(c.blk.threads), c.kb * np, 1, false, [&](std::int64_t job) {
+  util::share_loop(c.kb * np, util::Schedule::static_, 1, [&](std::int64_t job) {
     const std::int64_t kk = job / np;
     const auto [l0, len, kcp] = c.kblock(kk);
     const bool of_a = job % np < na;
@@ -453,7 +437,7 @@ void over_blocks(CrtCall<T>& c, const CrtPlan* plan, int bits, double util::Phas
       fill += fill_caches(c, ws, plan, bits);
       clk.lap(ph.*fill_phase);
     }
-    share_loop(util::team_needed(c.blk.threads), c.nblocks, c.chunk, true, [&](std::int64_t blkid) {
+    util::share_loop(c.nblocks, util::Schedule::dynamic, c.chunk, [&](std::int64_t blkid) {
       const Block blk = c.block(blkid);
       const bool have_a = c.keep_a && a_row == blk.i0;
       a_row = blk.i0;

@@ -85,8 +85,7 @@ void repair_entries(const RepairArgs<T>& x, const std::vector<EntryIndex>& entri
   // A share of the groups: its worksharing construct is orphaned here (util/team.hpp).
   const auto share = [&] {
     double* col = cols.data() + std::size_t(omp_get_thread_num()) * std::size_t(k);
-#pragma omp for schedule(dynamic)
-    for (std::int64_t g = 0; g < groups; ++g) {
+    util::share_loop(groups, util::Schedule::dynamic, 1, [&](std::int64_t g) {
       const std::int64_t j = entries[starts[g]].j;
       for (std::int64_t l = 0; l < k; ++l) col[l] = double(x.b(l, j));
       for (std::size_t e = starts[g]; e < starts[g + 1]; ++e) {
@@ -101,7 +100,7 @@ void repair_entries(const RepairArgs<T>& x, const std::vector<EntryIndex>& entri
           at(x, i, j) = exact(x, i, j, c);
         }
       }
-    }
+    });
   };
   util::on_team(big ? threads : 1, share);
 }

@@ -263,10 +263,10 @@ void run_steps(DriverCall<T>& c, bool master, engine::EngineCounters* cnt, doubl
     const Window win{w.ic, w.jc, w.pc / c.bk, w.pc + w.depth == k, master ? &sums : nullptr};
     const double tb = master ? now() : 0;
     double written = 0;
-#pragma omp for schedule(dynamic) nowait
-    for (std::int64_t u = 0; u < bp.units(); ++u)  // loop 2
+    util::share_loop(bp.units(), util::Schedule::dynamic_nowait, 1, [&](std::int64_t u) {  // loop 2
       written +=
           run_block_window(c.out, comp, bp, u, win, c.base + c.lay.acc_off + acc_stride * std::size_t(u), mine, cnt);
+    });
     if (master) {
       const double products = now() - tb - written;
       // (sampled: in a step of a few tiles the estimate may exceed the time it is part of)

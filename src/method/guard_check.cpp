@@ -278,16 +278,15 @@ GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>
   const auto share = [&](std::uint64_t& tiles) {
     BlockSpace& sp = spaces[std::size_t(omp_get_thread_num())];
     if (engine.thread_begin) engine.thread_begin();
-#pragma omp for schedule(dynamic)
-    for (std::int64_t blk = 0; blk < mb * nb; ++blk) {
-      if (failed.load(std::memory_order_relaxed) > limit) continue;  // the call goes native: stop early
+    util::share_loop(mb * nb, util::Schedule::dynamic, 1, [&](std::int64_t blk) {
+      if (failed.load(std::memory_order_relaxed) > limit) return;  // the call goes native: stop early
       const std::int64_t i0 = (blk % mb) * kBlock, j0 = (blk / mb) * kBlock;
       const int rows = int(std::min<std::int64_t>(kBlock, m - i0)), cols = int(std::min<std::int64_t>(kBlock, n - j0));
       const crt::BlockSums h = product.block(sp, i0, rows, j0, cols);
       tiles += h.tiles;
       const std::uint64_t here = proved.mark_unproved(h, sp, i0, rows, j0, cols, lines, mask);
       if (here) failed.fetch_add(here, std::memory_order_relaxed);
-    }
+    });
     if (engine.thread_end) engine.thread_end();  // TILERELEASE: no tile state outlives the region
   };
   util::on_team(threads, share, tiles);

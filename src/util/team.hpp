@@ -40,6 +40,27 @@ void for_each_index(std::int64_t count, std::int64_t work, Body body) {
   for_each_index(count, work, kTeamElements, body);
 }
 
+// for (i < count) f(i) in a share of the work (a body of on_team): a worksharing loop where the caller runs in a
+// team (dynamic: chunks of `chunk`, else static; nowait: no barrier at its end), a plain loop where it runs in none,
+// where an orphaned worksharing loop would still call into the OpenMP runtime (about 2k instructions a dynamic loop
+// on one thread). Either way every iteration runs once, so the split changes no bit.
+enum class Schedule { static_, dynamic, dynamic_nowait };
+template <typename F>
+void share_loop(std::int64_t count, Schedule s, int chunk, F&& f) {
+  if (omp_get_level() == 0) {  // on_team ran the body in no team
+    for (std::int64_t i = 0; i < count; ++i) f(i);
+  } else if (s == Schedule::dynamic) {
+#pragma omp for schedule(dynamic, chunk)
+    for (std::int64_t i = 0; i < count; ++i) f(i);
+  } else if (s == Schedule::dynamic_nowait) {
+#pragma omp for schedule(dynamic, chunk) nowait
+    for (std::int64_t i = 0; i < count; ++i) f(i);
+  } else {
+#pragma omp for schedule(static)
+    for (std::int64_t i = 0; i < count; ++i) f(i);
+  }
+}
+
 // body(sums...) by every thread of a team of `threads` where one is needed (team_needed), else once on the calling
 // thread, whose worksharing constructs are then orphaned (no team). In a team each thread adds into sums of its own,
 // added into the caller's after its share: counts, whose sum no order changes, or flags (a bool: any).
