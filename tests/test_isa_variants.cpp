@@ -18,6 +18,7 @@
 #include "crt/crt_loops.hpp"
 #include "driver/block_loops.hpp"
 #include "engine/int8_kernel.hpp"
+#include "pack/line_scan.hpp"
 #include "pack/scan_loops.hpp"
 #include "policy/error_model.hpp"
 #include "policy/fill_loops.hpp"
@@ -151,6 +152,70 @@ TEST(IsaVariants, ScanLoopsEqualGeneric) {
       EXPECT_EQ(m0, m1) << lv.name;
       EXPECT_EQ(n0, n1) << lv.name;
     }
+  }
+}
+
+// Entries for the extremes loops, their special values dense: kind 0 random with values()'s odd ones (zeros, NaN,
+// Inf, subnormals), 1 only zeros of both signs (no nonzero entry: 0), 2 zeros, subnormals and the least normal of
+// both signs, 3 random finite.
+template <typename T>
+std::vector<T> extremes_values(std::size_t n, unsigned seed, int kind) {
+  if (kind == 0 || kind == 3) return values<T>(n, seed, kind == 0);
+  using L = std::numeric_limits<T>;
+  const T pool[] = {T(0), -T(0), L::denorm_min(), -L::denorm_min(), 3 * L::denorm_min(), -L::min() / 4, L::min()};
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int> pick(0, kind == 1 ? 1 : 6);
+  std::vector<T> v(n);
+  for (auto& x : v) x = pool[pick(rng)];
+  return v;
+}
+
+// The largest and smallest nonzero patterns (pack/line_scan.hpp) of every length 0..70: one line at odd starts (no
+// alignment to lean on), and as many lines side by side, walked column by column at an odd stride as the scan's
+// walk across memory takes them.
+template <typename T>
+void expect_same_extremes(const pack::ScanLoops& g, const Level& lv) {
+  using U = pack::Bits<T>;
+  const auto line = [](const pack::ScanLoops& s) {
+    if constexpr (sizeof(T) == 4)
+      return s.line_extremes_fp32;
+    else
+      return s.line_extremes_fp64;
+  };
+  const auto lane = [](const pack::ScanLoops& s) {
+    if constexpr (sizeof(T) == 4)
+      return s.lane_extremes_fp32;
+    else
+      return s.lane_extremes_fp64;
+  };
+  constexpr std::int64_t kColumns = 5;
+  for (int kind = 0; kind < 4; ++kind)
+    for (std::int64_t len = 0; len <= 70; ++len) {
+      const auto x = extremes_values<T>(std::size_t(len) + 3, unsigned(100 * kind + len), kind);
+      for (int off : {0, 1, 3}) {
+        U h0 = 7, l0 = 7, h1 = 9, l1 = 9;
+        line(g)(x.data() + off, len, &h0, &l0);
+        line(lv.scan)(x.data() + off, len, &h1, &l1);
+        EXPECT_EQ(h0, h1) << lv.name << " line, kind " << kind << ", length " << len << ", offset " << off;
+        EXPECT_EQ(l0, l1) << lv.name << " line, kind " << kind << ", length " << len << ", offset " << off;
+      }
+      const std::int64_t ld = len / 2 * 2 + 3;
+      const auto m = extremes_values<T>(std::size_t(ld * kColumns + 1), unsigned(1000 + 100 * kind + len), kind);
+      std::vector<U> hi0(std::size_t(len), 0), lo0(std::size_t(len), 0), hi1 = hi0, lo1 = lo0;
+      for (std::int64_t l = 0; l < kColumns; ++l) {
+        lane(g)(m.data() + 1 + l * ld, len, hi0.data(), lo0.data());
+        lane(lv.scan)(m.data() + 1 + l * ld, len, hi1.data(), lo1.data());
+      }
+      EXPECT_EQ(hi0, hi1) << lv.name << " lanes, kind " << kind << ", length " << len;
+      EXPECT_EQ(lo0, lo1) << lv.name << " lanes, kind " << kind << ", length " << len;
+    }
+}
+
+TEST(IsaVariants, ScanExtremesEqualGeneric) {
+  for (const Level& lv : vector_levels()) {
+    if (!lv.runs) continue;
+    expect_same_extremes<float>(pack::kScanLoopsGeneric, lv);
+    expect_same_extremes<double>(pack::kScanLoopsGeneric, lv);
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include "cr/entry_rounding.hpp"
 #include "cr/tile_sums.hpp"
+#include "pack/line_scan.hpp"
 #include "util/team.hpp"
 #include "util/workspace.hpp"
 
@@ -26,21 +27,14 @@ std::int64_t block_cols(std::int64_t n, std::int64_t k) {
   return std::min(fit * kChunk, (n + kChunk - 1) / kChunk * kChunk);
 }
 
-std::uint64_t bits_of(double x) {
-  std::uint64_t b;
-  std::memcpy(&b, &x, sizeof b);
-  return b;
-}
-
-// The scaling exponent of a line from its largest magnitude (as bits), -1 for NaN/Inf: 2^-e brings the line's
-// largest magnitude into [1, 2) (subnormal lines as near as the normal range allows).
+// The scaling exponent of a line from its largest magnitude (as bits, pack/line_scan.hpp), kNonfinite for NaN/Inf:
+// 2^-e brings the line's largest magnitude into [1, 2) (subnormal lines as near as the normal range allows).
 constexpr int kNonfinite = 1 << 20;
-int line_exponent(std::uint64_t max_bits) {
-  if (max_bits >= 0x7ff0000000000000ull) return kNonfinite;
+template <typename T>
+int line_exponent(pack::Bits<T> max_bits) {
+  if (pack::nonfinite<T>(max_bits)) return kNonfinite;
   if (max_bits == 0) return 0;
-  double x;
-  std::memcpy(&x, &max_bits, sizeof x);
-  return std::clamp(std::ilogb(x), -1022, 1022);
+  return std::clamp(std::ilogb(pack::magnitude<T>(max_bits)), -1022, 1022);
 }
 
 // Per line of a view (rows of op(A) where `rows`, else columns of op(B)): the exponent line_exponent gives, and
@@ -52,39 +46,18 @@ struct Lines {
 };
 template <typename T>
 void line_exponents(const pack::MatrixView<T>& v, bool rows, std::int64_t lines, std::int64_t len, Lines& out) {
-  std::vector<std::uint64_t> mx(std::size_t(lines), 0), mn(std::size_t(lines), ~std::uint64_t(0));
-  const auto at = [&](std::int64_t line, std::int64_t l) { return rows ? v(line, l) : v(l, line); };
-  const auto take = [](std::uint64_t b, std::uint64_t& hi, std::uint64_t& lo) {
-    hi = std::max(hi, b);
-    if (b != 0) lo = std::min(lo, b);
-  };
-  // the view's memory runs along a line: row of op(A) when transposed, column of op(B) when not
-  const bool along = rows == v.trans;
-  if (along) {
-    const auto line = [&](std::int64_t x) {
-      for (std::int64_t l = 0; l < len; ++l)
-        take(bits_of(std::fabs(double(at(x, l)))), mx[std::size_t(x)], mn[std::size_t(x)]);
-    };
-    if (util::team_needed(lines * len > util::kTeamElements ? omp_get_max_threads() : 1)) {
-#pragma omp parallel for schedule(static)
-      for (std::int64_t x = 0; x < lines; ++x) line(x);
-    } else {
-      for (std::int64_t x = 0; x < lines; ++x) line(x);
-    }
-  } else {
-    for (std::int64_t l = 0; l < len; ++l)
-      for (std::int64_t x = 0; x < lines; ++x)
-        take(bits_of(std::fabs(double(at(x, l)))), mx[std::size_t(x)], mn[std::size_t(x)]);
-  }
   out.exp.resize(std::size_t(lines));
   out.tame.resize(std::size_t(lines));
-  for (std::int64_t x = 0; x < lines; ++x) {
-    const int e = line_exponent(mx[std::size_t(x)]);
-    out.exp[std::size_t(x)] = e;
-    double lo;
-    std::memcpy(&lo, &mn[std::size_t(x)], sizeof lo);
-    out.tame[std::size_t(x)] = e != kNonfinite && (mx[std::size_t(x)] == 0 || std::ilogb(lo) - e >= -480);
-  }
+  // the view's memory runs along a line: row of op(A) when transposed, column of op(B) when not
+  const bool along = rows == v.trans;
+  const std::int64_t sr = along ? v.ld : 1, sl = along ? 1 : v.ld;
+  const auto take = [exp = out.exp.data(), tame = out.tame.data()](std::int64_t r, pack::Bits<T> hi, pack::Bits<T> lo) {
+    const int e = line_exponent<T>(hi);
+    exp[r] = e;
+    tame[r] = e != kNonfinite && (hi == 0 || std::ilogb(pack::magnitude<T>(lo)) - e >= -480);
+  };
+  util::on_team(lines * len > util::kTeamElements ? omp_get_max_threads() : 1,
+                [&] { pack::scan_lines(v.data, sr, sl, lines, len, true, take); });
 }
 
 double pow2(int e) {  // -1022 <= e <= 1023

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "crt/digit_product.hpp"
+#include "pack/line_scan.hpp"
 #include "util/pow2.hpp"
 #include "util/team.hpp"
 
@@ -38,7 +39,6 @@ Lines<T> cols_of(const pack::MatrixView<T>& b) {
 template <typename T>
 bool scan(const Lines<T>& x, std::int64_t count, std::int64_t len, int* e, double* norm1) {
   bool bad = false;
-  constexpr double kMax = std::numeric_limits<double>::max();
   // Chunks of lines, walked along memory: line by line where a line is contiguous, else across the chunk.
   constexpr std::int64_t kChunk = 256;
   const std::int64_t chunks = (count + kChunk - 1) / kChunk;
@@ -48,7 +48,9 @@ bool scan(const Lines<T>& x, std::int64_t count, std::int64_t len, int* e, doubl
 #pragma omp for schedule(static)
     for (std::int64_t ch = 0; ch < chunks; ++ch) {
       const std::int64_t r0 = ch * kChunk, nr = std::min(kChunk, count - r0);
-      double mx[kChunk] = {}, s[kChunk] = {}, f1[kChunk], f2[kChunk];
+      double s[kChunk] = {}, f1[kChunk], f2[kChunk];
+      pack::Bits<T> mx[kChunk];  // the chunk's line maxima (pack/line_scan.hpp)
+      pack::line_extremes(x.data + r0 * x.sr, x.sr, x.sl, nr, len, mx, nullptr);
       auto each = [&](auto&& f) {
         if (along) {
           for (std::int64_t r = 0; r < nr; ++r)
@@ -58,11 +60,11 @@ bool scan(const Lines<T>& x, std::int64_t count, std::int64_t len, int* e, doubl
             for (std::int64_t r = 0; r < nr; ++r) f(r, std::fabs(double(x.at(r0 + r, l))));
         }
       };
-      each([&](std::int64_t r, double v) { mx[r] = v > mx[r] || v != v ? v : mx[r]; });
       bool b = false;
       for (std::int64_t r = 0; r < nr; ++r) {
-        b = b || !(mx[r] <= kMax);
-        e[r0 + r] = mx[r] > 0 && mx[r] <= kMax ? std::ilogb(mx[r]) + 1 : 0;
+        const double v = pack::magnitude<T>(mx[r]);
+        b = b || pack::nonfinite<T>(mx[r]);
+        e[r0 + r] = v > 0 && !pack::nonfinite<T>(mx[r]) ? std::ilogb(v) + 1 : 0;
         util::pow2_pair(-e[r0 + r], f1[r], f2[r]);
       }
       if (b) {

@@ -1,12 +1,7 @@
-// Scale pass: one read of each operand for the per-row (A) / per-column (B) maximum magnitude and any NaN/Inf.
-//
-// Magnitudes are compared as integers: with the sign bit cleared, IEEE bit patterns order like the values they
-// encode, and every NaN or Inf pattern lies above every finite one. So one unsigned max per line gives both the
-// maximum (hence the scale exponent) and the non-finite test, and it vectorises without fast-math. The matrix is
-// walked along its contiguous direction whichever way the maxima run.
-#include <cstring>
-
+// Scale pass: one read of each operand (pack/line_scan.hpp) for the per-row (A) / per-column (B) maximum magnitude
+// and any NaN/Inf.
 #include "cpu/features.hpp"
+#include "pack/line_scan.hpp"
 #include "pack/panels.hpp"
 #include "pack/scan_loops.hpp"
 #include "split/slice_fp64.hpp"
@@ -15,62 +10,14 @@
 namespace bf16x::pack {
 namespace {
 
-template <typename T>
-struct Bits;
-template <>
-struct Bits<float> {
-  using U = std::uint32_t;
-  static constexpr U kInf = 0x7f800000u;
-};
-template <>
-struct Bits<double> {
-  using U = std::uint64_t;
-  static constexpr U kInf = 0x7ff0000000000000ull;
-};
-
-template <typename T>
-T from_bits(typename Bits<T>::U u) {
-  T x;
-  std::memcpy(&x, &u, sizeof x);
-  return x;
-}
-
-std::uint32_t line_max(const float* x, std::int64_t len) { return scan_loops().line_max_fp32(x, len); }
-std::uint64_t line_max(const double* x, std::int64_t len) { return scan_loops().line_max_fp64(x, len); }
-void lane_max(const float* x, std::int64_t len, std::uint32_t* m) { scan_loops().lane_max_fp32(x, len, m); }
-void lane_max(const double* x, std::int64_t len, std::uint64_t* m) { scan_loops().lane_max_fp64(x, len, m); }
-
-// Maxima of `count` lines of op(X) that each run over `len` elements, shared among the threads of the region.
-// Line r, element l sits at data[r * sr + l * sl]; exactly one of sr, sl is 1 (sl == 1 is checked first: it also
-// covers ld == 1).
+// The exponents of `count` lines of op(X) that each run over `len` elements, shared among the threads of the region.
+// Line r, element l sits at data[r * sr + l * sl] (line_extremes).
 template <typename T>
 void scan(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count, std::int64_t len, bool scaled, int* exp,
           bool& nonfinite) {
-  using U = typename Bits<T>::U;
-  bool bad = false;
-  if (sl == 1) {
-#pragma omp for schedule(static) nowait
-    for (std::int64_t r = 0; r < count; ++r) {
-      const U m = line_max(data + r * sr, len);
-      bad = bad || m >= Bits<T>::kInf;
-      exp[r] = scaled ? split::scale_exponent(double(from_bits<T>(m))) : 0;
-    }
-  } else {
-    // Lines run across the contiguous direction: each thread keeps the maxima of a range of lines and walks
-    // the matrix column by column over that range.
-    constexpr std::int64_t kChunk = 1024;
-    const std::int64_t chunks = (count + kChunk - 1) / kChunk;
-#pragma omp for schedule(static) nowait
-    for (std::int64_t c = 0; c < chunks; ++c) {
-      U m[kChunk] = {};
-      const std::int64_t r0 = c * kChunk, n = std::min(kChunk, count - r0);
-      for (std::int64_t l = 0; l < len; ++l) lane_max(data + r0 + l * sl, n, m);
-      for (std::int64_t r = 0; r < n; ++r) {
-        bad = bad || m[r] >= Bits<T>::kInf;
-        exp[r0 + r] = scaled ? split::scale_exponent(double(from_bits<T>(m[r]))) : 0;
-      }
-    }
-  }
+  const bool bad = scan_lines(data, sr, sl, count, len, false, [exp, scaled](std::int64_t r, Bits<T> hi, Bits<T>) {
+    exp[r] = scaled ? split::scale_exponent(magnitude<T>(hi)) : 0;
+  });
   if (bad) {
 #pragma omp atomic write
     nonfinite = true;

@@ -1,8 +1,6 @@
 #include "policy/error_model.hpp"
 
-#include <emmintrin.h>
 #include <omp.h>
-#include <xmmintrin.h>
 
 #include <algorithm>
 #include <array>
@@ -16,6 +14,7 @@
 #include "cpu/features.hpp"
 #include "mode/records.hpp"
 #include "pack/layout.hpp"
+#include "pack/line_scan.hpp"
 #include "policy/fill_loops.hpp"
 #include "split/slice_fp64.hpp"
 #include "util/team.hpp"
@@ -66,68 +65,9 @@ void count_across(const double* x, std::int64_t sl, int nr, std::int64_t len, co
   fill_loops().count_across_fp64(x, sl, nr, len, c, shift, h);
 }
 
-// Per line of a block: the largest and the smallest nonzero |x| (as FP64: exact for float too; +inf for a zero line),
-// and whether any entry is NaN or Inf. SSE2 (baseline x86-64), two entries an operation: along the lines where they are
-// contiguous, else across the block, lines side by side.
-template <typename T>
-__m128d abs2(const T* p) {
-  const __m128d sign = _mm_set1_pd(-0.0);
-  if constexpr (sizeof(T) == 8)
-    return _mm_andnot_pd(sign, _mm_loadu_pd(p));
-  else
-    return _mm_andnot_pd(sign, _mm_cvtps_pd(_mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)))));
-}
-template <typename T>
-bool extremes(const T* x, std::int64_t sr, std::int64_t sl, std::int64_t nr, std::int64_t len, double* mx, double* mn) {
-  constexpr double kMax = std::numeric_limits<double>::max();
-  const __m128d top = _mm_set1_pd(kMax);
-  __m128d bad = _mm_setzero_pd();
-  auto one = [&](double v, std::int64_t r) {  // the odd entry: max, min and the check, as the vector lanes do
-    v = std::fabs(v);
-    bad = _mm_or_pd(bad, _mm_set1_pd(v <= kMax ? 0.0 : -1.0));
-    mx[r] = v > mx[r] ? v : mx[r];
-    mn[r] = v != 0 && v < mn[r] ? v : mn[r];
-  };
-  const __m128d inf = _mm_set1_pd(std::numeric_limits<double>::infinity()), zero = _mm_setzero_pd();
-  const auto nonzero = [&](__m128d v) { return _mm_or_pd(v, _mm_and_pd(_mm_cmpeq_pd(v, zero), inf)); };  // 0 -> inf
-  for (std::int64_t r = 0; r < nr; ++r) mx[r] = 0, mn[r] = std::numeric_limits<double>::infinity();
-  if (sl == 1) {
-    for (std::int64_t r = 0; r < nr; ++r) {
-      const T* line = x + r * sr;
-      __m128d hi0 = _mm_setzero_pd(), hi1 = hi0, lo0 = _mm_set1_pd(mn[r]), lo1 = lo0;
-      std::int64_t l = 0;
-      for (; l + 4 <= len; l += 4) {
-        const __m128d v0 = abs2(line + l), v1 = abs2(line + l + 2);
-        bad = _mm_or_pd(bad, _mm_or_pd(_mm_cmpnle_pd(v0, top), _mm_cmpnle_pd(v1, top)));
-        hi0 = _mm_max_pd(hi0, v0), hi1 = _mm_max_pd(hi1, v1);
-        lo0 = _mm_min_pd(lo0, nonzero(v0)), lo1 = _mm_min_pd(lo1, nonzero(v1));
-      }
-      alignas(16) double h[2], o[2];
-      _mm_store_pd(h, _mm_max_pd(hi0, hi1));
-      _mm_store_pd(o, _mm_min_pd(lo0, lo1));
-      mx[r] = std::max(h[0], h[1]), mn[r] = std::min(o[0], o[1]);
-      for (; l < len; ++l) one(double(line[l]), r);
-    }
-  } else {
-    const std::int64_t pairs = nr / 2;
-    for (std::int64_t l = 0; l < len; ++l) {
-      const T* col = x + l * sl;
-      if (l + kAhead < len) prefetch_piece(col + kAhead * sl, nr);
-      for (std::int64_t p = 0; p < pairs; ++p) {
-        const __m128d v = abs2(col + 2 * p);
-        bad = _mm_or_pd(bad, _mm_cmpnle_pd(v, top));
-        _mm_storeu_pd(mx + 2 * p, _mm_max_pd(_mm_loadu_pd(mx + 2 * p), v));
-        _mm_storeu_pd(mn + 2 * p, _mm_min_pd(_mm_loadu_pd(mn + 2 * p), nonzero(v)));
-      }
-      if (nr % 2) one(double(col[nr - 1]), nr - 1);
-    }
-  }
-  return _mm_movemask_pd(bad) != 0;
-}
-
 // Lines of op(X): element l of line r sits at data[r * sr + l * sl], walked along the contiguous direction, a block
-// of lines at a time. Two passes over a block: its lines' extremes (the scale, and the lowest nonzero and the highest
-// bin, since bin_of grows with |x|), then the counts.
+// of lines at a time. Two passes over a block: its lines' extremes (pack::line_extremes: the scale, and the lowest
+// nonzero and the highest bin, since bin_of grows with |x|), then the counts.
 // - Along (sl == 1), kAlong lines a block (2048-long FP64 lines: 512 KiB, read again from the L2), line by line,
 //   into kAlongCopies counts per bin: most entries of a line lie in its top binades, and equal bins in a row then
 //   do not wait for each other's increments.
@@ -193,14 +133,17 @@ Env measure(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count,
     for (std::int64_t blk = 0; blk < blocks; ++blk) {
       const std::int64_t r0 = blk * block, nr = std::min(block, count - r0);
       const T* x = data + r0 * sr;
-      double mx[kAcross], mn[kAcross];
-      nonfinite = extremes(x, sr, sl, nr, len, mx, mn) || nonfinite;
+      alignas(64) pack::Bits<T> top[kAcross], least[kAcross];
+      pack::line_extremes(x, sr, sl, nr, len, top, least);
+      for (std::int64_t r = 0; r < nr; ++r) nonfinite = nonfinite || pack::nonfinite<T>(top[r]);
       if (nonfinite) continue;
+      double mx[kAcross];
       int scale[kAcross], lo[kAcross], hi[kAcross], offset[kAcross];
       bool fast = true;
       for (std::int64_t r = 0; r < nr; ++r) {
+        mx[r] = pack::magnitude<T>(top[r]);
         scale[r] = split::scale_exponent(mx[r]);
-        lo[r] = len == 0 ? Env::kBins : mx[r] == 0 ? 0 : bin_of(mn[r], scale[r]);
+        lo[r] = len == 0 ? Env::kBins : mx[r] == 0 ? 0 : bin_of(pack::magnitude<T>(least[r]), scale[r]);
         hi[r] = len > 0 ? bin_of(mx[r], scale[r]) + 1 : 0;
         offset[r] = bin_offset(scale[r]);
         fast = fast && scale[r] >= kFastScale;
