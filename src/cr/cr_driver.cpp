@@ -190,7 +190,9 @@ void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::M
       util::share_loop(items * groups, util::Schedule::dynamic_nowait, 1, [&](std::int64_t item) {
         const std::int64_t r0 = item / groups * kRows, group = item % groups;
         const std::int64_t p0 = col_panels * group / groups, p1 = col_panels * (group + 1) / groups;
-        pack_lines_of(a, true, ea, r0, kRows / mr, mr, m, k, ap, false);  // this item's rows, by this thread
+        // This item's rows, by this thread: the panels that hold some of them (the loop below runs those only).
+        const std::int64_t live_panels = std::min<std::int64_t>(kRows / mr, (m - r0 + mr - 1) / mr);
+        pack_lines_of(a, true, ea, r0, live_panels, mr, m, k, ap, false);
         lap.lap(mine.pack);
         for (std::int64_t panel = 0; panel < kRows / mr && r0 + panel * mr < m; ++panel)
           for (std::int64_t p = p0; p < p1; ++p) {

@@ -7,11 +7,13 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <new>
 
 #include "crt/digit_product.hpp"
 #include "pack/line_scan.hpp"
 #include "util/pow2.hpp"
 #include "util/team.hpp"
+#include "util/workspace.hpp"
 
 namespace bf16x::method {
 namespace {
@@ -113,29 +115,47 @@ constexpr int kBlock = 256;  // output blocks of the digit product
 
 // A thread's digit product of one block of C (at most kBlock x kBlock): the panels of one k-block, the block's int32
 // sums (and, past the k-blocks whose sums fit them, its FP64 sums) in rows of ld. Sized by the call's largest block
-// (its row and column panels), so that a small call does not map, fault in and clear 512 KiB of sums and up to
-// 512 KiB of panels (2 ms a 4 x 4 call). Nothing is cleared on allocation: the packers write what the kernels read,
+// (its row and column panels), so that a small call does not fault in and clear 512 KiB of sums and up to 512 KiB
+// of panels (2 ms a 4 x 4 call). In the calling thread's workspace (util/workspace.hpp, as the drivers'), which the
+// method's driver takes over after the check. Nothing is cleared: the packers write what the kernels read,
 // load_digits the part of yb they read, and crt::block_product the sums.
 struct BlockSpace {
-  template <typename T>
-  struct Scratch {
-    std::unique_ptr<T[]> p;
-    explicit Scratch(std::size_t n) : p(new T[n]) {}
-    T* data() const { return p.get(); }
-  };
   int ld;
-  Scratch<std::int8_t> apack, bpack;
-  Scratch<double> yb;
-  Scratch<std::int32_t> acc;
-  Scratch<double> sums;
-  BlockSpace(int kc, int row_panels, int col_panels, bool fp64_sums)
-      : ld(col_panels * kTile),
-        apack(std::size_t(row_panels) * int8::a_panel_bytes(kc)),
-        bpack(std::size_t(col_panels) * int8::b_panel_bytes(kc)),
-        yb(std::size_t(kTile) * kc),
-        acc(std::size_t(row_panels) * kTile * std::size_t(ld)),
-        sums(fp64_sums ? std::size_t(row_panels) * kTile * std::size_t(ld) : 0) {}
+  std::int8_t* apack;
+  std::int8_t* bpack;
+  double* yb;
+  std::int32_t* acc;
+  double* sums;
 };
+
+// One BlockSpace per thread for blocks of up to kBlock x kBlock entries of an m x n product, kc deep, 64-byte
+// aligned pieces of one reservation. Throws std::bad_alloc.
+std::vector<BlockSpace> block_spaces(int threads, int kc, std::int64_t m, std::int64_t n, bool fp64_sums) {
+  const auto panels_of = [](std::int64_t extent) {
+    return int((std::min<std::int64_t>(extent, kBlock) + kTile - 1) / kTile);
+  };
+  const int rp = panels_of(m), cp = panels_of(n), ld = cp * kTile;
+  const auto up = [](std::size_t b) { return (b + 63) / 64 * 64; };
+  const std::size_t a_bytes = up(std::size_t(rp) * int8::a_panel_bytes(kc)),
+                    b_bytes = up(std::size_t(cp) * int8::b_panel_bytes(kc)), yb_bytes = up(sizeof(double) * kTile * kc),
+                    sums = std::size_t(rp) * kTile * std::size_t(ld), acc_bytes = up(sizeof(std::int32_t) * sums),
+                    sums_bytes = fp64_sums ? up(sizeof(double) * sums) : 0;
+  const std::size_t each = a_bytes + b_bytes + yb_bytes + acc_bytes + sums_bytes;
+  auto* mem = static_cast<unsigned char*>(util::thread_workspace().reserve(each * std::size_t(threads)));
+  if (!mem) throw std::bad_alloc();
+  std::vector<BlockSpace> spaces;
+  for (int t = 0; t < threads; ++t) {
+    unsigned char* p = mem + each * std::size_t(t);
+    BlockSpace s{ld,
+                 reinterpret_cast<std::int8_t*>(p),
+                 reinterpret_cast<std::int8_t*>(p + a_bytes),
+                 reinterpret_cast<double*>(p + a_bytes + b_bytes),
+                 reinterpret_cast<std::int32_t*>(p + a_bytes + b_bytes + yb_bytes),
+                 fp64_sums ? reinterpret_cast<double*>(p + a_bytes + b_bytes + yb_bytes + acc_bytes) : nullptr};
+    spaces.push_back(s);
+  }
+  return spaces;
+}
 
 // H = D(op(A)) D(op(B)) block by block on the INT8 engine (crt/digit_product.hpp), k-blocks of kc.
 template <typename T>
@@ -161,19 +181,17 @@ struct DigitProduct {
       const int kcp = (len + int8::kKChunk - 1) / int8::kKChunk * int8::kKChunk;
       for (int p = 0; p < blk.rp; ++p) {
         const int lines = crt::live_lines(rows, p);
-        load_digits(la, i0 + p * kTile, lines, l0, len, kcp, ea, sp.yb.data());
-        crt::pack_panel(true, kernel.live(), sp.yb.data(), kcp, len, lines, nullptr, 0,
-                        sp.apack.data() + std::size_t(p) * ab, 0);
+        load_digits(la, i0 + p * kTile, lines, l0, len, kcp, ea, sp.yb);
+        crt::pack_panel(true, kernel.live(), sp.yb, kcp, len, lines, nullptr, 0, sp.apack + std::size_t(p) * ab, 0);
       }
       for (int p = 0; p < blk.cp; ++p) {
         const int lines = crt::live_lines(cols, p);
-        load_digits(lb, j0 + p * kTile, lines, l0, len, kcp, eb, sp.yb.data());
-        crt::pack_panel(false, kernel.live(), sp.yb.data(), kcp, len, lines, nullptr, 0,
-                        sp.bpack.data() + std::size_t(p) * bb, 0);
+        load_digits(lb, j0 + p * kTile, lines, l0, len, kcp, eb, sp.yb);
+        crt::pack_panel(false, kernel.live(), sp.yb, kcp, len, lines, nullptr, 0, sp.bpack + std::size_t(p) * bb, 0);
       }
-      return crt::KPanels{sp.apack.data(), sp.bpack.data(), ab, bb, crt::KBlock{l0, len, kcp}};
+      return crt::KPanels{sp.apack, sp.bpack, ab, bb, crt::KBlock{l0, len, kcp}};
     };
-    return crt::block_product(kernel, blk, kblocks(), fit(), sp.acc.data(), sp.sums.data(), sp.ld, panels, [](int) {});
+    return crt::block_product(kernel, blk, kblocks(), fit(), sp.acc, sp.sums, sp.ld, panels, [](int) {});
   }
 };
 
@@ -221,7 +239,7 @@ struct EntryProof {
     for (int jj = 0; jj < cols; ++jj)
       for (int ii = 0; ii < rows; ++ii) {
         const std::size_t e = std::size_t(ii) * sp.ld + jj;
-        const double hij = h.in_acc ? double(sp.acc.data()[e]) : sp.sums.data()[e];
+        const double hij = h.in_acc ? double(sp.acc[e]) : sp.sums[e];
         // hij == 0: every product is zero, the entry is exact.
         if (hij != 0 && !(*this)(hij, lines.na[std::size_t(i0 + ii)] + lines.nb[std::size_t(j0 + jj)])) {
           mask.mark(i0 + ii, j0 + jj);
@@ -240,19 +258,6 @@ bool scan_lines(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std:
   return scan(rows_of(a), m, k, lines.ea.data(), lines.na.data()) ||
          scan(cols_of(b), n, k, lines.eb.data(), lines.nb.data());
 }
-
-namespace {
-// One BlockSpace per thread for blocks of up to kBlock x kBlock entries of an m x n product, kc deep.
-std::vector<BlockSpace> block_spaces(int threads, int kc, std::int64_t m, std::int64_t n, bool fp64_sums) {
-  const auto panels_of = [](std::int64_t extent) {
-    return int((std::min<std::int64_t>(extent, kBlock) + kTile - 1) / kTile);
-  };
-  std::vector<BlockSpace> spaces;
-  spaces.reserve(static_cast<std::size_t>(threads));
-  for (int t = 0; t < threads; ++t) spaces.emplace_back(kc, panels_of(m), panels_of(n), fp64_sums);
-  return spaces;
-}
-}  // namespace
 
 template <typename T>
 GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std::int64_t m, std::int64_t n,
