@@ -63,12 +63,14 @@ inline double error_bound(int mode, bool dbl, int block_k, const EntryScale& e, 
     const double tau = std::max({4 * kd * kU64, gamma_n(kd + 2, u), target});  // a target auto's caller set
     return 1.01 * (e.alpha * e.absab * tau + 2 * kU64 * e.beta_c0 + (u + kU64) * e.r) + underflow;
   }
-  if (mode == BF16X_MODE_FP32X6) {
-    // 12 rounded pair additions per k in a bk-deep FP32 block sum, one add per k-block, dropped products
-    // 3 * 2^-24 |a||b|, DAZ of slices 2^-126 below the row scale; alpha and beta in FP64, one rounding to FP32.
+  if (const mode::Record* r = mode::record(mode); r && r->method == mode::Method::slices && !mode::fits(mode, true)) {
+    // FP32 slices (docs/numerics.md): 2 rounded pair additions per product and k in a bk-deep FP32 block sum, one
+    // add per k-block; dropped: fp32x6's three exact slices leave A1B2 + A2B1 + A2B2 <= 3 * 2^-24 |a||b|, fp32x3's
+    // two a residual of 2^-16 |x| on each factor and A1B1, under 3.1 * 2^-16 |a||b|; DAZ of slices 2^-126 below the
+    // row scale; alpha and beta in FP64, one rounding to FP32.
     const double bk = block_k > 0 ? block_k : 64;
-    const double n = 12 * bk + std::ceil(kd / bk);
-    const double rel = gamma_n(n, kU32) * 1.02 + 3.1 * kU32;
+    const double n = 2.0 * r->products * bk + std::ceil(kd / bk);
+    const double rel = gamma_n(n, kU32) * 1.02 + (r->slices >= 3 ? 3.1 * kU32 : 3.1 * 0x1p-16);
     return e.alpha * (e.absab * rel + e.fixed * 0x1p-120) + kU32 * e.r + 2 * kU64 * e.beta_c0 + underflow;
   }
   // fp64x(d): truncation T_d of the fixed point plus the FP64 additions (groups x k-blocks) of the exact sums.

@@ -106,7 +106,7 @@ template <typename Panels, typename Lap>
 BlockSums block_product(const TileRunner& kernel, const Block& blk, std::int64_t kblocks, std::int64_t fit,
                         std::int32_t* acc, double* sums, int ld, Panels&& panels, Lap&& lap) {
   constexpr int kTile = engine::int8::kTile;
-  const auto [i0, j0, rows, cols, rp, cp] = blk;
+  const int rows = blk.rows, cols = blk.cols, rp = blk.rp, cp = blk.cp;  // (lambdas capture no structured bindings)
   BlockSums r{kblocks <= fit};
   const auto zero_rows = [&](auto* p) {
     for (int i = 0; i < rp * kTile; ++i) std::fill_n(p + std::size_t(i) * ld, cp * kTile, 0);
@@ -136,7 +136,6 @@ BlockSums block_product(const TileRunner& kernel, const Block& blk, std::int64_t
       lap(2);
     }
   }
-  (void)i0, (void)j0;
   return r;
 }
 
