@@ -463,6 +463,36 @@ TEST(Guard, DigitSumsPastTheInt32TilesKeepTheBound) {
   }
 }
 
+// A NaN or Inf alpha or beta: the guard has no finite entry to prove, and its repair (an exact sum rounded for
+// finite scalars) once turned alpha = Inf into finite entries (fuzzer: fp64c19, alpha = beta = Inf, C(9,4) =
+// -6.3e305 where alpha P + beta C0 is -Inf + Inf). On an input whose entries the guard repairs: the host GEMM's
+// classes and values, entry by entry (as for NaN or Inf operands), so no entry with a nonzero exact product is
+// finite where alpha is infinite.
+TEST(Guard, NonFiniteAlphaOrBetaGetTheHostsClasses) {
+  std::mt19937_64 g(9);
+  const Mat t = upper_triangular(75, g, 1.0, 1e3);
+  const Case cs{"triangular", t, t};
+  const Mat ref = check::exact_gemm(cs.a, cs.b);
+  ASSERT_EQ(run(cs, BF16X_MODE_FP64C(19), BF16X_GUARD_DEFAULT).stats.guard, BF16X_GUARD_ENTRIES);
+  const double inf = HUGE_VAL;
+  Mat c0(cs.a.rows, cs.b.cols);
+  for (double& x : c0.v) x = 1e-9;
+  for (int mode : {BF16X_MODE_FP64X21, BF16X_MODE_FP64C(19)})
+    for (const auto& [alpha, beta] : {std::pair{inf, 0.0}, {-inf, 1.0}, {1.0, inf}, {inf, inf}, {std::nan(""), 0.5}}) {
+      const Result r = run(cs, mode, BF16X_GUARD_ON, alpha, beta, &c0);
+      const Result host = run(cs, BF16X_MODE_NATIVE, 0, alpha, beta, &c0);
+      ASSERT_EQ(r.status, BF16X_OK);
+      EXPECT_EQ(r.stats.guard, BF16X_GUARD_NATIVE) << bf16x_mode_name(mode);
+      for (std::size_t e = 0; e < r.c.v.size(); ++e) {
+        EXPECT_TRUE(std::isnan(r.c.v[e]) ? std::isnan(host.c.v[e]) : r.c.v[e] == host.c.v[e])
+            << bf16x_mode_name(mode) << " alpha " << alpha << " beta " << beta << " entry " << e;
+        if (std::isinf(alpha) && ref.v[e] != 0) {
+          EXPECT_FALSE(std::isfinite(r.c.v[e])) << " entry " << e;
+        }
+      }
+    }
+}
+
 // SGEMM: fp32c8 and fp32c10 are guarded by default, within 4 k u32 (|A||B|)_ij (the final rounding to FP32
 // included; the reference's own rounding to double is far below it).
 TEST(Guard, Fp32cIsComponentwise) {

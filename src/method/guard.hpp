@@ -2,6 +2,7 @@
 // whether it applies, the proof (the fill envelope, then the INT8 digit product), and the repair of the entries it
 // could not prove by dot products, or the host GEMM for the whole call where those would cost as much.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <new>
 #include <string>
@@ -97,6 +98,15 @@ int host_in_range(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n
 template <typename T, typename Emulate, typename Host>
 int run_guarded(const GuardRequest& g, const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n, Outcome& out,
                 Emulate&& emulate, Host&& host) {
+  bool ran = true;
+  // A NaN or Inf alpha or beta leaves no finite entry to prove or repair (the repair rounds alpha AB + beta C for
+  // finite scalars, and its exact sum would turn an Inf into a finite value): the host GEMM's IEEE classes, as for
+  // NaN or Inf operands, where it can take the call; else the mode's own, unrepaired.
+  if (!std::isfinite(double(x.alpha)) || !std::isfinite(double(x.beta))) {
+    if (!g.host) return emulate(ran);
+    out.guard = BF16X_GUARD_NATIVE;
+    return host();
+  }
   const double t0 = util::now();
   GuardPlan p;
   try {
@@ -107,7 +117,6 @@ int run_guarded(const GuardRequest& g, const driver::RepairArgs<T>& x, std::int6
     p.result = BF16X_GUARD_NATIVE;
   }
   out.seconds_guard += util::now() - t0;
-  bool ran = true;
   if (p.nonfinite) return emulate(ran);  // the mode hands NaN/Inf to the host GEMM itself
   out.guard = p.result;
   if (p.native) return host();
