@@ -430,15 +430,17 @@ TEST(Guard, SameBitsOnEveryEngineAndThreadCount) {
 }
 
 // The digit product past the k its int32 tiles hold (crt/digit_product.hpp: 127^2 x 1024 per k-block, 130
-// k-blocks), where its sums move into FP64 every 130 k-blocks: a 40 x 40 product of depth 140,000 whose row 0 of A
-// is one 1 among entries of 1e-12 and whose column 0 of B is zero where that 1 is, so that the envelope fails and
-// the digits prove every entry but those of row 0 (their H is k - 1 products of digit 1 and one more, below the
-// lower bound's k + 127 ||b^_:j||_1), which are repaired. Also on every
-// INT8 engine, where the part kernels leave the edge tiles' other entries alone.
+// k-blocks), where its sums move into FP64 every 130 k-blocks: a 33 x 3 product of depth 134,000 (131 k-blocks; two
+// row panels, edge tiles both ways) whose row 0 of A is one 1 among entries of 1e-12 and whose column 0 of B is zero
+// where that 1 is, so that the envelope fails and the digits prove every entry but those of row 0 (their H is k - 1
+// products of digit 1 and one more, below the lower bound's k + 127 ||b^_:j||_1), which are repaired. Also on every
+// INT8 engine, where the part kernels leave the edge tiles' other entries alone. (Small in m n: the double-double
+// reference's cost, under the sanitizers too.)
 TEST(Guard, DigitSumsPastTheInt32TilesKeepTheBound) {
-  std::mt19937_64 g(140000);
-  const std::int64_t m = 40, n = 40, k = 140000;
-  Case cs{"deep", random_mat(m, k, g, 0.5, 1), random_mat(k, n, g, 0.5, 1)};
+  std::mt19937_64 g(134000);
+  const std::int64_t m = 33, n = 3, k = 134000;
+  // Entries in [0.995, 0.999]: digits of 127, so H = 127^2 k past 2^31, where int32 sums would wrap.
+  Case cs{"deep", random_mat(m, k, g, 0.995, 0.999), random_mat(k, n, g, 0.995, 0.999)};
   cs.a(0, 0) = 1;
   for (std::int64_t l = 1; l < k; ++l) cs.a(0, l) *= 1e-12;
   cs.b(0, 0) = 0;
