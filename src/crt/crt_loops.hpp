@@ -18,7 +18,7 @@ struct CrtLoops {
   void (*load_across_fp64)(const double* x, std::int64_t ld, int rows, int len, const double* f1, const double* f2,
                            bool digits, double* yb, int kcp);
   void (*residues)(const double* y, int len, double p, double invp, double hi, double lo, int bits, std::int8_t* out);
-  // pack_a_panel (pad, len = kcp) and pack_a_live (not pad); the same of B.
+  // pack_panel (crt_ops.hpp): the whole padded panels (pad, len = kcp) or the live ones (not pad).
   void (*pack_a)(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
                  std::size_t stride, bool stream, bool pad);
   void (*pack_b)(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,

@@ -31,22 +31,10 @@ void residues(const double* y, int len, double p, double invp, double hi, double
   crt_loops().residues(y, len, p, invp, hi, lo, bits, out);
 }
 
-void pack_a_panel(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
-                  std::size_t stride, bool stream) {
-  crt_loops().pack_a(yb, kcp, kcp, lines, plan, bits, panel, stride, stream, true);
-}
-void pack_b_panel(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
-                  std::size_t stride, bool stream) {
-  crt_loops().pack_b(yb, kcp, kcp, lines, plan, bits, panel, stride, stream, true);
-}
-
-void pack_a_live(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
-                 std::size_t stride, bool stream) {
-  crt_loops().pack_a(yb, kcp, len, lines, plan, bits, panel, stride, stream, false);
-}
-void pack_b_live(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
-                 std::size_t stride, bool stream) {
-  crt_loops().pack_b(yb, kcp, len, lines, plan, bits, panel, stride, stream, false);
+void pack_panel(bool of_a, bool live, const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits,
+                std::int8_t* panel, std::size_t stride, bool stream) {
+  const CrtLoops& l = crt_loops();
+  (of_a ? l.pack_a : l.pack_b)(yb, kcp, live ? len : kcp, lines, plan, bits, panel, stride, stream, !live);
 }
 
 void reduce_mod(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t) {

@@ -27,20 +27,16 @@ void residues(const double* y, int len, double p, double invp, double hi, double
 // null. Lines at or past `lines` are padding: zero bytes, and yb is not read there. stream: streaming stores where
 // the CPU has AVX2 or AVX-512 and a line of the panels is whole (for panels that will not be read before they leave the
 // caches: the operand caches of crt_driver).
-void pack_a_panel(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
-                  std::size_t stride, bool stream = false);
-void pack_b_panel(const double* yb, int kcp, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
-                  std::size_t stride, bool stream = false);
-
-// The same panels for the part kernels (engine/int8_kernel.hpp): yb's values end at len (zero from there to kcp),
+// Live panels, the same for the part kernels (engine/int8_kernel.hpp): yb's values end at len (zero from there to kcp),
 // and only their residues are formed (len rounded up to 16): the rest of each 64-k chunk of an A line zero bytes,
 // of a B line zero or left unwritten; lines past `lines` (and their A row sums) may be left unwritten, holding
 // whatever the memory held. Only kernels that leave those out (the part kernels, engine/int8_kernel.hpp, or the
 // whole-tile kernel on 32 x 32 live lines and a whole kcp) may read these.
-void pack_a_live(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
-                 std::size_t stride, bool stream = false);
-void pack_b_live(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
-                 std::size_t stride, bool stream = false);
+//
+// pack_panel: A panels (of_a) or B panels, the live ones above where `live` (len values of each line), else the
+// whole zero-padded ones (every k up to kcp; len is not read).
+void pack_panel(bool of_a, bool live, const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits,
+                std::int8_t* panel, std::size_t stride, bool stream = false);
 
 // acc[e] = symmetric residue of acc[e] modulo p_t.
 void reduce_mod(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t);

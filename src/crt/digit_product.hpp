@@ -68,16 +68,6 @@ struct TileRunner {
   bool live() const { return part != nullptr; }
 };
 
-// A or B panels of the live lines: for an engine with a part kernel only the live lines and k (pack_*_live), else
-// whole zero-padded panels.
-inline void pack_panel(bool of_a, bool live, const double* yb, int kcp, int len, int lines, const CrtPlan* plan,
-                       int bits, std::int8_t* panel, std::size_t stride, bool stream = false) {
-  if (live)
-    (of_a ? pack_a_live : pack_b_live)(yb, kcp, len, lines, plan, bits, panel, stride, stream);
-  else
-    (of_a ? pack_a_panel : pack_b_panel)(yb, kcp, lines, plan, bits, panel, stride, stream);
-}
-
 // The panels of one k-block for a block's tiles: A panel ip at a + ip a_bytes, B panel jp at b + jp b_bytes.
 struct KPanels {
   const std::int8_t* a;
