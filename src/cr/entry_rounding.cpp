@@ -17,29 +17,43 @@ T with_c_terms(ExactSum& acc, const Terms& x, const double (&c0)[2], int count) 
   return acc.to<T>();
 }
 
+// acc += w 2^shift sum_l a[l sa] b[l sb]: straight into acc where w is a signed power of two (alpha = -1 or 1, as in
+// LAPACK's updates, whose cancelling entries are most of those that come here), else through the dot product's own
+// exact sum, multiplied by w.
+template <typename T>
+void add_weighted_dot(ExactSum& acc, double w, const T* a, std::int64_t sa, const T* b, std::int64_t sb, std::int64_t k,
+                      int shift) {
+  if (w == 0) return;
+  int e;
+  const double f = std::frexp(w, &e);  // w = f 2^e, |f| in [1/2, 1) (subnormal w included)
+  if (std::fabs(f) == 0.5) {
+    acc.add_dot(a, sa, b, sb, k, shift + e - 1, f < 0);
+    return;
+  }
+  ExactSum dot;
+  dot.add_dot(a, sa, b, sb, k, shift);
+  acc.add_scaled(dot, w);
+}
+
 }  // namespace
 
 template <typename T>
 T round_exactly(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std::int64_t i, const std::int64_t (&j)[2],
                 const Terms& x, const double (&c0)[2]) {
-  ExactSum acc, dot;
+  ExactSum acc;
   for (int r = 0; r < 2; ++r) {
-    if (x.w[r] == 0) continue;
-    dot.clear();
     // row i of op(A) and column j of op(B) as strided lines
     const T* pa = a.trans ? a.data + i * a.ld : a.data + i;
     const T* pb = b.trans ? b.data + j[r] : b.data + j[r] * b.ld;
-    dot.add_dot(pa, a.trans ? 1 : a.ld, pb, b.trans ? b.ld : 1, x.k, 0);
-    acc.add_scaled(dot, x.w[r]);
+    add_weighted_dot(acc, x.w[r], pa, a.trans ? 1 : a.ld, pb, b.trans ? b.ld : 1, x.k, 0);
   }
   return with_c_terms<T>(acc, x, c0, 2);
 }
 
 template <typename T>
 T round_exactly_packed(PackedLine a, PackedLine b, int scale, const Terms& x, const double (&c0)[2]) {
-  ExactSum acc, dot;
-  dot.add_dot(a.p, a.stride, b.p, b.stride, x.k, scale);
-  acc.add_scaled(dot, x.w[0]);
+  ExactSum acc;
+  add_weighted_dot(acc, x.w[0], a.p, a.stride, b.p, b.stride, x.k, scale);
   return with_c_terms<T>(acc, x, c0, 1);
 }
 

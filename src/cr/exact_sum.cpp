@@ -36,9 +36,19 @@ void carry_limbs(std::int64_t* v, int lo, int hi) {
 }  // namespace
 
 void ExactSum::clear() {
-  if (hi_ > lo_) std::memset(limb_ + lo_, 0, sizeof(std::int64_t) * std::size_t(hi_ - lo_));
   adds_ = 0;
   lo_ = kLimbs, hi_ = 0;
+}
+
+void ExactSum::cover(int lo, int hi) {
+  hi = std::min(kLimbs, hi);
+  if (hi_ <= lo_) {  // empty: the window is [lo, hi)
+    std::memset(limb_ + lo, 0, sizeof(std::int64_t) * std::size_t(hi - lo));
+    lo_ = lo, hi_ = hi;
+    return;
+  }
+  if (lo < lo_) std::memset(limb_ + lo, 0, sizeof(std::int64_t) * std::size_t(lo_ - lo)), lo_ = lo;
+  if (hi > hi_) std::memset(limb_ + hi_, 0, sizeof(std::int64_t) * std::size_t(hi - hi_)), hi_ = hi;
 }
 
 void ExactSum::add_bits(std::uint64_t mag, int exp, bool negative) {
@@ -49,12 +59,12 @@ void ExactSum::add_bits(std::uint64_t mag, int exp, bool negative) {
   const u128 v = u128(mag) << (s & 31);  // below 2^95: three digits
   const std::int64_t d0 = std::int64_t(std::uint64_t(v) & kDigit), d1 = std::int64_t(std::uint64_t(v >> 32) & kDigit),
                      d2 = std::int64_t(std::uint64_t(v >> 64));
+  cover(idx, idx + 4);
   if (negative) {
     limb_[idx] -= d0, limb_[idx + 1] -= d1, limb_[idx + 2] -= d2;
   } else {
     limb_[idx] += d0, limb_[idx + 1] += d1, limb_[idx + 2] += d2;
   }
-  lo_ = std::min(lo_, idx), hi_ = std::max(hi_, std::min(kLimbs, idx + 4));
   if (++adds_ == (1 << 30)) carry();
 }
 
@@ -71,9 +81,9 @@ void ExactSum::add_product(double a, double b, int shift) {
 }
 
 template <typename T>
-void ExactSum::add_dot(const T* a, std::int64_t sa, const T* b, std::int64_t sb, std::int64_t k, int shift) {
+void ExactSum::add_dot(const T* a, std::int64_t sa, const T* b, std::int64_t sb, std::int64_t k, int shift,
+                       bool negate) {
   std::int64_t* const limb = limb_;
-  int wlo = lo_, whi = hi_;                                         // the window this loop touches
   for (std::int64_t l0 = 0; l0 < k; l0 += std::int64_t(1) << 28) {  // carries well before int64 could overflow
     const std::int64_t l1 = std::min(k, l0 + (std::int64_t(1) << 28));
     for (std::int64_t l = l0; l < l1; ++l) {
@@ -84,9 +94,10 @@ void ExactSum::add_dot(const T* a, std::int64_t sa, const T* b, std::int64_t sb,
       decompose(x, mx, ex);
       decompose(y, my, ey);
       const u128 m = u128(mx) * my;
-      const std::int64_t sign = (std::signbit(x) != std::signbit(y)) ? -1 : 1;
+      const std::int64_t sign = (std::signbit(x) != std::signbit(y)) != negate ? -1 : 1;
       // the 106-bit product in 32-bit digits from its lowest set limb: at most five
       const int pos = ex + ey + shift - kLow, idx = pos >> 5;
+      if (idx < lo_ || idx + 5 > hi_) cover(idx, idx + 5);
       const int off = pos & 31;
       const u128 lo = m << off;                                             // bits 0 .. 127 of the shifted product
       const std::uint64_t top = off ? std::uint64_t(m >> (128 - off)) : 0;  // bits 128 ..
@@ -95,31 +106,29 @@ void ExactSum::add_dot(const T* a, std::int64_t sa, const T* b, std::int64_t sb,
       limb[idx + 2] += sign * std::int64_t(std::uint64_t(lo >> 64) & kDigit);
       limb[idx + 3] += sign * std::int64_t(std::uint64_t(lo >> 96));
       limb[idx + 4] += sign * std::int64_t(top);
-      wlo = std::min(wlo, idx), whi = std::max(whi, idx + 5);
     }
-    lo_ = wlo, hi_ = std::min(kLimbs, whi);
     carry();
   }
 }
 
-template void ExactSum::add_dot(const float*, std::int64_t, const float*, std::int64_t, std::int64_t, int);
-template void ExactSum::add_dot(const double*, std::int64_t, const double*, std::int64_t, std::int64_t, int);
+template void ExactSum::add_dot(const float*, std::int64_t, const float*, std::int64_t, std::int64_t, int, bool);
+template void ExactSum::add_dot(const double*, std::int64_t, const double*, std::int64_t, std::int64_t, int, bool);
 
 void ExactSum::carry() {
   if (hi_ <= lo_) return;
-  hi_ = std::min(kLimbs, hi_ + 1);  // room for the carry out of the top limb
+  cover(lo_, hi_ + 1);  // room for the carry out of the top limb
   carry_limbs(limb_, lo_, hi_);
   adds_ = 0;
 }
 
 bool ExactSum::magnitude(std::uint32_t* digits, bool& negative) const {
-  std::memset(digits, 0, sizeof(std::uint32_t) * kLimbs);
   negative = false;
   if (hi_ <= lo_) return false;
-  // the window and one limb above it: the value's sign ends up in its top limb
+  // the window and one limb above it (outside the window: zero): the value's sign ends up in its top limb
   const int lo = lo_, hi = std::min(kLimbs, hi_ + 1);
   std::int64_t v[kLimbs];
-  std::memcpy(v + lo, limb_ + lo, sizeof(std::int64_t) * std::size_t(hi - lo));
+  std::memcpy(v + lo, limb_ + lo, sizeof(std::int64_t) * std::size_t(hi_ - lo));
+  if (hi > hi_) v[hi_] = 0;
   carry_limbs(v, lo, hi);
   negative = v[hi - 1] < 0;
   if (negative) {
@@ -154,8 +163,11 @@ double ExactSum::round_to(int precision, int min_exp, int max_exp) const {
   std::uint32_t d[kLimbs];
   bool negative;
   if (!magnitude(d, negative)) return 0.0;
-  int top = kLimbs - 1;
-  while (!d[top]) --top;
+  // d is set in the window [lo, hi) only; every digit outside it is zero
+  const int lo = lo_, hi = std::min(kLimbs, hi_ + 1);
+  const auto digit = [&](int i) { return i >= lo && i < hi ? d[i] : 0u; };
+  int top = hi - 1;
+  while (!d[top]) --top;                                  // the magnitude is nonzero: a digit of the window is
   const int msb = 32 * top + 31 - __builtin_clz(d[top]);  // bit index of the leading one
   const int e = kLow + msb;                               // value in [2^e, 2^(e+1))
   if (e >= max_exp) return negative ? -HUGE_VAL : HUGE_VAL;
@@ -165,14 +177,14 @@ double ExactSum::round_to(int precision, int min_exp, int max_exp) const {
   auto bits_at = [&](int p) -> std::uint64_t {
     const int w = p >> 5, off = p & 31;
     u128 x = 0;
-    for (int j = 2; j >= 0; --j) x = (x << 32) | (w + j < kLimbs ? d[w + j] : 0u);
+    for (int j = 2; j >= 0; --j) x = (x << 32) | digit(w + j);
     return std::uint64_t(x >> off);
   };
   std::uint64_t m = bits_at(pos);
   const int r = pos - 1;
-  const bool round_bit = (d[r >> 5] >> (r & 31)) & 1u;
-  bool sticky = (d[r >> 5] & ((std::uint32_t(1) << (r & 31)) - 1)) != 0;
-  for (int i = (r >> 5) - 1; i >= 0 && !sticky; --i) sticky = d[i] != 0;
+  const bool round_bit = (digit(r >> 5) >> (r & 31)) & 1u;
+  bool sticky = (digit(r >> 5) & ((std::uint32_t(1) << (r & 31)) - 1)) != 0;
+  for (int i = std::min((r >> 5) - 1, hi - 1); i >= lo && !sticky; --i) sticky = d[i] != 0;
   if (round_bit && (sticky || (m & 1))) ++m;
   if (m == 0) return negative ? -0.0 : 0.0;  // below half the smallest subnormal: a signed zero
   const int length = 64 - __builtin_clzll(m);
