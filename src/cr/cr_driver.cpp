@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <new>
 #include <type_traits>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "cr/entry_rounding.hpp"
 #include "cr/tile_sums.hpp"
 #include "pack/line_scan.hpp"
+#include "util/pow2.hpp"
 #include "util/team.hpp"
 #include "util/workspace.hpp"
 
@@ -242,15 +244,37 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
   clock.lap(cfg.phases.scan);
   cfg.phases.bytes_scan += std::uint64_t(sizeof(T)) * std::uint64_t(k) * std::uint64_t(m + n);
 
-  const auto decide = decide_for<T>(tile_kernels(cfg.level), false);
+  const TileKernels& kern = tile_kernels(cfg.level);
+  const auto decide = decide_for<T>(kern, false);
   const Terms terms{{double(g.alpha), 0}, {double(g.beta), 0}, k, std::is_same_v<T, double>};
+  const auto c_at = [&](std::int64_t i, std::int64_t j) -> T& {
+    return g.c_row_major ? g.c[i * g.ldc + j] : g.c[i + j * g.ldc];
+  };
+  // FP64: the tile's entries decided a vector at a time first (decide_rows_d), the rest one by one below.
+  const DecideRowsD decide_rows = std::is_same_v<T, double> ? kern.decide_rows_d : nullptr;
   const auto finish = [&](std::int64_t i0, std::int64_t j0, const double* s, const double* c, const double* t,
                           const Panels& pn) {
-    std::uint64_t exact = 0;
+    std::uint64_t exact = 0, decided = 0;
+    double rounded[kMaxTile];
+    if (decide_rows) {
+      double f1[kMaxTile], f2[kMaxTile], c0s[kMaxTile];
+      for (int ii = 0; ii < pn.mr; ++ii)
+        for (int jj = 0; jj < pn.nr; ++jj) {
+          const std::int64_t i = i0 + ii, j = j0 + jj, x = ii * pn.nr + jj;
+          f1[x] = f2[x] = std::numeric_limits<double>::quiet_NaN(), c0s[x] = 0;
+          if (i >= m || j >= n) continue;
+          const int sa = ea[std::size_t(i)], sb = eb[std::size_t(j)];
+          if (sa == kNonfinite || sb == kNonfinite || sa + sb < -1900 || sa + sb > 1900) continue;
+          const int e1 = (sa + sb) / 2;  // scale2's factors (cr/entry_rounding_impl.hpp)
+          f1[x] = util::pow2(e1), f2[x] = util::pow2(sa + sb - e1);
+          if (g.beta != T(0)) c0s[x] = double(c_at(i, j));
+        }
+      decided = decide_rows(pn.mr, s, c, t, f1, f2, c0s, terms, rounded);
+    }
     for (int ii = 0; ii < pn.mr && i0 + ii < m; ++ii)
       for (int jj = 0; jj < pn.nr && j0 + jj < n; ++jj) {
         const std::int64_t i = i0 + ii, j = j0 + jj, x = ii * pn.nr + jj;
-        T& cij = g.c_row_major ? g.c[i * g.ldc + j] : g.c[i + j * g.ldc];
+        T& cij = c_at(i, j);
         const double c0[2] = {g.beta != T(0) ? double(cij) : 0.0, 0};
         const std::int64_t cols[2] = {j, j};
         const int sa = ea[std::size_t(i)], sb = eb[std::size_t(j)];
@@ -259,6 +283,8 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
           cij = round_nonfinite(g.a, g.b, i, cols, terms, c0);
         } else if (t[x] == 0 && la.tame[std::size_t(i)] && lb.tame[std::size_t(j)]) {
           cij = round_c_terms<T>(terms, c0);  // every product exactly zero (Lines)
+        } else if (decided >> x & 1) {
+          cij = T(rounded[x]);
         } else if (!decide(e, terms, c0, cij)) {
           const bool tame = la.tame[std::size_t(i)] && lb.tame[std::size_t(j)];
           cij = tame ? round_exactly_packed<T>(pn.row(ii), pn.col(jj), sa + sb, terms, c0)

@@ -116,6 +116,63 @@ bool decide(const EntrySums (&e)[2], const Terms& x, const double (&c0)[2], T& o
   return bool(r);
 }
 
+#if defined(__AVX2__)
+// round_from_sums<double, 1> on V::kLanes entries at once (DecideRowsD): the same operations in the same order,
+// lane by lane, with the scaling's factors given; a lane whose factors, sums or result fail a check is undecided.
+// V: util/f64_vectors.hpp (with lt, le, eq as lane bits).
+template <typename V>
+std::uint64_t decide_rows(int rows, const double* s, const double* c, const double* t, const double* f1,
+                          const double* f2, const double* c0, const Terms& x, double* out) {
+  using R = typename V::reg;
+  constexpr int L = V::kLanes;
+  const double k = double(x.k);
+  const R w = V::set1(x.w[0]), aw = V::set1(std::fabs(x.w[0])), beta = V::set1(x.beta[0]);
+  const R rel = V::set1((76 * k * k + 3.2 * k) * kU * kU), floor_t = V::set1(16 * k * kEta);
+  const R inf = V::set1(HUGE_VAL), u = V::set1(kU), zero = V::zero();
+  const auto finite = [&](R v) { return V::lt(V::abs(v), inf); };
+  const auto two_sum = [](R a, R b, R& lo) {
+    const R sum = V::add(a, b), bb = V::sub(sum, a);
+    lo = V::add(V::sub(a, V::sub(sum, bb)), V::sub(b, bb));
+    return sum;
+  };
+  std::uint64_t decided = 0;
+  for (int r = 0; r < rows; ++r) {
+    const int o = r * L;
+    const R sv = V::load(s + o), cv = V::load(c + o), tv = V::load(t + o), g1 = V::load(f1 + o), g2 = V::load(f2 + o);
+    int ok = finite(sv) & finite(cv) & finite(tv) & finite(g1) & finite(g2);
+    const R sr = V::mul(V::mul(sv, g1), g2), cr = V::mul(V::mul(cv, g1), g2);
+    const R er = V::mul(V::mul(V::add(V::mul(rel, tv), floor_t), g1), g2);
+    const R hi0 = V::mul(w, sr), lo0 = V::fmsub(w, sr, hi0), lo1 = V::mul(w, cr);
+    const R rounded = V::abs(lo1);
+    const R err = V::add(V::set1(16 * kEta), V::mul(aw, V::add(V::mul(er, V::set1(1 + 4 * kU)), V::set1(4 * kEta))));
+    R hi1 = zero, lo2 = zero;
+    if (x.beta[0] != 0) {
+      const R cz = V::load(c0 + o);
+      hi1 = V::mul(beta, cz);
+      lo2 = V::fmsub(beta, cz, hi1);
+    }
+    R lo3;
+    const R h = two_sum(hi0, hi1, lo3);
+    const R l = V::add(V::add(V::add(V::add(zero, lo0), lo1), lo2), lo3);
+    const R labs = V::add(V::add(V::add(V::add(zero, V::abs(lo0)), V::abs(lo1)), V::abs(lo2)), V::abs(lo3));
+    R vl;
+    const R vh = two_sum(h, l, vl);
+    const R bound =
+        V::mul(V::add(V::add(err, V::mul(u, rounded)), V::mul(V::set1((4 + 0.1) * kU), labs)), V::set1(1 + 8 * kU));
+    const R mag = V::abs(vh), pw = V::power(mag);
+    ok &= finite(vh) & finite(bound) & V::le(V::set1(0x1p-960), mag) & V::lt(mag, V::set1(0x1p1022));
+    // half_gap(vh, 53): 2^(e - 53), or 2^(e - 54) at a power of two
+    const R lhs = V::mul(V::add(V::abs(vl), bound), V::set1(1 + 4 * kU));
+    const int at_power = V::eq(mag, pw);
+    ok &=
+        (V::lt(lhs, V::mul(pw, V::set1(0x1p-53))) & ~at_power) | (V::lt(lhs, V::mul(pw, V::set1(0x1p-54))) & at_power);
+    V::store(out + o, vh);
+    decided |= std::uint64_t(unsigned(ok) & ((1u << L) - 1)) << o;
+  }
+  return decided;
+}
+#endif
+
 }  // namespace decide
 }  // namespace
 }  // namespace bf16x::cr

@@ -10,6 +10,7 @@ namespace {
 
 using u128 = unsigned __int128;
 constexpr std::int64_t kDigit = 0xffffffff;
+constexpr std::uint64_t kMantissa = (std::uint64_t(1) << 52) - 1;
 
 // x = m 2^e with m an integer below 2^53 (subnormals included); x finite.
 void decompose(double x, std::uint64_t& m, int& e) {
@@ -84,28 +85,37 @@ template <typename T>
 void ExactSum::add_dot(const T* a, std::int64_t sa, const T* b, std::int64_t sb, std::int64_t k, int shift,
                        bool negate) {
   std::int64_t* const limb = limb_;
-  for (std::int64_t l0 = 0; l0 < k; l0 += std::int64_t(1) << 28) {  // carries well before int64 could overflow
+  const std::uint64_t flip = negate ? 1 : 0;
+  // Each term adds under 2^33 to each of five limbs (below), so 2^28 terms stay far below 2^63 before the carry.
+  for (std::int64_t l0 = 0; l0 < k; l0 += std::int64_t(1) << 28) {
     const std::int64_t l1 = std::min(k, l0 + (std::int64_t(1) << 28));
     for (std::int64_t l = l0; l < l1; ++l) {
       const double x = double(a[l * sa]), y = double(b[l * sb]);
-      if (x == 0 || y == 0) continue;
-      std::uint64_t mx, my;
-      int ex, ey;
-      decompose(x, mx, ex);
-      decompose(y, my, ey);
-      const u128 m = u128(mx) * my;
-      const std::int64_t sign = (std::signbit(x) != std::signbit(y)) != negate ? -1 : 1;
-      // the 106-bit product in 32-bit digits from its lowest set limb: at most five
-      const int pos = ex + ey + shift - kLow, idx = pos >> 5;
+      std::uint64_t ux, uy;
+      std::memcpy(&ux, &x, sizeof ux);
+      std::memcpy(&uy, &y, sizeof uy);
+      if (((ux << 1) == 0) | ((uy << 1) == 0)) continue;  // a zero factor (the triangles of packed panels)
+      // x = mx 2^ex, y = my 2^ey as decompose() gives them, without its branch: a zero exponent field (a subnormal
+      // or zero) has no hidden bit and the exponent of field 1
+      const std::uint64_t fx = (ux >> 52) & 0x7ff, fy = (uy >> 52) & 0x7ff;
+      const std::uint64_t mx = (ux & kMantissa) | (std::uint64_t(fx != 0) << 52),
+                          my = (uy & kMantissa) | (std::uint64_t(fy != 0) << 52);
+      const int ex = int(fx + (fx == 0)) - 1075, ey = int(fy + (fy == 0)) - 1075;
+      const u128 m = u128(mx) * my;                                    // below 2^106
+      const std::int64_t s = -std::int64_t(((ux ^ uy) >> 63) ^ flip);  // 0: add, -1: subtract
+      const auto put = [s](std::int64_t& limb, std::uint64_t d) { limb += (std::int64_t(d) ^ s) - s; };
+      const int pos = ex + ey + shift - kLow, idx = pos >> 5, off = pos & 31;  // m 2^off from limb idx on
       if (idx < lo_ || idx + 5 > hi_) cover(idx, idx + 5);
-      const int off = pos & 31;
-      const u128 lo = m << off;                                             // bits 0 .. 127 of the shifted product
-      const std::uint64_t top = off ? std::uint64_t(m >> (128 - off)) : 0;  // bits 128 ..
-      limb[idx] += sign * std::int64_t(std::uint64_t(lo) & kDigit);
-      limb[idx + 1] += sign * std::int64_t(std::uint64_t(lo >> 32) & kDigit);
-      limb[idx + 2] += sign * std::int64_t(std::uint64_t(lo >> 64) & kDigit);
-      limb[idx + 3] += sign * std::int64_t(std::uint64_t(lo >> 96));
-      limb[idx + 4] += sign * std::int64_t(top);
+      // m 2^off in five digits: its low 32 bits shifted (below 2^63) and the rest shifted (below 2^105); the digit
+      // where they meet is below 2^33
+      const std::uint64_t low = (std::uint64_t(m) & kDigit) << off;
+      const u128 rest = (m >> 32) << off;
+      const std::uint64_t r0 = std::uint64_t(rest), r1 = std::uint64_t(rest >> 64);
+      put(limb[idx], low & kDigit);
+      put(limb[idx + 1], (low >> 32) + (r0 & kDigit));
+      put(limb[idx + 2], r0 >> 32);
+      put(limb[idx + 3], r1 & kDigit);
+      put(limb[idx + 4], r1 >> 32);
     }
     carry();
   }

@@ -29,6 +29,7 @@ struct TileKernels {
   TileSums dd;                  // FP64 inputs: s + c
   TileSums plain;               // FP32 inputs: s (c = 0)
   DecideD decide_d, decide2_d;  // a real GEMM's entries; the parts of a complex one's (two sums)
+  DecideRowsD decide_rows_d;    // decide_d on a tile's rows of NR entries (null: entry by entry)
   DecideF decide_f, decide2_f;
   TileSums dot2;    // the textbook double-double sum (Dot2, s + c, no t): the bench's baseline (cr::dd_gemm)
   int mr, nr;       // the tile: MR rows of op(A), NR columns of op(B)

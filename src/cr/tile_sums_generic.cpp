@@ -67,6 +67,7 @@ const TileKernels& tile_kernels_generic() {
                              tile<false>,
                              decide::decide<double, 1>,
                              decide::decide<double, 2>,
+                             nullptr,
                              decide::decide<float, 1>,
                              decide::decide<float, 2>,
                              dot2_tile,

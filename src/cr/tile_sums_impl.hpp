@@ -145,6 +145,7 @@ TileKernels kernels(const char* isa) {
           tile<V, MR, false>,
           decide::decide<double, 1>,
           decide::decide<double, 2>,
+          decide::decide_rows<V>,
           decide::decide<float, 1>,
           decide::decide<float, 2>,
           dot2_tile<V, MR>,

@@ -28,6 +28,10 @@ struct F64x4 {
   static reg fnmadd(reg a, reg b, reg c) { return _mm256_fnmadd_pd(a, b, c); }
   static reg abs(reg x) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), x); }
   static reg max(reg a, reg b) { return _mm256_max_pd(a, b); }
+  // Lane i's comparison as bit i (false where either is NaN).
+  static int lt(reg a, reg b) { return _mm256_movemask_pd(_mm256_cmp_pd(a, b, _CMP_LT_OQ)); }
+  static int le(reg a, reg b) { return _mm256_movemask_pd(_mm256_cmp_pd(a, b, _CMP_LE_OQ)); }
+  static int eq(reg a, reg b) { return _mm256_movemask_pd(_mm256_cmp_pd(a, b, _CMP_EQ_OQ)); }
   // The power of two of each value's exponent (its sign and mantissa cleared).
   static reg power(reg x) { return _mm256_and_pd(x, _mm256_castsi256_pd(_mm256_set1_epi64x(0x7ff0000000000000ll))); }
   static reg rint(reg x) { return _mm256_round_pd(x, _MM_FROUND_CUR_DIRECTION); }  // the current rounding mode
@@ -75,6 +79,9 @@ struct F64x8 {
   static reg abs(reg x) { return _mm512_abs_pd(x); }
   // a > b ? a : b, as MAXPD; written as a compare and blend (GCC 12 warns on _mm512_max_pd's undefined source)
   static reg max(reg a, reg b) { return _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, b, _CMP_GT_OQ), b, a); }
+  static int lt(reg a, reg b) { return _mm512_cmp_pd_mask(a, b, _CMP_LT_OQ); }
+  static int le(reg a, reg b) { return _mm512_cmp_pd_mask(a, b, _CMP_LE_OQ); }
+  static int eq(reg a, reg b) { return _mm512_cmp_pd_mask(a, b, _CMP_EQ_OQ); }
   static reg power(reg x) { return _mm512_and_pd(x, _mm512_castsi512_pd(_mm512_set1_epi64(0x7ff0000000000000ll))); }
   static reg rint(reg x) { return _mm512_roundscale_pd(x, _MM_FROUND_CUR_DIRECTION); }
   static reg nearest(reg x) { return _mm512_roundscale_pd(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
