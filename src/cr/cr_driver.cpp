@@ -250,8 +250,8 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
   const auto c_at = [&](std::int64_t i, std::int64_t j) -> T& {
     return g.c_row_major ? g.c[i * g.ldc + j] : g.c[i + j * g.ldc];
   };
-  // FP64: the tile's entries decided a vector at a time first (decide_rows_d), the rest one by one below.
-  const DecideRowsD decide_rows = std::is_same_v<T, double> ? kern.decide_rows_d : nullptr;
+  // The tile's entries decided a vector at a time first (where the kernels have vectors), the rest one by one below.
+  const DecideRows decide_rows = std::is_same_v<T, double> ? kern.decide_rows_d : kern.decide_rows_f;
   const auto finish = [&](std::int64_t i0, std::int64_t j0, const double* s, const double* c, const double* t,
                           const Panels& pn) {
     std::uint64_t exact = 0, decided = 0;

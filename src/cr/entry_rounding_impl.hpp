@@ -117,23 +117,31 @@ bool decide(const EntrySums (&e)[2], const Terms& x, const double (&c0)[2], T& o
 }
 
 #if defined(__AVX2__)
-// round_from_sums<double, 1> on V::kLanes entries at once (DecideRowsD): the same operations in the same order,
-// lane by lane, with the scaling's factors given; a lane whose factors, sums or result fail a check is undecided.
-// V: util/f64_vectors.hpp (with lt, le, eq as lane bits).
-template <typename V>
+// round_from_sums<T, 1> on V::kLanes entries at once (DecideRows): the same operations in the same order, lane by
+// lane, with the scaling's factors given; a lane whose factors, sums or result fail a check is undecided. V:
+// util/f64_vectors.hpp (with lt, le, eq as lane bits, and to_float: each lane rounded to FP32 and back).
+template <typename V, typename T>
 std::uint64_t decide_rows(int rows, const double* s, const double* c, const double* t, const double* f1,
                           const double* f2, const double* c0, const Terms& x, double* out) {
   using R = typename V::reg;
+  constexpr bool is_double = std::is_same_v<T, double>;
   constexpr int L = V::kLanes;
   const double k = double(x.k);
   const R w = V::set1(x.w[0]), aw = V::set1(std::fabs(x.w[0])), beta = V::set1(x.beta[0]);
-  const R rel = V::set1((76 * k * k + 3.2 * k) * kU * kU), floor_t = V::set1(16 * k * kEta);
-  const R inf = V::set1(HUGE_VAL), u = V::set1(kU), zero = V::zero();
+  const R rel = V::set1(x.dd ? (76 * k * k + 3.2 * k) * kU * kU : 1.02 * (k + 1) * kU);
+  const R floor_t = V::set1(16 * k * kEta), inf = V::set1(HUGE_VAL), u = V::set1(kU), zero = V::zero();
   const auto finite = [&](R v) { return V::lt(V::abs(v), inf); };
   const auto two_sum = [](R a, R b, R& lo) {
     const R sum = V::add(a, b), bb = V::sub(sum, a);
     lo = V::add(V::sub(a, V::sub(sum, bb)), V::sub(b, bb));
     return sum;
+  };
+  // bit i: lhs_i < half_gap(v_i, digits) (v_i normal in that format): 2^(e + 1 - digits) / 2, halved again at a power
+  const auto within_half_gap = [](R lhs, R v, double half_ulp) {
+    const R mag = V::abs(v), pw = V::power(mag);
+    const int at_power = V::eq(mag, pw);
+    return (V::lt(lhs, V::mul(pw, V::set1(half_ulp))) & ~at_power) |
+           (V::lt(lhs, V::mul(pw, V::set1(half_ulp / 2))) & at_power);
   };
   std::uint64_t decided = 0;
   for (int r = 0; r < rows; ++r) {
@@ -159,14 +167,21 @@ std::uint64_t decide_rows(int rows, const double* s, const double* c, const doub
     const R vh = two_sum(h, l, vl);
     const R bound =
         V::mul(V::add(V::add(err, V::mul(u, rounded)), V::mul(V::set1((4 + 0.1) * kU), labs)), V::set1(1 + 8 * kU));
-    const R mag = V::abs(vh), pw = V::power(mag);
-    ok &= finite(vh) & finite(bound) & V::le(V::set1(0x1p-960), mag) & V::lt(mag, V::set1(0x1p1022));
-    // half_gap(vh, 53): 2^(e - 53), or 2^(e - 54) at a power of two
-    const R lhs = V::mul(V::add(V::abs(vl), bound), V::set1(1 + 4 * kU));
-    const int at_power = V::eq(mag, pw);
-    ok &=
-        (V::lt(lhs, V::mul(pw, V::set1(0x1p-53))) & ~at_power) | (V::lt(lhs, V::mul(pw, V::set1(0x1p-54))) & at_power);
-    V::store(out + o, vh);
+    const R mag = V::abs(vh);
+    ok &= finite(vh) & finite(bound);
+    if constexpr (is_double) {
+      ok &= V::le(V::set1(0x1p-960), mag) & V::lt(mag, V::set1(0x1p1022));
+      // vh = RN(h + l): the candidate, when the value lies strictly inside its rounding interval
+      ok &= within_half_gap(V::mul(V::add(V::abs(vl), bound), V::set1(1 + 4 * kU)), vh, 0x1p-53);
+      V::store(out + o, vh);
+    } else {
+      ok &= V::le(V::set1(0x1p-120), mag) & V::lt(mag, V::set1(0x1p126));
+      const R rf = V::to_float(vh);
+      const R d = V::add(V::sub(vh, rf), vl);  // vh - rf exact: within half a float gap of each other
+      const R lhs = V::mul(V::add(V::mul(V::abs(d), V::set1(1 + 2 * kU)), bound), V::set1(1 + 4 * kU));
+      ok &= within_half_gap(lhs, rf, 0x1p-24);
+      V::store(out + o, rf);
+    }
     decided |= std::uint64_t(unsigned(ok) & ((1u << L) - 1)) << o;
   }
   return decided;

@@ -29,11 +29,12 @@ struct TileKernels {
   TileSums dd;                  // FP64 inputs: s + c
   TileSums plain;               // FP32 inputs: s (c = 0)
   DecideD decide_d, decide2_d;  // a real GEMM's entries; the parts of a complex one's (two sums)
-  DecideRowsD decide_rows_d;    // decide_d on a tile's rows of NR entries (null: entry by entry)
+  DecideRows decide_rows_d;     // decide_d on a tile's rows of NR entries (null: entry by entry)
   DecideF decide_f, decide2_f;
-  TileSums dot2;    // the textbook double-double sum (Dot2, s + c, no t): the bench's baseline (cr::dd_gemm)
-  int mr, nr;       // the tile: MR rows of op(A), NR columns of op(B)
-  const char* isa;  // "generic", "avx2", "avx512"
+  DecideRows decide_rows_f;  // decide_f on a tile's rows
+  TileSums dot2;             // the textbook double-double sum (Dot2, s + c, no t): the bench's baseline (cr::dd_gemm)
+  int mr, nr;                // the tile: MR rows of op(A), NR columns of op(B)
+  const char* isa;           // "generic", "avx2", "avx512"
 };
 
 const TileKernels& tile_kernels_generic();

@@ -70,6 +70,7 @@ const TileKernels& tile_kernels_generic() {
                              nullptr,
                              decide::decide<float, 1>,
                              decide::decide<float, 2>,
+                             nullptr,
                              dot2_tile,
                              kMR,
                              kNR,
