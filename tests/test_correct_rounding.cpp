@@ -468,5 +468,76 @@ TEST(CorrectRoundingKernels, TileSumsWithinTheirBound) {
   mpfr_clear(term);
 }
 
+// The tile decision a vector at a time (decide_rows_d / decide_rows_f) against the entry decision it mirrors
+// (decide_d / decide_f): on every kernel table this CPU runs, the same entries decided, to the same values, over
+// sums of every size relation to their bound (decided and undecided ones), scales in and out of range, NaN and Inf
+// sums or C terms, and alpha / beta with inexact, zero and negative values.
+TEST(CorrectRoundingKernels, RowDecisionsAreTheEntryDecisions) {
+  using namespace bf16x::cr;
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::uniform_int_distribution<int> pick(0, 99);
+  const double scalars[] = {1, -1, 0.7, 3, 0, -0x1p-30};
+  for (const cpu::Level level : {cpu::Level::avx2, cpu::Level::avx512}) {
+    if (level > cpu::vector_level()) {
+      std::printf("kernels at level %d: skipped, this CPU does not run them\n", int(level));
+      continue;
+    }
+    const TileKernels& kern = tile_kernels(level);
+    ASSERT_NE(kern.decide_rows_d, nullptr);
+    ASSERT_NE(kern.decide_rows_f, nullptr);
+    for (const bool fp64 : {true, false}) {
+      std::int64_t decided = 0, undecided = 0;
+      for (int trial = 0; trial < 3000; ++trial) {
+        const int count = kern.mr * kern.nr;
+        const std::int64_t k = 1 + pick(rng) * 37;
+        const Terms x{{scalars[pick(rng) % 6], 0}, {scalars[pick(rng) % 6], 0}, k, fp64};
+        double s[kMaxTile], c[kMaxTile], t[kMaxTile], f1[kMaxTile], f2[kMaxTile], c0[kMaxTile], out[kMaxTile];
+        int scale[kMaxTile];
+        for (int e = 0; e < count; ++e) {
+          s[e] = u(rng) * std::ldexp(1.0, int(u(rng) * 40));
+          // t from just above |s| (cancellation-free: decided) to far above it (heavy cancellation: undecided)
+          t[e] = std::fabs(s[e]) * (1 + std::ldexp(std::fabs(u(rng)), int(std::fabs(u(rng)) * 110)));
+          c[e] = s[e] * u(rng) * (fp64 ? 0x1p-60 : 0.0);
+          scale[e] = pick(rng) < 90 ? int(u(rng) * 300) : int(u(rng) * 2200);
+          c0[e] = pick(rng) < 95 ? u(rng) * std::ldexp(1.0, int(u(rng) * 50) + scale[e] / 2) : HUGE_VAL;
+          if (pick(rng) < 2) s[e] = std::numeric_limits<double>::quiet_NaN();
+          if (!fp64) c0[e] = double(float(c0[e]));
+          const int e1 = scale[e] / 2;
+          const bool in = scale[e] >= -1900 && scale[e] <= 1900;
+          f1[e] = in ? std::ldexp(1.0, e1) : std::numeric_limits<double>::quiet_NaN();
+          f2[e] = in ? std::ldexp(1.0, scale[e] - e1) : std::numeric_limits<double>::quiet_NaN();
+        }
+        const std::uint64_t bits =
+            (fp64 ? kern.decide_rows_d : kern.decide_rows_f)(kern.mr, s, c, t, f1, f2, c0, x, out);
+        for (int e = 0; e < count; ++e) {
+          const EntrySums sums[2] = {{s[e], c[e], t[e], scale[e]}, {0, 0, 0, 0}};
+          const double cs[2] = {c0[e], 0};
+          double want = 0;
+          bool scalar;
+          if (fp64) {
+            scalar = kern.decide_d(sums, x, cs, want);
+          } else {
+            float w = 0;
+            scalar = kern.decide_f(sums, x, cs, w);
+            want = w;
+          }
+          const bool vector = (bits >> e & 1) != 0;
+          ASSERT_EQ(vector, scalar) << kern.isa << (fp64 ? " FP64" : " FP32") << " trial " << trial << " entry " << e
+                                    << " s " << s[e] << " t " << t[e] << " scale " << scale[e];
+          if (scalar) {
+            EXPECT_EQ(std::memcmp(&want, &out[e], sizeof want), 0) << kern.isa << " trial " << trial;
+          }
+          ++(scalar ? decided : undecided);
+        }
+      }
+      EXPECT_GT(decided, 1000) << kern.isa;
+      EXPECT_GT(undecided, 1000) << kern.isa;
+      std::printf("kernels %s %s: %lld decided, %lld undecided, the same by rows and by entries\n", kern.isa,
+                  fp64 ? "FP64" : "FP32", (long long)decided, (long long)undecided);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace bf16x::test

@@ -146,13 +146,18 @@ std::uint64_t decide_rows(int rows, const double* s, const double* c, const doub
   std::uint64_t decided = 0;
   for (int r = 0; r < rows; ++r) {
     const int o = r * L;
-    const R sv = V::load(s + o), cv = V::load(c + o), tv = V::load(t + o), g1 = V::load(f1 + o), g2 = V::load(f2 + o);
-    int ok = finite(sv) & finite(cv) & finite(tv) & finite(g1) & finite(g2);
-    const R sr = V::mul(V::mul(sv, g1), g2), cr = V::mul(V::mul(cv, g1), g2);
-    const R er = V::mul(V::mul(V::add(V::mul(rel, tv), floor_t), g1), g2);
-    const R hi0 = V::mul(w, sr), lo0 = V::fmsub(w, sr, hi0), lo1 = V::mul(w, cr);
+    int ok = (1 << L) - 1;
+    // alpha = 0: the products' terms are zeros and their sums are not looked at, as round_from_sums skips them
+    R hi0 = zero, lo0 = zero, lo1 = zero, err = V::set1(16 * kEta);
+    if (x.w[0] != 0) {
+      const R sv = V::load(s + o), cv = V::load(c + o), tv = V::load(t + o), g1 = V::load(f1 + o), g2 = V::load(f2 + o);
+      ok = finite(sv) & finite(cv) & finite(tv) & finite(g1) & finite(g2);
+      const R sr = V::mul(V::mul(sv, g1), g2), cr = V::mul(V::mul(cv, g1), g2);
+      const R er = V::mul(V::mul(V::add(V::mul(rel, tv), floor_t), g1), g2);
+      hi0 = V::mul(w, sr), lo0 = V::fmsub(w, sr, hi0), lo1 = V::mul(w, cr);
+      err = V::add(err, V::mul(aw, V::add(V::mul(er, V::set1(1 + 4 * kU)), V::set1(4 * kEta))));
+    }
     const R rounded = V::abs(lo1);
-    const R err = V::add(V::set1(16 * kEta), V::mul(aw, V::add(V::mul(er, V::set1(1 + 4 * kU)), V::set1(4 * kEta))));
     R hi1 = zero, lo2 = zero;
     if (x.beta[0] != 0) {
       const R cz = V::load(c0 + o);
