@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -15,6 +16,7 @@
 #include "check/exact_gemm.hpp"
 #include "crt/crt_driver.hpp"
 #include "crt/crt_mode.hpp"
+#include "crt/direct_products.hpp"
 #include "crt/moduli.hpp"
 #include "crt_bound.hpp"
 #include "engine/records.hpp"
@@ -405,6 +407,55 @@ TEST(CrtGemm, OperandCachesGiveTheSameBits) {
         ASSERT_EQ(std::memcmp(with.data(), without.data(), sizeof(double) * std::size_t(p.m * p.n)), 0)
             << s.m << "x" << s.n << "x" << s.k << ", " << threads << " threads, " << moduli << " moduli";
       }
+}
+
+// Tiny calls (crt/direct_products.hpp: up to 32 lines a side, m n k <= 3375, at most 16 moduli) take their bound
+// and products exactly in integers, not on the INT8 engine; C must have the blocked passes' bits. The blocked run of
+// each is the same call with 33 zero rows below op(A) (m > 32): a zero row changes no column's bound (its H is 0) and
+// the rows' scales are their own, so its first m rows are the tiny call's entries. Every m, n, k in 1..17 for fp64c15
+// and fp32c8; graded lines (their scales differ by up to 2^24), beta != 0 and an inexact alpha; a few shapes at the
+// edges of the direct path's limits and the other moduli counts up to 16.
+template <typename T>
+void expect_direct_is_blocked(std::int64_t m, std::int64_t n, std::int64_t k, int moduli, std::uint64_t seed) {
+  constexpr std::int64_t kPad = 33;
+  const check::Mat<T> a = make<T>(m, k, seed, -2, 2, 12, true), b = make<T>(k, n, seed + 1, -2, 2, 12, false);
+  check::Mat<T> ap(m + kPad, k), c0(m, n), cp(m + kPad, n);
+  for (std::int64_t l = 0; l < k; ++l)
+    for (std::int64_t i = 0; i < m; ++i) ap(i, l) = a(i, l);
+  for (std::int64_t j = 0; j < n; ++j)
+    for (std::int64_t i = 0; i < m; ++i) c0(i, j) = cp(i, j) = T(0.25) * T(i - j);
+  for (const bool padded : {false, true}) {
+    crt::CrtConfig cfg;
+    cfg.moduli = moduli;
+    cfg.threads = 1;
+    cfg.engine = engine::int8_engine(engine::best_int8());
+    check::Mat<T>& c = padded ? cp : c0;
+    const std::int64_t rows = padded ? m + kPad : m;
+    const pack::GemmArgs<T> args{
+        rows, n, k, T(0.7), {(padded ? ap : a).data(), rows, false}, {b.data(), k, false}, T(-1.5), c.data(), rows};
+    ASSERT_EQ(crt::gemm_crt(args, cfg), util::DriverStatus::ok);
+    // The direct path runs no micro-tile; the blocked one does: where the shape fits the direct path, the two runs
+    // are the two paths (elsewhere both are blocked, and must agree all the same).
+    ASSERT_EQ(cfg.micro_tiles == 0, !padded && crt::direct_fits(m, n, k, moduli)) << m << "x" << n << "x" << k;
+  }
+  for (std::int64_t j = 0; j < n; ++j)
+    for (std::int64_t i = 0; i < m; ++i)
+      ASSERT_EQ(std::memcmp(&c0(i, j), &cp(i, j), sizeof(T)), 0)
+          << m << "x" << n << "x" << k << ", " << moduli << " moduli, entry " << i << "," << j;
+}
+
+TEST(CrtGemm, DirectProductsOfTinyCallsGiveTheBlockedBits) {
+  for (std::int64_t m = 1; m <= 17; ++m)
+    for (std::int64_t n = 1; n <= 17; ++n)
+      for (std::int64_t k = 1; k <= 17; ++k) {
+        expect_direct_is_blocked<double>(m, n, k, 15, std::uint64_t(m * 400 + n * 20 + k));
+        expect_direct_is_blocked<float>(m, n, k, 8, std::uint64_t(m * 400 + n * 20 + k));
+      }
+  for (int moduli : {2, 5, 9, 12, 14, 16})
+    for (const auto& s : {std::array<std::int64_t, 3>{32, 3, 32}, {3, 32, 32}, {15, 15, 15}, {32, 32, 3}, {1, 1, 32}}) {
+      expect_direct_is_blocked<double>(s[0], s[1], s[2], moduli, 99);
+      expect_direct_is_blocked<float>(s[0], s[1], s[2], moduli, 98);
+    }
 }
 
 // bf16x_workspace_bytes in a CRT mode is the CRT driver's workspace, what the call reserves and reports in

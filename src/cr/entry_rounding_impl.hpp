@@ -138,7 +138,8 @@ std::uint64_t decide_rows(int rows, const double* s, const double* c, const doub
   };
   // bit i: lhs_i < half_gap(v_i, digits) (v_i normal in that format): 2^(e + 1 - digits) / 2, halved again at a power
   const auto within_half_gap = [](R lhs, R v, double half_ulp) {
-    const R mag = V::abs(v), pw = V::power(mag);
+    // pw at least 2^-961: the lanes below the range (2^-960) are undecided anyway, and their gaps would underflow
+    const R mag = V::abs(v), pw = V::max(V::power(mag), V::set1(0x1p-961));
     const int at_power = V::eq(mag, pw);
     return (V::lt(lhs, V::mul(pw, V::set1(half_ulp))) & ~at_power) |
            (V::lt(lhs, V::mul(pw, V::set1(half_ulp / 2))) & at_power);
@@ -147,11 +148,18 @@ std::uint64_t decide_rows(int rows, const double* s, const double* c, const doub
   for (int r = 0; r < rows; ++r) {
     const int o = r * L;
     int ok = (1 << L) - 1;
-    // alpha = 0: the products' terms are zeros and their sums are not looked at, as round_from_sums skips them
+    // alpha = 0: the products' terms are zeros and their sums are not looked at, as round_from_sums skips them.
+    // A lane that fails a check goes on with harmless values (0 sums, t = 1, factors 1, no C term): no operation the
+    // entry decision would not have made raises a floating-point flag (underflow, overflow) here, which a caller's
+    // runtime reports (gfortran at STOP). Lanes with t = 0 are left to the entry decision for the same reason (their
+    // bound's terms are subnormal): round_c_terms takes most of them before any decision.
     R hi0 = zero, lo0 = zero, lo1 = zero, err = V::set1(16 * kEta);
     if (x.w[0] != 0) {
-      const R sv = V::load(s + o), cv = V::load(c + o), tv = V::load(t + o), g1 = V::load(f1 + o), g2 = V::load(f2 + o);
-      ok = finite(sv) & finite(cv) & finite(tv) & finite(g1) & finite(g2);
+      R sv = V::load(s + o), cv = V::load(c + o), tv = V::load(t + o), g1 = V::load(f1 + o), g2 = V::load(f2 + o);
+      ok = finite(sv) & finite(cv) & finite(tv) & finite(g1) & finite(g2) & V::lt(zero, tv);
+      const R one = V::set1(1.0);
+      sv = V::select(ok, sv, zero), cv = V::select(ok, cv, zero), tv = V::select(ok, tv, one);
+      g1 = V::select(ok, g1, one), g2 = V::select(ok, g2, one);
       const R sr = V::mul(V::mul(sv, g1), g2), cr = V::mul(V::mul(cv, g1), g2);
       const R er = V::mul(V::mul(V::add(V::mul(rel, tv), floor_t), g1), g2);
       hi0 = V::mul(w, sr), lo0 = V::fmsub(w, sr, hi0), lo1 = V::mul(w, cr);
@@ -160,7 +168,7 @@ std::uint64_t decide_rows(int rows, const double* s, const double* c, const doub
     const R rounded = V::abs(lo1);
     R hi1 = zero, lo2 = zero;
     if (x.beta[0] != 0) {
-      const R cz = V::load(c0 + o);
+      const R cz = V::select(ok, V::load(c0 + o), zero);
       hi1 = V::mul(beta, cz);
       lo2 = V::fmsub(beta, cz, hi1);
     }
@@ -181,8 +189,9 @@ std::uint64_t decide_rows(int rows, const double* s, const double* c, const doub
       V::store(out + o, vh);
     } else {
       ok &= V::le(V::set1(0x1p-120), mag) & V::lt(mag, V::set1(0x1p126));
-      const R rf = V::to_float(vh);
-      const R d = V::add(V::sub(vh, rf), vl);  // vh - rf exact: within half a float gap of each other
+      const R vf = V::select(ok, vh, V::set1(1.0));  // no FP32 underflow or overflow on the lanes out of range
+      const R rf = V::to_float(vf);
+      const R d = V::add(V::sub(vf, rf), vl);  // vh - rf exact: within half a float gap of each other
       const R lhs = V::mul(V::add(V::mul(V::abs(d), V::set1(1 + 2 * kU)), bound), V::set1(1 + 4 * kU));
       ok &= within_half_gap(lhs, rf, 0x1p-24);
       V::store(out + o, rf);

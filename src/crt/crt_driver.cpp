@@ -12,6 +12,7 @@
 #include "cpu/caches.hpp"
 #include "crt/crt_ops.hpp"
 #include "crt/digit_product.hpp"
+#include "crt/direct_products.hpp"
 #include "crt/moduli.hpp"
 #include "pack/panels.hpp"
 #include "util/align.hpp"
@@ -659,6 +660,34 @@ void product_block(CrtCall<T>& c, const ThreadSpace& ws, const TileRunner& kerne
   reconstruct_block(c, ws, blk, one_k, scales);
 }
 
+// A tiny call's bound pass and products (crt/direct_products.hpp): the same H maxima and X residues as the blocked
+// passes, without the engine; then the same CRT and write. One block, one k-block.
+template <typename T>
+bool direct(const CrtCall<T>& c) {
+  return direct_fits(c.x.m, c.x.n, c.x.k, c.plan.n) && c.mb == 1 && c.nb == 1 && c.kb == 1;
+}
+
+template <typename T>
+void direct_bound(CrtCall<T>& c) {
+  const int m = int(c.x.m), n = int(c.x.n), k = int(c.x.k);
+  double da[kDirectLines * kDirectLines], db[kDirectLines * kDirectLines];
+  load_lines(c.la, 0, m, 0, k, k, c.fa1.data(), c.fa2.data(), true, da);
+  load_lines(c.lb, 0, n, 0, k, k, c.fb1.data(), c.fb2.data(), true, db);
+  digit_maxima(da, db, m, n, k, c.hrow.data(), c.hcol.data());
+}
+
+template <typename T>
+void direct_products(CrtCall<T>& c) {
+  const int m = int(c.x.m), n = int(c.x.n), k = int(c.x.k);
+  double a[kDirectLines * kDirectLines], b[kDirectLines * kDirectLines];
+  load_lines(c.la, 0, m, 0, k, k, c.fa1.data(), c.fa2.data(), false, a);
+  load_lines(c.lb, 0, n, 0, k, k, c.fb1.data(), c.fb2.data(), false, b);
+  const ThreadSpace ws = c.space_of(0);
+  const std::size_t plane = std::size_t(c.mc) * c.nc;  // the residue planes where the products pass leaves them
+  direct_residues(a, b, m, n, k, c.plan, reinterpret_cast<std::int8_t*>(ws.acc), plane, std::size_t(c.nc));
+  reconstruct_block(c, ws, c.block(0), true, write_scales(c));
+}
+
 // The N residue products per block, the CRT and the scaled write of C. Returns the micro-tiles.
 // The CRT reads the block's residues: N byte planes at the start of ws.acc (plane t at t mc nc, row stride nc).
 // - One k-block (k <= kc): each column of tiles of a modulus is summed in a small int32 buffer after the planes (mc
@@ -698,10 +727,15 @@ DriverStatus gemm_crt(const GemmArgs<T>& x, CrtConfig& cfg) {
   const double t0 = util::now();
   CrtCall<T> c(x, cfg);
   if (const DriverStatus st = prepare(c, cfg); st != DriverStatus::ok) return st;
-  std::uint64_t tiles = cfg.fast_scaling ? 0 : bound_pass(c);
+  const bool tiny = direct(c);
+  std::uint64_t tiles = 0;
+  if (!cfg.fast_scaling) tiny ? direct_bound(c) : void(tiles = bound_pass(c));
   choose_scales(c);
   const double t1 = util::now();
-  tiles += products_pass(c);
+  if (tiny)
+    direct_products(c);
+  else
+    tiles += products_pass(c);
   cfg.micro_tiles = tiles;
   cfg.dot_products = c.dot_products;
   cfg.phases = c.ph;

@@ -30,6 +30,10 @@ struct CrtLoops {
                           double* s2, double* out);
   void (*maxima)(const std::int32_t* acc, std::size_t ld, int rows, int cols, std::int32_t* row_max,
                  std::int32_t* col_max);
+  // out[e] = the symmetric residue modulo p of x2[e] w84 + x1[e] w42 + x0[e], e < count (<= 1024): integer-valued
+  // sums below 2^51 (crt/direct_products.cpp, which says why the residue is exact).
+  void (*split_residues)(const double* x0, const double* x1, const double* x2, int count, double w42, double w84,
+                         double p, double invp, std::int8_t* out);
   void (*write_fp32)(float* c, std::int64_t rs, std::int64_t cs, const double* x, int ldx, int rows, int cols,
                      const WriteScales& w);
   void (*write_fp64)(double* c, std::int64_t rs, std::int64_t cs, const double* x, int ldx, int rows, int cols,

@@ -262,7 +262,7 @@ inline int live_k(int len, int l0) { return std::clamp((len - l0 + 15) / 16 * 16
 // of one modulus holds the chunk's rows at 64-byte steps), the row sums from the same lines. pad: the rows past
 // `lines` zero; else not written, row sums included. Residues only of the k below len (rounded up to 16).
 void pack_a_loop(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
-                       std::size_t stride, bool stream, bool pad) {
+                 std::size_t stride, bool stream, bool pad) {
   const int moduli = plan ? plan->n : 1;
   alignas(64) std::int8_t res[kMaxModuli * 64];
   for (int r = 0; r < (pad ? 32 : lines); ++r) {
@@ -286,7 +286,7 @@ void pack_a_loop(const double* yb, int kcp, int len, int lines, const CrtPlan* p
 // without live ones; else all). Residues only of the k below len (rounded up to 16); with AVX-512 the quads past
 // them zero, else (not pad) not written.
 void pack_b_loop(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
-                       std::size_t stride, bool stream, bool pad) {
+                 std::size_t stride, bool stream, bool pad) {
   const int moduli = plan ? plan->n : 1;
 #if defined(__AVX512F__)
   const int ncols = pad ? 32 : std::min(32, (lines + 15) / 16 * 16);  // whole halves for the transposes
@@ -555,6 +555,26 @@ void write_loop(T* c, std::int64_t rs, std::int64_t cs, const double* x, int ldx
   elements(0, rows, jv, cols);
 }
 
+// For odd p, r / p is never a half-integer, so the nearest integer of r fl(1/p) (rounded by adding and taking away
+// 1.5 2^52: |r / p| < 2^51) is that of r / p, and r - q p (exact: below 2^52) is the symmetric residue; p = 256: the
+// low byte, in [-128, 128). Into int32 first: a byte store may alias anything, which keeps the loop from
+// vectorising.
+void split_residues_loop(const double* x0, const double* x1, const double* x2, int count, double w42, double w84,
+                         double p, double invp, std::int8_t* out) {
+  std::int32_t v[1024];
+  if (p == 256) {
+    for (int e = 0; e < count; ++e)
+      v[e] = std::int32_t(((std::int64_t((x2[e] * w84 + x1[e] * w42) + x0[e]) + 128) & 255) - 128);
+  } else {
+    for (int e = 0; e < count; ++e) {
+      const double r = (x2[e] * w84 + x1[e] * w42) + x0[e];
+      const double q = (r * invp + 0x1.8p52) - 0x1.8p52;
+      v[e] = std::int32_t(r - q * p);
+    }
+  }
+  for (int e = 0; e < count; ++e) out[e] = std::int8_t(v[e]);
+}
+
 constexpr CrtLoops make_crt_loops() {
   return {load_scaled_loop<float>,
           load_scaled_loop<double>,
@@ -567,6 +587,7 @@ constexpr CrtLoops make_crt_loops() {
           residue_rows_loop,
           reconstruct_row_loop,
           maxima_loop,
+          split_residues_loop,
           write_loop<float>,
           write_loop<double>};
 }

@@ -33,6 +33,12 @@ struct F64x4 {
   static int le(reg a, reg b) { return _mm256_movemask_pd(_mm256_cmp_pd(a, b, _CMP_LE_OQ)); }
   static int eq(reg a, reg b) { return _mm256_movemask_pd(_mm256_cmp_pd(a, b, _CMP_EQ_OQ)); }
   static reg to_float(reg x) { return _mm256_cvtps_pd(_mm256_cvtpd_ps(x)); }  // each lane RN to FP32 (MXCSR)
+  // Lane i: x where bit i of `bits` is set, else y.
+  static reg select(int bits, reg x, reg y) {
+    const __m256i lane = _mm256_setr_epi64x(1, 2, 4, 8);
+    const __m256i on = _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_set1_epi64x(bits), lane), lane);
+    return _mm256_blendv_pd(y, x, _mm256_castsi256_pd(on));
+  }
   // The power of two of each value's exponent (its sign and mantissa cleared).
   static reg power(reg x) { return _mm256_and_pd(x, _mm256_castsi256_pd(_mm256_set1_epi64x(0x7ff0000000000000ll))); }
   static reg rint(reg x) { return _mm256_round_pd(x, _MM_FROUND_CUR_DIRECTION); }  // the current rounding mode
@@ -84,6 +90,7 @@ struct F64x8 {
   static int le(reg a, reg b) { return _mm512_cmp_pd_mask(a, b, _CMP_LE_OQ); }
   static int eq(reg a, reg b) { return _mm512_cmp_pd_mask(a, b, _CMP_EQ_OQ); }
   static reg to_float(reg x) { return _mm512_cvtps_pd(_mm512_cvtpd_ps(x)); }
+  static reg select(int bits, reg x, reg y) { return _mm512_mask_blend_pd(__mmask8(bits), y, x); }
   static reg power(reg x) { return _mm512_and_pd(x, _mm512_castsi512_pd(_mm512_set1_epi64(0x7ff0000000000000ll))); }
   static reg rint(reg x) { return _mm512_roundscale_pd(x, _MM_FROUND_CUR_DIRECTION); }
   static reg nearest(reg x) { return _mm512_roundscale_pd(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
