@@ -215,9 +215,15 @@ Blocking crt_blocking(std::int64_t m, std::int64_t n, std::int64_t k, const CrtC
   return b;
 }
 
+// Whether a call takes the direct products (crt/direct_products.hpp): a tiny one of one block and one k-block.
+bool direct_call(int moduli, std::int64_t m, std::int64_t n, std::int64_t k, const Blocking& b) {
+  return direct_fits(m, n, k, moduli) && m <= b.mc && n <= b.nc && k <= b.kc;
+}
+
 std::size_t crt_workspace_bytes(int moduli, std::int64_t m, std::int64_t n, std::int64_t k, const Blocking& b) {
   const Caches c = operand_caches(moduli, m, n, k, b);
-  return layout_of(moduli, b, c.a > 0, c.b > 0, k).total * std::size_t(b.threads) + c.a + c.b;
+  return layout_of(moduli, b, c.a > 0, c.b > 0, k).total * std::size_t(b.threads) + c.a + c.b +
+         (direct_call(moduli, m, n, k, b) ? DirectScratch::kBytes : 0);
 }
 
 namespace {
@@ -347,7 +353,8 @@ DriverStatus prepare(CrtCall<T>& c, CrtConfig& cfg) {
   // Exponent e of each line's largest magnitude (max in [2^(e-1), 2^e), 0 for a zero line), the slice modes' scan.
   if (pack::scan_scales_a(c.x.a, m, k, true, c.ea).nonfinite || pack::scan_scales_b(c.x.b, k, n, true, c.eb).nonfinite)
     return DriverStatus::nonfinite_input;
-  const std::size_t total = c.lay.total * std::size_t(c.blk.threads) + c.cache.a + c.cache.b;
+  const std::size_t total = c.lay.total * std::size_t(c.blk.threads) + c.cache.a + c.cache.b +
+                            (direct_call(c.plan.n, m, n, k, c.blk) ? DirectScratch::kBytes : 0);
   // The calling thread's workspace (util/workspace.hpp, shared with the slice driver), grown on demand: its size is
   // bounded by the block sizes, the moduli and the thread count, not by m, n or k.
   c.mem = util::thread_workspace().reserve(total);  // everything before C is touched
@@ -664,27 +671,33 @@ void product_block(CrtCall<T>& c, const ThreadSpace& ws, const TileRunner& kerne
 // passes, without the engine; then the same CRT and write. One block, one k-block.
 template <typename T>
 bool direct(const CrtCall<T>& c) {
-  return direct_fits(c.x.m, c.x.n, c.x.k, c.plan.n) && c.mb == 1 && c.nb == 1 && c.kb == 1;
+  return direct_call(c.plan.n, c.x.m, c.x.n, c.x.k, c.blk);
+}
+// Its scratch: after the threads' spaces and the caches.
+template <typename T>
+DirectScratch direct_scratch(const CrtCall<T>& c) {
+  return DirectScratch(static_cast<std::uint8_t*>(c.mem) + c.lay.total * std::size_t(c.blk.threads) + c.cache.a +
+                       c.cache.b);
 }
 
 template <typename T>
 void direct_bound(CrtCall<T>& c) {
   const int m = int(c.x.m), n = int(c.x.n), k = int(c.x.k);
-  double da[kDirectLines * kDirectLines], db[kDirectLines * kDirectLines];
-  load_lines(c.la, 0, m, 0, k, k, c.fa1.data(), c.fa2.data(), true, da);
-  load_lines(c.lb, 0, n, 0, k, k, c.fb1.data(), c.fb2.data(), true, db);
-  digit_maxima(da, db, m, n, k, c.hrow.data(), c.hcol.data());
+  const DirectScratch s = direct_scratch(c);
+  load_lines(c.la, 0, m, 0, k, k, c.fa1.data(), c.fa2.data(), true, s.a);
+  load_lines(c.lb, 0, n, 0, k, k, c.fb1.data(), c.fb2.data(), true, s.b);
+  digit_maxima(s.a, s.b, m, n, k, c.hrow.data(), c.hcol.data());
 }
 
 template <typename T>
 void direct_products(CrtCall<T>& c) {
   const int m = int(c.x.m), n = int(c.x.n), k = int(c.x.k);
-  double a[kDirectLines * kDirectLines], b[kDirectLines * kDirectLines];
-  load_lines(c.la, 0, m, 0, k, k, c.fa1.data(), c.fa2.data(), false, a);
-  load_lines(c.lb, 0, n, 0, k, k, c.fb1.data(), c.fb2.data(), false, b);
+  const DirectScratch s = direct_scratch(c);
+  load_lines(c.la, 0, m, 0, k, k, c.fa1.data(), c.fa2.data(), false, s.a);
+  load_lines(c.lb, 0, n, 0, k, k, c.fb1.data(), c.fb2.data(), false, s.b);
   const ThreadSpace ws = c.space_of(0);
   const std::size_t plane = std::size_t(c.mc) * c.nc;  // the residue planes where the products pass leaves them
-  direct_residues(a, b, m, n, k, c.plan, reinterpret_cast<std::int8_t*>(ws.acc), plane, std::size_t(c.nc));
+  direct_residues(s.a, s.b, m, n, k, c.plan, reinterpret_cast<std::int8_t*>(ws.acc), plane, std::size_t(c.nc), s.x);
   reconstruct_block(c, ws, c.block(0), true, write_scales(c));
 }
 

@@ -40,40 +40,32 @@ constexpr Pow2Mods kPow2Mods = [] {
 }  // namespace
 
 void direct_residues(const double* a, const double* b, int m, int n, int k, const CrtPlan& plan, std::int8_t* res,
-                     std::size_t plane, std::size_t row) {
+                     std::size_t plane, std::size_t row, double* x) {
   constexpr int kMost = kDirectLines * kDirectLines;
   const int entries = m * n;
   // X_ij for every entry, in three parts: X = x2 2^84 + x1 2^42 + x0 with x0, x1 in [0, 2^42).
-  double x0[kMost], x1[kMost], x2[kMost];
+  double* const x0 = x;
+  double* const x1 = x + kMost;
+  double* const x2 = x + 2 * kMost;
   constexpr i128 kMask = (i128(1) << 42) - 1;
-  const auto put = [&](int e, i128 x) {
-    x0[e] = double(std::int64_t(x & kMask)), x1[e] = double(std::int64_t((x >> 42) & kMask)),
-    x2[e] = double(std::int64_t(x >> 84));
+  const auto put = [&](int e, i128 v) {
+    x0[e] = double(std::int64_t(v & kMask)), x1[e] = double(std::int64_t((v >> 42) & kMask)),
+    x2[e] = double(std::int64_t(v >> 84));
   };
   bool narrow = true;  // every operand below 2^62: 64-bit factors, one multiplication a product
-  for (int x = 0; x < m * k; ++x) narrow = narrow && std::fabs(a[x]) < 0x1p62;
-  for (int x = 0; x < n * k; ++x) narrow = narrow && std::fabs(b[x]) < 0x1p62;
-  if (narrow) {
-    std::int64_t ai[kMost], bi[kMost];
-    for (int x = 0; x < m * k; ++x) ai[x] = std::int64_t(a[x]);
-    for (int x = 0; x < n * k; ++x) bi[x] = std::int64_t(b[x]);
-    for (int i = 0; i < m; ++i)
-      for (int j = 0; j < n; ++j) {
-        i128 x = 0;
-        for (int l = 0; l < k; ++l) x += i128(ai[i * k + l]) * bi[j * k + l];
-        put(i * n + j, x);
-      }
-  } else {
-    i128 ai[kMost], bi[kMost];
-    for (int x = 0; x < m * k; ++x) ai[x] = to_int(a[x]);
-    for (int x = 0; x < n * k; ++x) bi[x] = to_int(b[x]);
-    for (int i = 0; i < m; ++i)
-      for (int j = 0; j < n; ++j) {
-        i128 x = 0;
-        for (int l = 0; l < k; ++l) x += ai[i * k + l] * bi[j * k + l];
-        put(i * n + j, x);
-      }
-  }
+  for (int e = 0; e < m * k; ++e) narrow = narrow && std::fabs(a[e]) < 0x1p62;
+  for (int e = 0; e < n * k; ++e) narrow = narrow && std::fabs(b[e]) < 0x1p62;
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      const double* ar = a + i * k;
+      const double* bc = b + j * k;
+      i128 v = 0;
+      if (narrow)
+        for (int l = 0; l < k; ++l) v += i128(std::int64_t(ar[l])) * std::int64_t(bc[l]);
+      else
+        for (int l = 0; l < k; ++l) v += to_int(ar[l]) * to_int(bc[l]);
+      put(i * n + j, v);
+    }
   // r = x2 (2^84 mod p) + x1 (2^42 mod p) + x0 is congruent to X and, |X| < 2^125, below 2^41 2^8 + 2^42 2^8 + 2^42
   // < 2^51: exact in FP64, and its residue is taken as the residue loops' direct way takes it (crt_loops_impl.hpp).
   std::int8_t v[kMost];
