@@ -17,6 +17,7 @@
 #include "pack/line_scan.hpp"
 #include "policy/fill_loops.hpp"
 #include "split/slice_fp64.hpp"
+#include "util/pow2.hpp"
 #include "util/team.hpp"
 
 namespace bf16x::policy {
@@ -225,7 +226,7 @@ double fp64_truncation(int d) {
 double FillEnvelope::lower_edge(int bin) {
   if (bin <= 0) return 0;
   const int t = kBinades - 1 - (bin - 1) / kSubBins, q = (bin - 1) % kSubBins;
-  return std::ldexp(1.0 + double(q) / kSubBins, -t - 1);
+  return (1.0 + double(q) / kSubBins) * util::pow2(-t - 1);  // exact: 2^(-t-1) >= 2^-128, ldexp without the call
 }
 
 template <typename T>
