@@ -217,6 +217,34 @@ void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::M
   cfg.micro_tiles += tiles;
 }
 
+// A tile's sums: entry (ii, jj) of its mr x nr at ii * nr + jj.
+struct TileSumsView {
+  const double *s, *c, *t;
+  int mr, nr;
+};
+
+// The entries of the tile at (i0, j0) of a real GEMM's C that decide_rows settles (bits), their roundings in out:
+// each entry's scale as scale2's two factors (NaN where its line is not finite or the scale is out of range, and
+// past the edges of C), its C term.
+template <typename T>
+std::uint64_t decide_tile(DecideRows decide_rows, const pack::GemmArgs<T>& g, const std::vector<int>& ea,
+                          const std::vector<int>& eb, std::int64_t i0, std::int64_t j0, const TileSumsView& v,
+                          const Terms& terms, double* out) {
+  double f1[kMaxTile], f2[kMaxTile], c0[kMaxTile];
+  for (int ii = 0; ii < v.mr; ++ii)
+    for (int jj = 0; jj < v.nr; ++jj) {
+      const std::int64_t i = i0 + ii, j = j0 + jj, x = ii * v.nr + jj;
+      f1[x] = f2[x] = std::numeric_limits<double>::quiet_NaN(), c0[x] = 0;
+      if (i >= g.m || j >= g.n) continue;
+      const int sa = ea[std::size_t(i)], sb = eb[std::size_t(j)];
+      if (sa == kNonfinite || sb == kNonfinite || sa + sb < -1900 || sa + sb > 1900) continue;
+      const int e1 = (sa + sb) / 2;  // scale2's factors (cr/entry_rounding_impl.hpp)
+      f1[x] = util::pow2(e1), f2[x] = util::pow2(sa + sb - e1);
+      if (g.beta != T(0)) c0[x] = double(g.c_row_major ? g.c[i * g.ldc + j] : g.c[i + j * g.ldc]);
+    }
+  return decide_rows(v.mr, v.s, v.c, v.t, f1, f2, c0, terms, out);
+}
+
 template <typename T>
 auto decide_for(const TileKernels& kern, bool complex) {
   if constexpr (std::is_same_v<T, double>)
@@ -254,23 +282,11 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
   const DecideRows decide_rows = std::is_same_v<T, double> ? kern.decide_rows_d : kern.decide_rows_f;
   const auto finish = [&](std::int64_t i0, std::int64_t j0, const double* s, const double* c, const double* t,
                           const Panels& pn) {
-    std::uint64_t exact = 0, decided = 0;
+    std::uint64_t exact = 0;
     double rounded[kMaxTile];
-    if (decide_rows) {
-      double f1[kMaxTile], f2[kMaxTile], c0s[kMaxTile];
-      for (int ii = 0; ii < pn.mr; ++ii)
-        for (int jj = 0; jj < pn.nr; ++jj) {
-          const std::int64_t i = i0 + ii, j = j0 + jj, x = ii * pn.nr + jj;
-          f1[x] = f2[x] = std::numeric_limits<double>::quiet_NaN(), c0s[x] = 0;
-          if (i >= m || j >= n) continue;
-          const int sa = ea[std::size_t(i)], sb = eb[std::size_t(j)];
-          if (sa == kNonfinite || sb == kNonfinite || sa + sb < -1900 || sa + sb > 1900) continue;
-          const int e1 = (sa + sb) / 2;  // scale2's factors (cr/entry_rounding_impl.hpp)
-          f1[x] = util::pow2(e1), f2[x] = util::pow2(sa + sb - e1);
-          if (g.beta != T(0)) c0s[x] = double(c_at(i, j));
-        }
-      decided = decide_rows(pn.mr, s, c, t, f1, f2, c0s, terms, rounded);
-    }
+    const std::uint64_t decided =
+        decide_rows ? decide_tile(decide_rows, g, ea, eb, i0, j0, TileSumsView{s, c, t, pn.mr, pn.nr}, terms, rounded)
+                    : 0;
     for (int ii = 0; ii < pn.mr && i0 + ii < m; ++ii)
       for (int jj = 0; jj < pn.nr && j0 + jj < n; ++jj) {
         const std::int64_t i = i0 + ii, j = j0 + jj, x = ii * pn.nr + jj;

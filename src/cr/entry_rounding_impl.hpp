@@ -120,30 +120,61 @@ bool decide(const EntrySums (&e)[2], const Terms& x, const double (&c0)[2], T& o
 // round_from_sums<T, 1> on V::kLanes entries at once (DecideRows): the same operations in the same order, lane by
 // lane, with the scaling's factors given; a lane whose factors, sums or result fail a check is undecided. V:
 // util/f64_vectors.hpp (with lt, le, eq as lane bits, and to_float: each lane rounded to FP32 and back).
+template <typename V>
+typename V::reg two_sum(typename V::reg a, typename V::reg b, typename V::reg& lo) {
+  const typename V::reg sum = V::add(a, b), bb = V::sub(sum, a);
+  lo = V::add(V::sub(a, V::sub(sum, bb)), V::sub(b, bb));
+  return sum;
+}
+
+template <typename V>
+int finite(typename V::reg v) {
+  return V::lt(V::abs(v), V::set1(HUGE_VAL));
+}
+
+// bit i: lhs_i < half_gap(v_i, digits) (v_i normal in that format): 2^(e + 1 - digits) / 2, halved again at a power.
+template <typename V>
+int within_half_gap(typename V::reg lhs, typename V::reg v, double half_ulp) {
+  // pw at least 2^-961: the lanes below the range (2^-960) are undecided anyway, and their gaps would underflow
+  const typename V::reg mag = V::abs(v), pw = V::max(V::power(mag), V::set1(0x1p-961));
+  const int at_power = V::eq(mag, pw);
+  return (V::lt(lhs, V::mul(pw, V::set1(half_ulp))) & ~at_power) |
+         (V::lt(lhs, V::mul(pw, V::set1(half_ulp / 2))) & at_power);
+}
+
+// The end of round_from_sums on lanes: vh = RN(h + l), vl its rest, bound the error bound; the lanes of ok whose
+// value's interval lies inside the rounding interval of one number of T, that number in out.
+template <typename V, typename T>
+int round_lanes(typename V::reg vh, typename V::reg vl, typename V::reg bound, int ok, double* out) {
+  using R = typename V::reg;
+  const R mag = V::abs(vh);
+  ok &= finite<V>(vh) & finite<V>(bound);
+  if constexpr (std::is_same_v<T, double>) {
+    ok &= V::le(V::set1(0x1p-960), mag) & V::lt(mag, V::set1(0x1p1022));
+    // vh: the candidate, when the value lies strictly inside its rounding interval
+    ok &= within_half_gap<V>(V::mul(V::add(V::abs(vl), bound), V::set1(1 + 4 * kU)), vh, 0x1p-53);
+    V::store(out, vh);
+  } else {
+    ok &= V::le(V::set1(0x1p-120), mag) & V::lt(mag, V::set1(0x1p126));
+    const R vf = V::select(ok, vh, V::set1(1.0));  // no FP32 underflow or overflow on the lanes out of range
+    const R rf = V::to_float(vf);
+    const R d = V::add(V::sub(vf, rf), vl);  // vh - rf exact: within half a float gap of each other
+    const R lhs = V::mul(V::add(V::mul(V::abs(d), V::set1(1 + 2 * kU)), bound), V::set1(1 + 4 * kU));
+    ok &= within_half_gap<V>(lhs, rf, 0x1p-24);
+    V::store(out, rf);
+  }
+  return ok;
+}
+
 template <typename V, typename T>
 std::uint64_t decide_rows(int rows, const double* s, const double* c, const double* t, const double* f1,
                           const double* f2, const double* c0, const Terms& x, double* out) {
   using R = typename V::reg;
-  constexpr bool is_double = std::is_same_v<T, double>;
   constexpr int L = V::kLanes;
   const double k = double(x.k);
   const R w = V::set1(x.w[0]), aw = V::set1(std::fabs(x.w[0])), beta = V::set1(x.beta[0]);
   const R rel = V::set1(x.dd ? (76 * k * k + 3.2 * k) * kU * kU : 1.02 * (k + 1) * kU);
-  const R floor_t = V::set1(16 * k * kEta), inf = V::set1(HUGE_VAL), u = V::set1(kU), zero = V::zero();
-  const auto finite = [&](R v) { return V::lt(V::abs(v), inf); };
-  const auto two_sum = [](R a, R b, R& lo) {
-    const R sum = V::add(a, b), bb = V::sub(sum, a);
-    lo = V::add(V::sub(a, V::sub(sum, bb)), V::sub(b, bb));
-    return sum;
-  };
-  // bit i: lhs_i < half_gap(v_i, digits) (v_i normal in that format): 2^(e + 1 - digits) / 2, halved again at a power
-  const auto within_half_gap = [](R lhs, R v, double half_ulp) {
-    // pw at least 2^-961: the lanes below the range (2^-960) are undecided anyway, and their gaps would underflow
-    const R mag = V::abs(v), pw = V::max(V::power(mag), V::set1(0x1p-961));
-    const int at_power = V::eq(mag, pw);
-    return (V::lt(lhs, V::mul(pw, V::set1(half_ulp))) & ~at_power) |
-           (V::lt(lhs, V::mul(pw, V::set1(half_ulp / 2))) & at_power);
-  };
+  const R floor_t = V::set1(16 * k * kEta), u = V::set1(kU), zero = V::zero();
   std::uint64_t decided = 0;
   for (int r = 0; r < rows; ++r) {
     const int o = r * L;
@@ -156,7 +187,7 @@ std::uint64_t decide_rows(int rows, const double* s, const double* c, const doub
     R hi0 = zero, lo0 = zero, lo1 = zero, err = V::set1(16 * kEta);
     if (x.w[0] != 0) {
       R sv = V::load(s + o), cv = V::load(c + o), tv = V::load(t + o), g1 = V::load(f1 + o), g2 = V::load(f2 + o);
-      ok = finite(sv) & finite(cv) & finite(tv) & finite(g1) & finite(g2) & V::lt(zero, tv);
+      ok = finite<V>(sv) & finite<V>(cv) & finite<V>(tv) & finite<V>(g1) & finite<V>(g2) & V::lt(zero, tv);
       const R one = V::set1(1.0);
       sv = V::select(ok, sv, zero), cv = V::select(ok, cv, zero), tv = V::select(ok, tv, one);
       g1 = V::select(ok, g1, one), g2 = V::select(ok, g2, one);
@@ -173,29 +204,14 @@ std::uint64_t decide_rows(int rows, const double* s, const double* c, const doub
       lo2 = V::fmsub(beta, cz, hi1);
     }
     R lo3;
-    const R h = two_sum(hi0, hi1, lo3);
+    const R h = two_sum<V>(hi0, hi1, lo3);
     const R l = V::add(V::add(V::add(V::add(zero, lo0), lo1), lo2), lo3);
     const R labs = V::add(V::add(V::add(V::add(zero, V::abs(lo0)), V::abs(lo1)), V::abs(lo2)), V::abs(lo3));
     R vl;
-    const R vh = two_sum(h, l, vl);
+    const R vh = two_sum<V>(h, l, vl);
     const R bound =
         V::mul(V::add(V::add(err, V::mul(u, rounded)), V::mul(V::set1((4 + 0.1) * kU), labs)), V::set1(1 + 8 * kU));
-    const R mag = V::abs(vh);
-    ok &= finite(vh) & finite(bound);
-    if constexpr (is_double) {
-      ok &= V::le(V::set1(0x1p-960), mag) & V::lt(mag, V::set1(0x1p1022));
-      // vh = RN(h + l): the candidate, when the value lies strictly inside its rounding interval
-      ok &= within_half_gap(V::mul(V::add(V::abs(vl), bound), V::set1(1 + 4 * kU)), vh, 0x1p-53);
-      V::store(out + o, vh);
-    } else {
-      ok &= V::le(V::set1(0x1p-120), mag) & V::lt(mag, V::set1(0x1p126));
-      const R vf = V::select(ok, vh, V::set1(1.0));  // no FP32 underflow or overflow on the lanes out of range
-      const R rf = V::to_float(vf);
-      const R d = V::add(V::sub(vf, rf), vl);  // vh - rf exact: within half a float gap of each other
-      const R lhs = V::mul(V::add(V::mul(V::abs(d), V::set1(1 + 2 * kU)), bound), V::set1(1 + 4 * kU));
-      ok &= within_half_gap(lhs, rf, 0x1p-24);
-      V::store(out + o, rf);
-    }
+    ok = round_lanes<V, T>(vh, vl, bound, ok, out + o);
     decided |= std::uint64_t(unsigned(ok) & ((1u << L) - 1)) << o;
   }
   return decided;

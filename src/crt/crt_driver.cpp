@@ -673,31 +673,31 @@ template <typename T>
 bool direct(const CrtCall<T>& c) {
   return direct_call(c.plan.n, c.x.m, c.x.n, c.x.k, c.blk);
 }
-// Its scratch: after the threads' spaces and the caches.
+// Its scratch (after the threads' spaces and the caches), with op(A) and op(B) loaded in it: as the digits of the
+// bound pass, or scaled by the chosen scales (the factors fa, fb hold either in turn).
 template <typename T>
-DirectScratch direct_scratch(const CrtCall<T>& c) {
-  return DirectScratch(static_cast<std::uint8_t*>(c.mem) + c.lay.total * std::size_t(c.blk.threads) + c.cache.a +
-                       c.cache.b);
+DirectScratch direct_operands(const CrtCall<T>& c, bool digits) {
+  const DirectScratch s(static_cast<std::uint8_t*>(c.mem) + c.lay.total * std::size_t(c.blk.threads) + c.cache.a +
+                        c.cache.b);
+  const int k = int(c.x.k);
+  load_lines(c.la, 0, int(c.x.m), 0, k, k, c.fa1.data(), c.fa2.data(), digits, s.a);
+  load_lines(c.lb, 0, int(c.x.n), 0, k, k, c.fb1.data(), c.fb2.data(), digits, s.b);
+  return s;
 }
 
 template <typename T>
 void direct_bound(CrtCall<T>& c) {
-  const int m = int(c.x.m), n = int(c.x.n), k = int(c.x.k);
-  const DirectScratch s = direct_scratch(c);
-  load_lines(c.la, 0, m, 0, k, k, c.fa1.data(), c.fa2.data(), true, s.a);
-  load_lines(c.lb, 0, n, 0, k, k, c.fb1.data(), c.fb2.data(), true, s.b);
-  digit_maxima(s.a, s.b, m, n, k, c.hrow.data(), c.hcol.data());
+  const DirectScratch s = direct_operands(c, true);
+  digit_maxima(s.a, s.b, int(c.x.m), int(c.x.n), int(c.x.k), c.hrow.data(), c.hcol.data());
 }
 
 template <typename T>
 void direct_products(CrtCall<T>& c) {
-  const int m = int(c.x.m), n = int(c.x.n), k = int(c.x.k);
-  const DirectScratch s = direct_scratch(c);
-  load_lines(c.la, 0, m, 0, k, k, c.fa1.data(), c.fa2.data(), false, s.a);
-  load_lines(c.lb, 0, n, 0, k, k, c.fb1.data(), c.fb2.data(), false, s.b);
+  const DirectScratch s = direct_operands(c, false);
   const ThreadSpace ws = c.space_of(0);
   const std::size_t plane = std::size_t(c.mc) * c.nc;  // the residue planes where the products pass leaves them
-  direct_residues(s.a, s.b, m, n, k, c.plan, reinterpret_cast<std::int8_t*>(ws.acc), plane, std::size_t(c.nc), s.x);
+  direct_residues(s.a, s.b, int(c.x.m), int(c.x.n), int(c.x.k), c.plan, reinterpret_cast<std::int8_t*>(ws.acc), plane,
+                  std::size_t(c.nc), s.x);
   reconstruct_block(c, ws, c.block(0), true, write_scales(c));
 }
 
