@@ -62,13 +62,6 @@ void line_exponents(const pack::MatrixView<T>& v, bool rows, std::int64_t lines,
                 [&] { pack::scan_lines(v.data, sr, sl, lines, len, true, take); });
 }
 
-double pow2(int e) {  // -1022 <= e <= 1023
-  const std::uint64_t bits = std::uint64_t(e + 1023) << 52;
-  double x;
-  std::memcpy(&x, &bits, sizeof x);
-  return x;
-}
-
 // One panel of W lines (nullptr: a zero line) of length k, line w's element l at src[w][l * step], scaled by f[w]:
 // per l the W values, then (with_abs) their magnitudes. Lines that run across memory (step != 1) are read in
 // blocks of l, so that the W lines of one l share their cache line and the block's pages stay in the TLB.
@@ -129,7 +122,7 @@ void line_sources(const pack::MatrixView<T>& v, bool of_a, std::int64_t first, i
   for (int t = 0; t < count; ++t) {
     const std::int64_t x = first + t;
     const bool live = x < limit && e[std::size_t(x)] != kNonfinite;
-    f[t] = live ? pow2(-e[std::size_t(x)]) : 0;
+    f[t] = live ? util::pow2(-e[std::size_t(x)]) : 0;
     src[t] = live ? v.data + x * (of_a == v.trans ? v.ld : 1) : nullptr;
   }
 }
@@ -237,7 +230,7 @@ std::uint64_t decide_tile(DecideRows decide_rows, const pack::GemmArgs<T>& g, co
       f1[x] = f2[x] = std::numeric_limits<double>::quiet_NaN(), c0[x] = 0;
       if (i >= g.m || j >= g.n) continue;
       const int sa = ea[std::size_t(i)], sb = eb[std::size_t(j)];
-      if (sa == kNonfinite || sb == kNonfinite || sa + sb < -1900 || sa + sb > 1900) continue;
+      if (sa == kNonfinite || sb == kNonfinite || sa + sb < -kScaleRange || sa + sb > kScaleRange) continue;
       const int e1 = (sa + sb) / 2;  // scale2's factors (cr/entry_rounding_impl.hpp)
       f1[x] = util::pow2(e1), f2[x] = util::pow2(sa + sb - e1);
       if (g.beta != T(0)) c0[x] = double(g.c_row_major ? g.c[i * g.ldc + j] : g.c[i + j * g.ldc]);

@@ -16,6 +16,10 @@ struct EntrySums {
   int scale;       // scale_a + scale_b
 };
 
+// The scales, scale_a + scale_b, that the sums decide from: beyond them an entry takes the exact sum (2^scale in two
+// normal factors, entry_rounding_impl.hpp's scale2).
+inline constexpr int kScaleRange = 1900;
+
 // The entry's value: w_0 S_0 + w_1 S_1 + beta_0 c_0 + beta_1 c_1, S_r the dot product of op(A)'s row i and op(B)'s
 // column j_r (a real GEMM: w = (alpha, 0), beta = (beta, 0); the real or imaginary part of a complex one: S_0, S_1
 // its two real dot products of length 2k, w and beta from alpha and beta).

@@ -70,7 +70,8 @@ std::optional<T> round_from_sums(const EntrySums (&e)[2], const Terms& x, const 
     const double w = x.w[r];
     if (w == 0) continue;
     const EntrySums& q = e[r];
-    if (!std::isfinite(q.s) || !std::isfinite(q.c) || !std::isfinite(q.t) || q.scale < -1900 || q.scale > 1900)
+    if (!std::isfinite(q.s) || !std::isfinite(q.c) || !std::isfinite(q.t) || q.scale < -kScaleRange ||
+        q.scale > kScaleRange)
       return std::nullopt;
     const double sr = scale2(q.s, q.scale), cr = scale2(q.c, q.scale);
     const double er = scale2(rel * q.t + 16 * k * kEta, q.scale);

@@ -12,18 +12,17 @@ using u128 = unsigned __int128;
 constexpr std::int64_t kDigit = 0xffffffff;
 constexpr std::uint64_t kMantissa = (std::uint64_t(1) << 52) - 1;
 
-// x = m 2^e with m an integer below 2^53 (subnormals included); x finite.
+// x = m 2^e with m an integer below 2^53 (subnormals included), from x's bit pattern; x finite. No branch: a zero
+// exponent field (a subnormal or zero) has no hidden bit and the exponent of field 1.
+void decompose_bits(std::uint64_t bits, std::uint64_t& m, int& e) {
+  const std::uint64_t field = (bits >> 52) & 0x7ff;
+  m = (bits & kMantissa) | (std::uint64_t(field != 0) << 52);
+  e = int(field + (field == 0)) - 1075;
+}
 void decompose(double x, std::uint64_t& m, int& e) {
   std::uint64_t bits;
   std::memcpy(&bits, &x, sizeof bits);
-  const int field = int((bits >> 52) & 0x7ff);
-  m = bits & ((std::uint64_t(1) << 52) - 1);
-  if (field == 0) {
-    e = -1074;
-  } else {
-    m |= std::uint64_t(1) << 52;
-    e = field - 1075;
-  }
+  decompose_bits(bits, m, e);
 }
 
 // Limbs [lo, hi) of v to [0, 2^32) but the last of them, which keeps the sign and the rest.
@@ -95,12 +94,10 @@ void ExactSum::add_dot(const T* a, std::int64_t sa, const T* b, std::int64_t sb,
       std::memcpy(&ux, &x, sizeof ux);
       std::memcpy(&uy, &y, sizeof uy);
       if (((ux << 1) == 0) | ((uy << 1) == 0)) continue;  // a zero factor (the triangles of packed panels)
-      // x = mx 2^ex, y = my 2^ey as decompose() gives them, without its branch: a zero exponent field (a subnormal
-      // or zero) has no hidden bit and the exponent of field 1
-      const std::uint64_t fx = (ux >> 52) & 0x7ff, fy = (uy >> 52) & 0x7ff;
-      const std::uint64_t mx = (ux & kMantissa) | (std::uint64_t(fx != 0) << 52),
-                          my = (uy & kMantissa) | (std::uint64_t(fy != 0) << 52);
-      const int ex = int(fx + (fx == 0)) - 1075, ey = int(fy + (fy == 0)) - 1075;
+      std::uint64_t mx, my;
+      int ex, ey;
+      decompose_bits(ux, mx, ex);
+      decompose_bits(uy, my, ey);
       const u128 m = u128(mx) * my;                                    // below 2^106
       const std::int64_t s = -std::int64_t(((ux ^ uy) >> 63) ^ flip);  // 0: add, -1: subtract
       const auto put = [s](std::int64_t& limb, std::uint64_t d) { limb += (std::int64_t(d) ^ s) - s; };

@@ -742,7 +742,12 @@ DriverStatus gemm_crt(const GemmArgs<T>& x, CrtConfig& cfg) {
   if (const DriverStatus st = prepare(c, cfg); st != DriverStatus::ok) return st;
   const bool tiny = direct(c);
   std::uint64_t tiles = 0;
-  if (!cfg.fast_scaling) tiny ? direct_bound(c) : void(tiles = bound_pass(c));
+  if (!cfg.fast_scaling) {  // the bound pass (fast scaling has its H from the 2-norms already: prepare)
+    if (tiny)
+      direct_bound(c);
+    else
+      tiles = bound_pass(c);
+  }
   choose_scales(c);
   const double t1 = util::now();
   if (tiny)
