@@ -18,6 +18,7 @@
 #include "planner/call_plan.hpp"
 #include "settings/runtime.hpp"
 #include "util/clock.hpp"
+#include "util/workspace.hpp"
 
 namespace bf16x::api {
 namespace {
@@ -54,24 +55,62 @@ level3::Gemm<E> checked_gemm(const bf16x_options& opt, Outcome& out) {
   };
 }
 
-// The output's columns as stored, copied before the first GEMM and put back if the call fails.
+// What the routine may write of its output, as stored: the columns of the storage whole, or their part in the upper
+// (rows 0..j of column j) or lower (rows j..) triangle of the storage.
+enum class Part { whole, upper, lower };
+
+// That part of the output, copied before the first GEMM and put back if the call fails. The copy lives in memory
+// kept by the calling thread between calls (as the GEMM's workspace is): fresh pages for a 2048 x 2048 C fault in
+// at a tenth of SYRK's time on a virtual machine.
 template <typename E>
 class OutputCopy {
  public:
-  OutputCopy(E* p, std::int64_t along, std::int64_t across, std::int64_t ld)
-      : p_(p), along_(along), across_(across), ld_(ld), copy_(std::size_t(along * across)) {
-    for (std::int64_t j = 0; j < across; ++j)
-      std::memcpy(&copy_[std::size_t(j * along)], p + j * ld, sizeof(E) * along);
+  OutputCopy(E* p, std::int64_t along, std::int64_t across, std::int64_t ld, Part part)
+      : p_(p), along_(along), across_(across), ld_(ld), part_(part), copy_(reserve(count())) {
+    each([&](std::int64_t j, std::int64_t r0, std::int64_t rows, std::size_t at) {
+      std::memcpy(&copy_[at], p + r0 + j * ld, sizeof(E) * std::size_t(rows));
+    });
   }
   void restore() const {
-    for (std::int64_t j = 0; j < across_; ++j)
-      std::memcpy(p_ + j * ld_, &copy_[std::size_t(j * along_)], sizeof(E) * along_);
+    each([&](std::int64_t j, std::int64_t r0, std::int64_t rows, std::size_t at) {
+      std::memcpy(p_ + r0 + j * ld_, &copy_[at], sizeof(E) * std::size_t(rows));
+    });
   }
 
  private:
+  // The rows [r0, r0 + rows) of column j that the part holds.
+  std::pair<std::int64_t, std::int64_t> rows_of(std::int64_t j) const {
+    if (part_ == Part::upper) return {0, std::min(j + 1, along_)};
+    if (part_ == Part::lower) return {std::min(j, along_), along_ - std::min(j, along_)};
+    return {0, along_};
+  }
+  std::size_t count() const {
+    std::size_t total = 0;
+    for (std::int64_t j = 0; j < across_; ++j) total += std::size_t(rows_of(j).second);
+    return total;
+  }
+  template <typename F>
+  void each(F f) const {
+    std::size_t at = 0;
+    for (std::int64_t j = 0; j < across_; ++j) {
+      const auto [r0, rows] = rows_of(j);
+      f(j, r0, rows, at);
+      at += std::size_t(rows);
+    }
+  }
+
+  static E* reserve(std::size_t count) {
+    thread_local util::Workspace kept;
+    kept.release_if_large();  // what an earlier call left beyond the workspace's bound
+    void* p = kept.reserve(sizeof(E) * count);
+    if (!p) throw std::bad_alloc();
+    return static_cast<E*>(p);
+  }
+
   E* p_;
   std::int64_t along_, across_, ld_;
-  std::vector<E> copy_;
+  Part part_;
+  E* copy_;
 };
 
 // One level-3 call as the caller made it: the GEMM shape its plan is made for (m x n output, inner k), the output
@@ -83,8 +122,9 @@ struct Level3Call {
   int layout;
   std::int64_t m, n, k, lda, ldb, ldc;
   Stored output;
+  int uplo;  // the triangle of a square output that the routine writes (BF16X_UPPER, BF16X_LOWER); 0: all of it
   Level3Call(const char* routine, std::string flags, double flops, int layout, std::int64_t m, std::int64_t n,
-             std::int64_t k, std::int64_t lda, std::int64_t ldb, std::int64_t ldc, const Stored& output)
+             std::int64_t k, std::int64_t lda, std::int64_t ldb, std::int64_t ldc, const Stored& output, int uplo = 0)
       : routine(routine),
         flags(std::move(flags)),
         flops(flops),
@@ -95,7 +135,13 @@ struct Level3Call {
         lda(lda),
         ldb(ldb),
         ldc(ldc),
-        output(output) {}
+        output(output),
+        uplo(uplo) {}
+  // The part of the output as stored: a row-major upper triangle is the lower one of the storage's columns.
+  Part part() const {
+    if (uplo == 0) return Part::whole;
+    return (uplo == BF16X_UPPER) == (layout == BF16X_COL_MAJOR) ? Part::upper : Part::lower;
+  }
 };
 
 bool valid_layout(int l) { return l == BF16X_ROW_MAJOR || l == BF16X_COL_MAJOR; }
@@ -136,7 +182,7 @@ int level3_call(const Level3Call& call, int checked, const bf16x_options* user, 
     if (st == BF16X_OK) try {
         const bool col = call.layout == BF16X_COL_MAJOR;
         kept.emplace(output, col ? call.output.rows : call.output.cols, col ? call.output.cols : call.output.rows,
-                     call.output.ld);
+                     call.output.ld, call.part());
         const ThreadScope threads;  // bf16x_set_num_threads, for the GEMMs and the layer's own loops
         st = body(checked_gemm<E>(opt, out));
       } catch (const std::bad_alloc&) {
@@ -204,7 +250,7 @@ int rank_update(int layout, int uplo, int trans, std::int64_t n, std::int64_t k,
   static constexpr const char* names[2][2] = {{"syrk", "syr2k"}, {"herk", "her2k"}};
   const Level3Call call(names[hermitian][two], std::string{uplo_char(uplo), ',', t},
                         (two ? 2.0 : 1.0) * double(n) * double(n) * double(k), layout, n, n, two ? 2 * k : k, lda,
-                        two ? ldb : 0, ldc, Stored{n, n, ldc, BF16X_ERR_LDC});
+                        two ? ldb : 0, ldc, Stored{n, n, ldc, BF16X_ERR_LDC}, uplo);
   return level3_call<E>(call, st, opt, c, alpha, beta, [&](const level3::Gemm<E>& gemm) {
     const Triangle tri{uplo == BF16X_LOWER, false, hermitian};
     const int partner = kind == Kind::hermitian ? BF16X_CONJ_TRANS : BF16X_TRANS;
@@ -281,7 +327,7 @@ int gemmt(int layout, int uplo, int transa, int transb, std::int64_t n, std::int
                      .status();
   const Level3Call call("gemmt", std::string{uplo_char(uplo), ',', trans_char(transa), ',', trans_char(transb)},
                         double(n) * double(n) * double(k), layout, n, n, k, lda, ldb, ldc,
-                        Stored{n, n, ldc, BF16X_ERR_LDC});
+                        Stored{n, n, ldc, BF16X_ERR_LDC}, uplo);
   return level3_call<E>(call, st, opt, c, alpha, beta, [&](const level3::Gemm<E>& gemm) {
     return level3::gemmt<E>(gemm, Triangle{uplo == BF16X_LOWER}, n, k, alpha, operand(layout, a, lda, transa),
                             operand(layout, b, ldb, transb), beta, view(layout, c, ldc));

@@ -1,9 +1,12 @@
 // GEMMT, and SYRK, HERK, SYR2K and HER2K through it (level3/operation.hpp).
+#include <algorithm>
+#include <new>
 #include <vector>
 
 #include "level3/blocking.hpp"
 #include "level3/operation.hpp"
 #include "util/team.hpp"
+#include "util/workspace.hpp"
 
 namespace bf16x::level3 {
 namespace {
@@ -74,25 +77,39 @@ int syr2k(const Gemm<E>& gemm, Triangle t, std::int64_t n, std::int64_t k, E alp
   // conj(alpha) on the second product differs from alpha unless alpha is real: then alpha goes into the partner.
   const bool fold = t.hermitian && !is_real(alpha);
   const std::int64_t k2 = 2 * k;
-  std::vector<E> ab(std::size_t(n * k2)), ba(std::size_t(k2 * n));
   const auto partner = [&](const E& v, bool second) {
     const E w = t.hermitian ? conj(v) : v;
     return fold ? mul(second ? conj(alpha) : alpha, w) : w;
   };
-  util::for_each_index(k, n * k, [&](std::int64_t l) {
-    for (std::int64_t i = 0; i < n; ++i) {
-      ab[i + l * n] = a.at(i, l);
-      ab[i + (l + k) * n] = b.at(i, l);
+  // Both copies in memory the calling thread keeps between calls, as the GEMM's workspace is (fresh pages of a
+  // 2048 x 4096 pair fault in at a tenth of the call's time on a virtual machine), and released as it is.
+  thread_local util::Workspace kept;
+  std::size_t bytes;
+  if (__builtin_mul_overflow(std::size_t(n) * 2 * sizeof(E), std::size_t(k2), &bytes)) throw std::bad_alloc();
+  E* const ab = static_cast<E*>(kept.reserve(bytes));
+  if (!ab) throw std::bad_alloc();
+  E* const ba = ab + n * k2;
+  // 32 x 32 tiles of (i, l): whichever way op(A) and op(B) lie in memory, a tile's lines stay in the L1 cache
+  // while it is read along one and written along the other.
+  constexpr std::int64_t kTile = 32;
+  util::for_each_index((k + kTile - 1) / kTile, n * k, [&](std::int64_t q) {
+    const std::int64_t l0 = q * kTile, l1 = std::min(k, l0 + kTile);
+    for (std::int64_t i0 = 0; i0 < n; i0 += kTile) {
+      const std::int64_t i1 = std::min(n, i0 + kTile);
+      for (std::int64_t l = l0; l < l1; ++l)
+        for (std::int64_t i = i0; i < i1; ++i) {
+          const E x = a.at(i, l), y = b.at(i, l);
+          ab[i + l * n] = x;
+          ab[i + (l + k) * n] = y;
+          ba[l + i * k2] = partner(y, false);
+          ba[l + k + i * k2] = partner(x, true);
+        }
     }
   });
-  util::for_each_index(n, n * k2, [&](std::int64_t j) {
-    for (std::int64_t l = 0; l < k; ++l) {
-      ba[l + j * k2] = partner(b.at(j, l), false);
-      ba[l + k + j * k2] = partner(a.at(j, l), true);
-    }
-  });
-  const Operand<E> pa{ab.data(), n, false}, pb{ba.data(), k2, false};
-  return gemmt<E>(gemm, t, n, k2, fold ? one<E>() : alpha, pa, pb, beta, c);
+  const Operand<E> pa{ab, n, false}, pb{ba, k2, false};
+  const int st = gemmt<E>(gemm, t, n, k2, fold ? one<E>() : alpha, pa, pb, beta, c);
+  kept.release_if_large();
+  return st;
 }
 
 #define BF16X_LEVEL3_GEMMT(E)                                                                                          \

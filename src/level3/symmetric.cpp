@@ -19,11 +19,11 @@ int symm(const Gemm<E>& gemm, bool left, Triangle t, std::int64_t m, std::int64_
     const std::int64_t p1 = std::min(dim, p0 + panel), w = p1 - p0;
     int st;
     if (left) {  // C rows [p0, p1) = alpha A(p0:p1, :) B + beta C(p0:p1, :)
-      const std::vector<E> ap = pack_panel<E>(s, p0, p1, 0, m);
-      st = gemm(w, n, m, alpha, Operand<E>{ap.data(), w, false}, b, beta, c.block(p0, 0));
+      const Buffer<E> ap = pack_panel<E>(s, p0, p1, 0, m);
+      st = gemm(w, n, m, alpha, Operand<E>{ap.get(), w, false}, b, beta, c.block(p0, 0));
     } else {  // C columns [p0, p1) = alpha B A(:, p0:p1) + beta C(:, p0:p1)
-      const std::vector<E> ap = pack_panel<E>(s, 0, n, p0, p1);
-      st = gemm(m, w, n, alpha, b, Operand<E>{ap.data(), n, false}, beta, c.block(0, p0));
+      const Buffer<E> ap = pack_panel<E>(s, 0, n, p0, p1);
+      st = gemm(m, w, n, alpha, b, Operand<E>{ap.get(), n, false}, beta, c.block(0, p0));
     }
     if (st != BF16X_OK) return st;
   }

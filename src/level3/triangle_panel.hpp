@@ -2,8 +2,8 @@
 // the unstored triangle is never read (zero, the mirror, or the diagonal's ones stand in for it).
 #pragma once
 #include <cstdint>
-#include <vector>
 
+#include "level3/buffer.hpp"
 #include "level3/operation.hpp"
 #include "util/team.hpp"
 
@@ -44,9 +44,9 @@ struct SymmetricView {
 
 // Rows [r0, r1) and columns [c0, c1) of the view, column-major with leading dimension r1 - r0.
 template <typename E, typename View>
-std::vector<E> pack_panel(const View& v, std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1) {
+Buffer<E> pack_panel(const View& v, std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1) {
   const std::int64_t rows = r1 - r0;
-  std::vector<E> p(std::size_t(rows * (c1 - c0)));
+  Buffer<E> p = make_buffer<E>(std::size_t(rows * (c1 - c0)));
   util::for_each_index(c1 - c0, rows * (c1 - c0), [&](std::int64_t q) {
     for (std::int64_t i = r0; i < r1; ++i) p[std::size_t(i - r0 + q * rows)] = v.at(i, c0 + q);
   });

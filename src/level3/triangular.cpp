@@ -6,7 +6,6 @@
 //         side updated from it in one GEMM, then that half; blocks of at most 64 rows solved by substitution in one
 //         fixed order. The GEMMs are large (the first is m/2 x n x m/2), unlike those of a row-panel loop.
 #include <algorithm>
-#include <vector>
 
 #include "level3/blocking.hpp"
 #include "level3/operation.hpp"
@@ -53,10 +52,10 @@ int trmm_left(const Gemm<E>& gemm, const TriangularView<E>& u, std::int64_t m, s
   const bool lower = u.lower();
   return for_panels(m, lower, [&](std::int64_t r0, std::int64_t r1) {
     const std::int64_t k0 = lower ? 0 : r0, k1 = lower ? r1 : m, rows = r1 - r0;
-    const std::vector<E> p = pack_panel<E>(u, r0, r1, k0, k1);
-    std::vector<E> out(std::size_t(rows * n));
-    const View<E> o{out.data(), rows, false};
-    if (const int st = gemm_views<E>(gemm, rows, n, k1 - k0, alpha, p.data(), b.block(k0, 0), zero<E>(), o);
+    const Buffer<E> p = pack_panel<E>(u, r0, r1, k0, k1);
+    const Buffer<E> out = make_buffer<E>(std::size_t(rows * n));  // beta = 0: not read
+    const View<E> o{out.get(), rows, false};
+    if (const int st = gemm_views<E>(gemm, rows, n, k1 - k0, alpha, p.get(), b.block(k0, 0), zero<E>(), o);
         st != BF16X_OK)
       return st;
     const View<E> dst = b.block(r0, 0);
@@ -76,17 +75,17 @@ int trsm_rows(const Gemm<E>& gemm, const TriangularView<E>& u, std::int64_t n, c
   if (size <= kSolveBlock) {
     const View<E> x = b.block(r0, 0);
     scale(x, size, n, pending);
-    const std::vector<E> d = pack_panel<E>(u, r0, r1, r0, r1);
-    substitute<E>(d.data(), size, u.lower(), u.t.unit, x, n);
+    const Buffer<E> d = pack_panel<E>(u, r0, r1, r0, r1);
+    substitute<E>(d.get(), size, u.lower(), u.t.unit, x, n);
     return BF16X_OK;
   }
   const std::int64_t h = r0 + half_of(size);
   const bool lower = u.lower();  // lower: the top half first; upper: the bottom half
   const std::int64_t f0 = lower ? r0 : h, f1 = lower ? h : r1, s0 = lower ? h : r0, s1 = lower ? r1 : h;
   if (const int st = trsm_rows(gemm, u, n, b, f0, f1, pending); st != BF16X_OK) return st;
-  const std::vector<E> p = pack_panel<E>(u, s0, s1, f0, f1);
+  const Buffer<E> p = pack_panel<E>(u, s0, s1, f0, f1);
   if (const int st =
-          gemm_views<E>(gemm, s1 - s0, n, f1 - f0, from_real<E>(-1), p.data(), b.block(f0, 0), pending, b.block(s0, 0));
+          gemm_views<E>(gemm, s1 - s0, n, f1 - f0, from_real<E>(-1), p.get(), b.block(f0, 0), pending, b.block(s0, 0));
       st != BF16X_OK)
     return st;
   return trsm_rows(gemm, u, n, b, s0, s1, one<E>());
