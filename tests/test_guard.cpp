@@ -180,6 +180,43 @@ TEST(Guard, DefaultModesAreComponentwiseOnEveryInputClass) {
   }
 }
 
+// C = alpha A B + beta C0 by dgemm in one layout (row-major: every matrix stored as its transpose's column-major
+// storage), C read back as a Mat.
+Mat run_in_layout(int mode, bool row, const Mat& a, const Mat& b, double alpha, double beta, const Mat& c0,
+                  bf16x_stats& st) {
+  const auto store = [row](const Mat& x) {
+    std::vector<double> v(x.v.size());
+    for (std::int64_t i = 0; i < x.rows; ++i)
+      for (std::int64_t j = 0; j < x.cols; ++j) v[std::size_t(row ? i * x.cols + j : i + j * x.rows)] = x(i, j);
+    return v;
+  };
+  const std::int64_t m = a.rows, k = a.cols, n = b.cols;
+  std::vector<double> sa = store(a), sb = store(b), sc = store(c0);
+  const bf16x_options o = options_for(mode, &st);
+  Mat c(m, n);
+  if (bf16x_dgemm_ex(row ? BF16X_ROW_MAJOR : BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, alpha, sa.data(),
+                     row ? k : m, sb.data(), row ? n : k, beta, sc.data(), row ? n : m, &o) != BF16X_OK)
+    return Mat(0, 0);
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t j = 0; j < n; ++j) c(i, j) = sc[std::size_t(row ? i * n + j : i + j * m)];
+  return c;
+}
+
+// The first entry of C outside the guard's bound for alpha R + beta C0 (R the exact product, P = |A||B|):
+// 4 k u |alpha| P_ij + u (|beta C0_ij| + |C_ij|); "" where none is.
+std::string outside_bound(const Mat& c, const Mat& ref, const Mat& absab, const Mat& c0, double alpha, double beta,
+                          std::int64_t k) {
+  if (c.rows != ref.rows || c.cols != ref.cols) return "the call failed";
+  for (std::int64_t i = 0; i < c.rows; ++i)
+    for (std::int64_t j = 0; j < c.cols; ++j) {
+      const double want = alpha * ref(i, j) + beta * c0(i, j);
+      const double tol = (4.0 * double(k) + 1) * kU * std::fabs(alpha) * absab(i, j) +
+                         kU * (std::fabs(beta * c0(i, j)) + std::fabs(want)) + 0x1p-1074;
+      if (!(std::fabs(c(i, j) - want) <= tol)) return "entry " + std::to_string(i) + "," + std::to_string(j);
+    }
+  return "";
+}
+
 // Random shapes (k from 1 to 1100, past one k-block of the driver and of the digit product), both layouts, alpha and
 // beta, entries with a random spread (2^+-s, s up to 12) and random zeros: every entry within
 // 4 k u |alpha| P + u (|beta C0| + |C|) of the exact value, whichever path ran (envelope, entries, native).
@@ -206,33 +243,50 @@ TEST(Guard, RandomCallsKeepTheBound) {
     const double alpha = pick(g) == 0 ? -3.0 : 0.5, beta = pick(g) == 0 ? 0.0 : -2.0;  // exact in the check
     const int mode = modes[it % 4];
     const bool row = it % 3 == 0;
-    // Stored as the call's layout wants: column-major as is, row-major as the transposes.
-    std::vector<double> a(cs.a.v.size()), b(cs.b.v.size()), c(c0.v.size());
-    for (std::int64_t i = 0; i < m; ++i)
-      for (std::int64_t l = 0; l < k; ++l) a[std::size_t(row ? i * k + l : i + l * m)] = cs.a(i, l);
-    for (std::int64_t l = 0; l < k; ++l)
-      for (std::int64_t j = 0; j < n; ++j) b[std::size_t(row ? l * n + j : l + j * k)] = cs.b(l, j);
-    for (std::int64_t i = 0; i < m; ++i)
-      for (std::int64_t j = 0; j < n; ++j) c[std::size_t(row ? i * n + j : i + j * m)] = c0(i, j);
     bf16x_stats st;
-    const bf16x_options o = options_for(mode, &st);
-    ASSERT_EQ(bf16x_dgemm_ex(row ? BF16X_ROW_MAJOR : BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, alpha,
-                             a.data(), row ? k : m, b.data(), row ? n : k, beta, c.data(), row ? n : m, &o),
-              BF16X_OK);
+    const Mat c = run_in_layout(mode, row, cs.a, cs.b, alpha, beta, c0, st);
     emulated += st.mode != BF16X_MODE_NATIVE;
     repaired += st.entries_repaired > 0;
-    for (std::int64_t i = 0; i < m; ++i)
-      for (std::int64_t j = 0; j < n; ++j) {
-        const double got = c[std::size_t(row ? i * n + j : i + j * m)];
-        const double want = alpha * ref(i, j) + beta * c0(i, j);
-        const double tol = (4.0 * double(k) + 1) * kU * std::fabs(alpha) * absab(i, j) +
-                           kU * (std::fabs(beta * c0(i, j)) + std::fabs(want)) + 0x1p-1074;
-        ASSERT_LE(std::fabs(got - want), tol)
-            << "case " << it << " " << bf16x_mode_name(mode) << " " << m << "x" << n << "x" << k << " spread " << s
-            << " entry " << i << "," << j << " ran " << bf16x_mode_name(st.mode) << " guard " << st.guard;
-      }
+    EXPECT_EQ(outside_bound(c, ref, absab, c0, alpha, beta, k), "")
+        << "case " << it << " " << bf16x_mode_name(mode) << " " << m << "x" << n << "x" << k << " spread " << s
+        << " ran " << bf16x_mode_name(st.mode) << " guard " << st.guard;
   }
   std::printf("[guard] random calls: %d of 40 emulated, %d with repaired entries\n", emulated, repaired);
+}
+
+// Host lines (method/guard_lines.hpp): a fifth of op(A)'s rows (and, the second time, of op(B)'s columns) hold one
+// entry of 1e12 that meets only zeros of the other operand, so that their row scale is 1e12 times the products
+// that make their entries of C: no fixed-point or CRT scheme proves any entry of those lines. That is more than 1/8
+// of C, which used to send the whole call to the host; now those rows or columns go to the host and the rest stays
+// emulated, every entry within the guard's bound (alpha, beta and C0 included), in both layouts.
+TEST(Guard, HostLinesKeepTheRestEmulated) {
+  std::mt19937_64 g(7);
+  const std::int64_t m = 96, k = 80, n = 70, l0 = 5, l1 = 9;
+  for (int lines = 0; lines < 3; ++lines) {  // 0: rows of op(A), 1: columns of op(B), 2: both
+    Mat a = random_mat(m, k, g), b = random_mat(k, n, g);
+    for (std::int64_t j = 0; j < n; ++j) b(l0, j) = 0;
+    for (std::int64_t i = 0; i < m; ++i) a(i, l1) = 0;
+    std::int64_t bad_rows = 0, bad_cols = 0;
+    for (std::int64_t i = 3; i < m && lines != 1; i += 5, ++bad_rows) a(i, l0) = 1e12;
+    for (std::int64_t j = 1; j < n && lines != 0; j += 5, ++bad_cols) b(l1, j) = -1e12;
+    const Mat ref = check::exact_gemm(a, b), absab = check::abs_gemm(a, b), c0 = random_mat(m, n, g);
+    const double alpha = -0.5, beta = 2.0;  // exact in the check's sums
+    for (int mode : {BF16X_MODE_FP64X21, BF16X_MODE_FP64C(15)}) {
+      for (bool row_major : {false, true}) {
+        bf16x_stats st;
+        const Mat c = run_in_layout(mode, row_major, a, b, alpha, beta, c0, st);
+        const std::string what =
+            std::string(bf16x_mode_name(mode)) + (row_major ? " row-major" : "") + " lines " + std::to_string(lines);
+        EXPECT_EQ(st.mode, mode) << what;
+        EXPECT_EQ(st.guard, BF16X_GUARD_ENTRIES) << what;
+        // The lines' entries at least, recomputed off the engine; far fewer than all of C.
+        const std::uint64_t on_lines = std::uint64_t(bad_rows * n + bad_cols * m - bad_rows * bad_cols);
+        EXPECT_GE(st.entries_repaired, on_lines) << what;
+        EXPECT_LT(st.entries_repaired, std::uint64_t(m * n) / 2) << what;
+        EXPECT_EQ(outside_bound(c, ref, absab, c0, alpha, beta, k), "") << what;
+      }
+    }
+  }
 }
 
 // The raw modes (guard off) are what the issue saw: far outside the componentwise bound on the graded inputs, so

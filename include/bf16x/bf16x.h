@@ -157,8 +157,8 @@ typedef struct bf16x_stats {
   uint64_t workspace_bytes; /* workspace the call reserved (0 for native), besides the (m + n) int scale vectors;
                                cgemm/zgemm: plus one block's real parts and FP64 P block (bounded) */
   /* Version 2. */
-  uint64_t entries_repaired; /* entries of C the guard recomputed by dot products (cgemm/zgemm: over the real
-                                products) */
+  uint64_t entries_repaired; /* entries of C the guard recomputed by dot products or on host lines (cgemm/zgemm:
+                                over the real products) */
   double seconds_guard;      /* the guard's proof and repair (included in seconds_split + seconds_compute) */
   int guard;                 /* bf16x_guard_result */
   /* Version 3: the call's phases (docs/performance.md, "Phases"), in seconds as the first thread of the team spent

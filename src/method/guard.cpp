@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <numeric>
 
 #include "bf16x/bf16x.h"
 #include "cr/entry_rounding.hpp"
@@ -70,10 +71,13 @@ GuardPlan plan_guard(const GuardRequest& g, const pack::MatrixView<T>& a, const 
   }
   const engine::int8::Engine* engine = engine::int8_engine(g.int8_engine);
   if (!engine || !engine->available()) engine = engine::int8_engine(BF16X_ENGINE_REFERENCE);
-  GuardCheck c = check_entries(a, b, m, n, k, bound, tau, *engine, limit, lines);
+  // The check goes on to half of the entries where the host can take some: host lines may bring them down to the
+  // limit (method/guard_lines.hpp).
+  const std::uint64_t collect = g.host ? entries / 2 : entries;
+  GuardCheck c = check_entries(a, b, m, n, k, bound, tau, *engine, collect, lines);
   p.nonfinite = c.nonfinite;
   p.micro_tiles = c.micro_tiles;
-  if (!c.complete) {
+  if (!c.complete || (!c.nonfinite && !choose_host_lines(c.failing, m, n, limit, p.lines))) {
     p.native = true;
     p.result = BF16X_GUARD_NATIVE;
     return p;
@@ -243,10 +247,88 @@ bool host_scaled(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n)
 template bool host_scaled(const driver::RepairArgs<float>&, std::int64_t, std::int64_t);
 template bool host_scaled(const driver::RepairArgs<double>&, std::int64_t, std::int64_t);
 
-std::string guard_why(int result, std::uint64_t repaired) {
+namespace {
+
+template <typename T>
+T& entry_of(const driver::RepairArgs<T>& x, std::int64_t i, std::int64_t j) {
+  return x.c_rows ? x.c[i * x.ldc + j] : x.c[i + j * x.ldc];
+}
+
+// alpha op(A') op(B') + beta C' on the host for the operands of one set of lines (C' packed column-major, rows x
+// cols), in range as the guard's host GEMM (host_in_range): false where the host could not run it.
+template <typename T>
+bool host_part(const driver::RepairArgs<T>& x, std::int64_t rows, std::int64_t cols, const pack::MatrixView<T>& a,
+               const pack::MatrixView<T>& b, T* c) {
+  const driver::RepairArgs<T> part{x.k, x.alpha, a, b, x.beta, c, rows, false};
+  const int ta = a.trans ? BF16X_TRANS : BF16X_NO_TRANS, tb = b.trans ? BF16X_TRANS : BF16X_NO_TRANS;
+  return host_in_range<T>(part, rows, cols, [&] {
+           bool ran;
+           if constexpr (sizeof(T) == sizeof(float))
+             ran = host::sgemm(ta, tb, rows, cols, x.k, x.alpha, a.data, a.ld, b.data, b.ld, x.beta, c, rows);
+           else
+             ran = host::dgemm(ta, tb, rows, cols, x.k, x.alpha, a.data, a.ld, b.data, b.ld, x.beta, c, rows);
+           return ran ? int(BF16X_OK) : int(BF16X_ERR_NO_HOST);
+         }) == BF16X_OK;
+}
+
+}  // namespace
+
+template <typename T>
+void run_host_lines(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n, const HostLines& lines,
+                    LineCopies<T>& p, std::vector<Entry>& failing, std::vector<T>& c0) {
+  const std::int64_t r = std::int64_t(lines.rows.size()), s = std::int64_t(lines.cols.size());
+  const bool read_c = x.beta != T(0);
+  bool added = false;
+  // The entry (i, j) of a set of lines from its packed C (or, where the host failed, to the repair with its C0).
+  const auto put = [&](bool ran, std::int64_t i, std::int64_t j, T v) {
+    if (ran) {
+      entry_of(x, i, j) = v;
+    } else {
+      failing.push_back({i, j});
+      if (read_c) c0.push_back(v);
+      added = true;
+    }
+  };
+  if (r > 0) {
+    const bool ran = host_part<T>(x, r, n, {p.a.data(), r, false}, x.b, p.ca.data());
+    for (std::int64_t j = 0; j < n; ++j)
+      for (std::int64_t q = 0; q < r; ++q) put(ran, lines.rows[std::size_t(q)], j, p.ca[std::size_t(q + j * r)]);
+  }
+  if (s > 0) {
+    const bool ran = host_part<T>(x, m, s, x.a, {p.b.data(), x.k, false}, p.cb.data());
+    for (std::int64_t q = 0; q < s; ++q)
+      for (std::int64_t i = 0; i < m; ++i) put(ran, i, lines.cols[std::size_t(q)], p.cb[std::size_t(i + q * m)]);
+  }
+  if (!added) return;
+  // Sorted by (j, i) with their C0, an entry in a failed row and a failed column once.
+  std::vector<std::size_t> order(failing.size());
+  std::iota(order.begin(), order.end(), std::size_t(0));
+  const auto key = [&](std::size_t e) { return std::pair{failing[e].j, failing[e].i}; };
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
+  order.erase(std::unique(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key(a) == key(b); }),
+              order.end());
+  std::vector<Entry> f;
+  std::vector<T> c;
+  for (std::size_t e : order) {
+    f.push_back(failing[e]);
+    if (read_c) c.push_back(c0[e]);
+  }
+  failing.swap(f);
+  c0.swap(c);
+}
+
+template void run_host_lines(const driver::RepairArgs<float>&, std::int64_t, std::int64_t, const HostLines&,
+                             LineCopies<float>&, std::vector<Entry>&, std::vector<float>&);
+template void run_host_lines(const driver::RepairArgs<double>&, std::int64_t, std::int64_t, const HostLines&,
+                             LineCopies<double>&, std::vector<Entry>&, std::vector<double>&);
+
+std::string guard_why(int result, std::uint64_t repaired, std::uint64_t host_lines) {
   static const char* const names[] = {"none", "envelope", "entries", "native"};
-  char why[64];
-  if (result == BF16X_GUARD_ENTRIES)
+  char why[96];
+  if (result == BF16X_GUARD_ENTRIES && host_lines > 0)
+    std::snprintf(why, sizeof why, ",guard=entries,repaired=%llu,host_lines=%llu",
+                  static_cast<unsigned long long>(repaired), static_cast<unsigned long long>(host_lines));
+  else if (result == BF16X_GUARD_ENTRIES)
     std::snprintf(why, sizeof why, ",guard=entries,repaired=%llu", static_cast<unsigned long long>(repaired));
   else
     std::snprintf(why, sizeof why, ",guard=%s", names[std::clamp(result, 0, 3)]);

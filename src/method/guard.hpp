@@ -11,6 +11,7 @@
 #include "bf16x/bf16x.h"
 #include "driver/entry_repair.hpp"
 #include "method/guard_check.hpp"
+#include "method/guard_lines.hpp"
 #include "method/outcome.hpp"
 #include "policy/guard.hpp"
 #include "util/clock.hpp"
@@ -33,21 +34,23 @@ struct GuardRequest {
 // whose slices the bounds do not describe, nor for fp32x6 (floating-point slices: componentwise by construction).
 bool guard_applies(int option, int mode, bool chosen_by_auto, bool scaled);
 
-// The proof for op(A), op(B): the entries to repair, or `native` (too many: more than 1/8 of C; or a call of a few
-// thousand multiply-adds that the envelope does not prove, plan_guard).
+// The proof for op(A), op(B): the entries to repair and the host lines (method/guard_lines.hpp), or `native` (too
+// many: more than 1/8 of C that no host lines bring down; or a call of a few thousand multiply-adds that the envelope
+// does not prove, plan_guard).
 struct GuardPlan {
   bool native = false;
   bool nonfinite = false;
   int result = 0;  // bf16x_guard_result
   std::vector<Entry> failing;
+  HostLines lines;
   std::uint64_t micro_tiles = 0;
 };
 template <typename T>
 GuardPlan plan_guard(const GuardRequest& g, const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std::int64_t m,
                      std::int64_t n, std::int64_t k);
 
-// The verbose fields of a guarded call: ",guard=envelope|entries|native[,repaired=N]".
-std::string guard_why(int result, std::uint64_t repaired);
+// The verbose fields of a guarded call: ",guard=envelope|entries|native[,repaired=N[,host_lines=L]]".
+std::string guard_why(int result, std::uint64_t repaired, std::uint64_t host_lines = 0);
 
 // alpha (op(A) op(B))_ij + beta c0 rounded once from the exact value (cr/exact_sum.hpp): the repair's last resort
 // where the FP64 dot product leaves the exponent range (driver::repair_entries).
@@ -92,6 +95,13 @@ int host_in_range(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n
   return host();
 }
 
+// C on the lines from the host GEMMs of the copies (alpha op(A) op(B) + beta C0 each, kept in range as the guard's
+// host GEMM is: host_in_range), the rows first, then the columns. Where the host cannot run one of them, its
+// entries go to `failing` and their C0 to `c0` (sorted again), for the repair.
+template <typename T>
+void run_host_lines(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n, const HostLines& lines,
+                    LineCopies<T>& copies, std::vector<Entry>& failing, std::vector<T>& c0);
+
 // emulate(bool& ran) runs the mode (ran = false where it handed the call to the host GEMM: NaN/Inf); host() runs the
 // host GEMM (host_in_range). Both return a bf16x status. C is written only by them and, after a successful emulation,
 // by the repair.
@@ -120,16 +130,27 @@ int run_guarded(const GuardRequest& g, const driver::RepairArgs<T>& x, std::int6
   if (p.nonfinite) return emulate(ran);  // the mode hands NaN/Inf to the host GEMM itself
   out.guard = p.result;
   if (p.native) return host();
-  const std::vector<T> c0 = driver::save_entries(x, p.failing);
+  LineCopies<T> lines;
+  try {
+    lines = copy_lines<T>(x, m, n, p.lines);
+  } catch (const std::bad_alloc&) {  // (lines come only where the host can take the call)
+    out.guard = BF16X_GUARD_NATIVE;
+    return host();
+  }
+  std::vector<T> c0 = driver::save_entries(x, p.failing);
   const int st = emulate(ran);
   if (st != 0 || !ran) {
     out.guard = 0;
     return st;
   }
   const double t1 = util::now();
+  const std::uint64_t on_lines = p.lines.entries(m, n);
+  run_host_lines<T>(x, m, n, p.lines, lines, p.failing, c0);
   driver::repair_entries(x, p.failing, c0, &exact_entry<T>);
   out.seconds_guard += util::now() - t1;
-  out.repaired += p.failing.size();
+  // Entries the host recomputed on the lines count as repaired (the summary's emulated share leaves them out).
+  out.repaired += p.failing.size() + on_lines;
+  out.host_lines += p.lines.rows.size() + p.lines.cols.size();
   out.counters.micro_tiles += p.micro_tiles;
   return st;
 }

@@ -14,6 +14,7 @@ void merge_outcome(Outcome& total, const Outcome& one) {
   total.workspace_bytes = std::max(total.workspace_bytes, one.workspace_bytes);
   total.guard = std::max(total.guard, one.guard);  // the strongest step any product needed
   total.repaired += one.repaired;
+  total.host_lines += one.host_lines;
   total.seconds_guard += one.seconds_guard;
   total.phases.add(one.phases);
 }

@@ -18,10 +18,11 @@ struct Outcome {
   engine::EngineCounters counters;
   double seconds_split = 0, seconds_compute = 0;
   std::size_t workspace_bytes = 0;
-  int guard = 0;               // bf16x_guard_result
-  std::uint64_t repaired = 0;  // entries the guard recomputed
-  double seconds_guard = 0;    // the guard's proof and repair
-  util::PhaseTimes phases;     // the driver's (bf16x_stats version 3)
+  int guard = 0;                 // bf16x_guard_result
+  std::uint64_t repaired = 0;    // entries the guard recomputed (by dot products, or by the host on its host lines)
+  std::uint64_t host_lines = 0;  // rows and columns the guard sent to the host (method/guard_lines.hpp)
+  double seconds_guard = 0;      // the guard's proof and repair
+  util::PhaseTimes phases;       // the driver's (bf16x_stats version 3)
 };
 
 // Adds one GEMM's outcome to a call's that runs several (complex, level 3): counters, times and repairs summed, the
