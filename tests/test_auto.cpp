@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "gemm_fixture.hpp"
 #include "planner/mode_policy.hpp"
 #include "policy/cost_model.hpp"
+#include "policy/direct_fill.hpp"
 #include "policy/error_model.hpp"
 #include "settings/runtime.hpp"
 
@@ -178,6 +180,65 @@ TEST(ErrorModel, FillEnvelopeBoundsTheTrueFillRatio) {
   const auto ea = policy::measure_fill(pack::MatrixView<double>{at.data(), 50, true}, 40, 50, true);
   const auto eb = policy::measure_fill(pack::MatrixView<double>{bt.data(), 30, true}, 50, 30, false);
   EXPECT_EQ(policy::fill_ratio(ea, eb), estimated_fill_ratio(a, b));
+}
+
+// The direct bound of tiny calls (policy/direct_fill.hpp): never below the true ratio, and within the rounding of
+// its FP64 sums (2 (k + 2) u, with 1e-12 for the reference's own) above it, on every input class, FP64 and FP32,
+// both storages; 0 for a zero operand or products that all vanish, +inf for a line whose nonzero entries span more
+// than 2^500, nonfinite for NaN and Inf.
+TEST(ErrorModel, DirectFillBoundsTheTrueFillRatio) {
+  bool nonfinite = false;
+  for (const Input& in : kInputs)
+    for (const std::int64_t k : {1, 7, 16, 40}) {
+      check::Mat<double> a, b;
+      make(in, 9, 11, k, 5 + k, a, b);
+      const double r = true_fill_ratio(a, b);
+      const double d =
+          policy::direct_fill_ratio(pack::MatrixView<double>{a.data(), a.rows, false},
+                                    pack::MatrixView<double>{b.data(), b.rows, false}, 9, 11, k, nonfinite);
+      EXPECT_FALSE(nonfinite);
+      EXPECT_GE(d, r * (1 - 1e-12)) << in.name << " k=" << k;
+      EXPECT_LE(d, r * (1 + 2 * (double(k) + 2) * 0x1p-53 + 1e-12)) << in.name << " k=" << k;
+      // Stored transposed: the same lines.
+      check::Mat<double> at(k, 9), bt(11, k);
+      for (std::int64_t i = 0; i < 9; ++i)
+        for (std::int64_t l = 0; l < k; ++l) at(l, i) = a(i, l);
+      for (std::int64_t l = 0; l < k; ++l)
+        for (std::int64_t j = 0; j < 11; ++j) bt(j, l) = b(l, j);
+      EXPECT_EQ(policy::direct_fill_ratio(pack::MatrixView<double>{at.data(), k, true},
+                                          pack::MatrixView<double>{bt.data(), 11, true}, 9, 11, k, nonfinite),
+                d);
+      check::Mat<float> af, bf;
+      make(in, 9, 11, k, 5 + k, af, bf);
+      EXPECT_GE(policy::direct_fill_ratio(pack::MatrixView<float>{af.data(), 9, false},
+                                          pack::MatrixView<float>{bf.data(), k, false}, 9, 11, k, nonfinite),
+                true_fill_ratio(af, bf) * (1 - 1e-12))
+          << in.name << " fp32 k=" << k;
+    }
+  const auto ratio = [&](check::Mat<double>& a, check::Mat<double>& b) {
+    return policy::direct_fill_ratio(pack::MatrixView<double>{a.data(), a.rows, false},
+                                     pack::MatrixView<double>{b.data(), b.rows, false}, a.rows, b.cols, a.cols,
+                                     nonfinite);
+  };
+  check::Mat<double> a(3, 4), b(4, 2);
+  for (double& x : a.v) x = 1;
+  EXPECT_EQ(ratio(a, b), 0.0);  // B = 0
+  for (double& x : b.v) x = 1;
+  // All ones: scales 2^1, v = w = 1/2, s = k / 4 = 1, R = k 2^2 / k = 4, and the bound's margin 2 (k + 2) u.
+  EXPECT_EQ(ratio(a, b), 4.0 * (1 + 12 * 0x1p-53));
+  // Disjoint supports: A's rows hold only l = 0, 1; B's columns only l = 2, 3: every product vanishes.
+  for (std::int64_t i = 0; i < 3; ++i) a(i, 2) = a(i, 3) = 0;
+  b(0, 0) = b(1, 0) = b(0, 1) = b(1, 1) = 0;
+  EXPECT_EQ(ratio(a, b), 0.0);
+  a(1, 2) = 0x1p-520;  // row 1 now spans 2^520: not bounded
+  EXPECT_EQ(ratio(a, b), std::numeric_limits<double>::infinity());
+  a(1, 2) = std::nan("");
+  ratio(a, b);
+  EXPECT_TRUE(nonfinite);
+  a(1, 2) = 0;
+  b(3, 1) = -std::numeric_limits<double>::infinity();
+  ratio(a, b);
+  EXPECT_TRUE(nonfinite);
 }
 
 // The pass over the operands gives the envelope of its definition, bin for bin, on every path: lines along memory

@@ -12,6 +12,7 @@
 #include "engine/records.hpp"
 #include "host/host_blas.hpp"
 #include "mode/records.hpp"
+#include "policy/direct_fill.hpp"
 #include "policy/error_model.hpp"
 #include "policy/fill_loops.hpp"
 #include "util/pow2.hpp"
@@ -43,7 +44,14 @@ GuardPlan plan_guard(const GuardRequest& g, const pack::MatrixView<T>& a, const 
   const policy::EntryBound bound = policy::entry_bound(g.mode, k, g.block_k);
   const double tau = g.tau > 0 ? g.tau : policy::guard_target(g.is_double, k);
   double fill = g.fill;
-  if (fill < 0) {
+  if (fill < 0 && double(m) * double(n) * double(k) <= policy::kDirectFillWork) {
+    bool nonfinite;
+    fill = policy::direct_fill_ratio(a, b, m, n, k, nonfinite);
+    if (nonfinite) {
+      p.nonfinite = true;
+      return p;
+    }
+  } else if (fill < 0) {
     const policy::FillEnvelope ea = policy::measure_fill(a, m, k, true);
     const policy::FillEnvelope eb = ea.nonfinite ? policy::FillEnvelope{} : policy::measure_fill(b, k, n, false);
     if (ea.nonfinite || eb.nonfinite) {
@@ -59,10 +67,10 @@ GuardPlan plan_guard(const GuardRequest& g, const pack::MatrixView<T>& a, const 
   // Repairing more than 1/8 of the entries by dot products costs about what the host GEMM costs for all of them.
   const std::uint64_t entries = std::uint64_t(m) * std::uint64_t(n);
   const std::uint64_t limit = g.host ? entries / 8 : entries;
-  // A call of under kTinyWork multiply-adds that the envelope cannot prove goes to the host without the digit
+  // A call of under kTinyWork multiply-adds that the fill bound cannot prove goes to the host without the digit
   // product: that product's one 32 x 32 tile, 64 deep, is mostly padding then, costs more than the host's whole
   // call, and sends such calls there anyway but where it proves every entry (m n < 8: any unproved entry does).
-  // The envelope was measured here (fill < 0), so NaN/Inf has been seen.
+  // The fill was measured here (fill < 0: the envelopes or the direct bound), so NaN/Inf has been seen.
   constexpr double kTinyWork = 8192;
   if (g.host && g.fill < 0 && double(entries) * double(k) < kTinyWork) {
     p.native = true;
