@@ -11,6 +11,7 @@
 #include "bf16x/bf16x.h"
 #include "check/inputs.hpp"
 #include "cpu/features.hpp"
+#include "engine/amx/amx_kernels.hpp"
 #include "engine/records.hpp"
 #include "split/scheme.hpp"
 #include "support/bounds.hpp"
@@ -98,6 +99,35 @@ TEST(AmxKernel, LoadsOnlyThePanelThatChanged) {
   EXPECT_EQ(model.counters.dot_products, 3u * 6 * 4);
   EXPECT_EQ(model.counters.tile_stores, 2u * 4);
   expect_same_bits(run_kernel(*engine::engine_info(BF16X_ENGINE_REFERENCE), t, g, false), model);
+}
+
+// The kernel's schedules (BF16X_AMX_KERNEL: plain, interleaved, prefetch) on the tile model: the same bits and the
+// same counters on every case, accumulating or not; on AMX hardware the same against the plain hardware kernel.
+TEST(AmxKernel, EveryScheduleGivesTheSameBitsAndLoads) {
+  using engine::amx::Schedule;
+  for (const Case& c : cases())
+    for (bool accumulate : {false, true}) {
+      SCOPED_TRACE(std::string(c.what) + (accumulate ? ", accumulate" : ""));
+      engine::amx::set_schedule(Schedule::plain);
+      const KernelResult plain =
+          run_kernel(*engine::engine_info(BF16X_ENGINE_AMX_MODEL), c.panels, c.groups, accumulate);
+      const bool hw = cpu::amx_available();
+      const KernelResult plain_hw =
+          hw ? run_kernel(*engine::engine_info(BF16X_ENGINE_AMX), c.panels, c.groups, accumulate) : plain;
+      for (Schedule s : {Schedule::interleaved, Schedule::prefetch}) {
+        SCOPED_TRACE(engine::amx::schedule_name(s));
+        engine::amx::set_schedule(s);
+        const KernelResult r = run_kernel(*engine::engine_info(BF16X_ENGINE_AMX_MODEL), c.panels, c.groups, accumulate);
+        expect_same_bits(plain, r);
+        EXPECT_EQ(r.counters.tile_loads, plain.counters.tile_loads);
+        EXPECT_EQ(r.counters.dot_products, plain.counters.dot_products);
+        EXPECT_EQ(r.counters.tile_stores, plain.counters.tile_stores);
+        if (hw)
+          expect_same_bits(plain_hw,
+                           run_kernel(*engine::engine_info(BF16X_ENGINE_AMX), c.panels, c.groups, accumulate));
+      }
+      engine::amx::set_schedule(Schedule::plain);
+    }
 }
 
 TEST(AmxKernel, HardwareTilesMatchTheModel) {

@@ -10,6 +10,7 @@
 #include "bf16x/bf16x.h"
 #include "crt/crt_ops.hpp"
 #include "crt/moduli.hpp"
+#include "engine/amx/amx_kernels.hpp"
 #include "engine/amx/kernel_amx_bf16_32x32.hpp"
 #include "engine/amx/kernel_amx_int8_32x32.hpp"
 #include "engine/amx/tile_model.hpp"
@@ -270,18 +271,22 @@ TEST(CrtTileModel, Int8DotProducts) {
     }
 }
 
-// The AMX-INT8 kernel on the tile model against the reference (the hardware kernel shares the source).
+// The AMX-INT8 kernel on the tile model against the reference (the hardware kernel shares the source), in every
+// schedule (BF16X_AMX_KERNEL); the prefetch schedule prefetches the next chunk's 64 lines while a chunk runs.
 TEST(CrtTileModel, KernelOnModelEqualsReference) {
-  for (int kc : {64, 320}) {
-    Panels p(kc, 11 + kc, 0);
-    std::vector<std::int32_t> want = p.c, got = p.c;
-    engine::int8::kernel_reference(p.a.data(), p.b.data(), kc, want.data(), 40);
-    engine::amx::TileModel t;
-    constexpr engine::amx::TileConfig cfg = engine::amx::kernel_amx_bf16_32x32_config();
-    ASSERT_EQ(t.load_config(&cfg), engine::amx::ConfigError::none);
-    engine::int8::kernel_amx_int8_32x32(t, p.a.data(), p.b.data(), kc, got.data(), 40);
-    EXPECT_EQ(got, want) << kc;
-  }
+  using engine::amx::Schedule;
+  for (Schedule s : {Schedule::plain, Schedule::interleaved, Schedule::prefetch})
+    for (int kc : {64, 320}) {
+      Panels p(kc, 11 + kc, 0);
+      std::vector<std::int32_t> want = p.c, got = p.c;
+      engine::int8::kernel_reference(p.a.data(), p.b.data(), kc, want.data(), 40);
+      engine::amx::TileModel t;
+      constexpr engine::amx::TileConfig cfg = engine::amx::kernel_amx_bf16_32x32_config();
+      ASSERT_EQ(t.load_config(&cfg), engine::amx::ConfigError::none);
+      engine::int8::kernel_amx_int8_32x32(t, p.a.data(), p.b.data(), kc, got.data(), 40, s);
+      EXPECT_EQ(got, want) << kc << " " << engine::amx::schedule_name(s);
+      EXPECT_EQ(t.prefetches(), s == Schedule::prefetch ? std::uint64_t(64 * (kc / 64 - 1)) : 0u);
+    }
 }
 
 }  // namespace

@@ -15,12 +15,12 @@ const std::vector<Variable>& variables() {
       {"BF16X_SPLIT", "library"},       {"BF16X_NUM_THREADS", "library"},
       {"BF16X_VERBOSE", "library"},     {"BF16X_VERBOSE_OUTPUT_FILE", "library"},
       {"BF16X_HOST_BLAS", "library"},   {"BF16X_DRIVER_MCNC", "library"},
-      {"BF16X_LIBRARY", "python"},      {"BF16X_BUILD_DIR", "scripts"},
-      {"BF16X_ASAN_DIR", "scripts"},    {"BF16X_TSAN_DIR", "scripts"},
-      {"BF16X_FUZZ_DIR", "scripts"},    {"BF16X_QEMU", "scripts"},
-      {"BF16X_QEMU_CPU", "scripts"},    {"BF16X_SANITIZERS", "scripts"},
-      {"BF16X_DIFFERENTIAL", "tests"},  {"BF16X_STRUCT_LAYOUT", "tests"},
-      {"BF16X_FUZZ_VERBOSE", "tests"},
+      {"BF16X_AMX_KERNEL", "library"},  {"BF16X_LIBRARY", "python"},
+      {"BF16X_BUILD_DIR", "scripts"},   {"BF16X_ASAN_DIR", "scripts"},
+      {"BF16X_TSAN_DIR", "scripts"},    {"BF16X_FUZZ_DIR", "scripts"},
+      {"BF16X_QEMU", "scripts"},        {"BF16X_QEMU_CPU", "scripts"},
+      {"BF16X_SANITIZERS", "scripts"},  {"BF16X_DIFFERENTIAL", "tests"},
+      {"BF16X_STRUCT_LAYOUT", "tests"}, {"BF16X_FUZZ_VERBOSE", "tests"},
   };
   return v;
 }

@@ -9,6 +9,7 @@
 
 #include "bf16x/bf16x.h"
 #include "cpu/features.hpp"
+#include "engine/amx/amx_kernels.hpp"
 #include "host/host_blas.hpp"
 #include "settings/env.hpp"
 #include "settings/names.hpp"
@@ -85,6 +86,9 @@ std::string config_text() {
                              from("BF16X_COMPLEX_METHOD", set.complex_method == BF16X_COMPLEX_3M));
   line("split", set.split == BF16X_SPLIT_PAPER ? "paper (BF16X_SPLIT)" : "scaled");
   line("crt scaling", set.crt_fast_scaling ? "fast (BF16X_CRT_SCALING)" : "accurate");
+  const engine::amx::Schedule amx = engine::amx::schedule();
+  line("amx kernel schedule",
+       std::string(engine::amx::schedule_name(amx)) + from("BF16X_AMX_KERNEL", amx != engine::amx::Schedule::plain));
   return s;
 }
 

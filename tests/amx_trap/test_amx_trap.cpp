@@ -324,6 +324,55 @@ TEST(AmxTrap, InstructionsOfOneCallMatchTheStats) {
   }
 }
 
+// Every schedule of the AMX kernels (BF16X_AMX_KERNEL; engine/amx/kernel_amx_bf16_32x32.hpp) on the hardware
+// kernels, under the trap where there is no AMX: the same bits as the reference engine for a slice, a CRT and the
+// FP32 mode, across k-chunks and k-blocks and two thread counts, and the same instructions as the plain schedule (the
+// trap counts of one call; a prefetch is no tile instruction). The counts are printed for the device's comparison.
+TEST(AmxTrap, EveryKernelScheduleEqualsReferenceWithTheSameTileInstructions) {
+  using engine::amx::Schedule;
+  const Shape shapes[] = {{33, 17, 31}, {31, 65, 257}, {9, 35, 130}};
+  amx_trap::Counts plain{};
+  for (Schedule s : {Schedule::plain, Schedule::interleaved, Schedule::prefetch}) {
+    engine::amx::set_schedule(s);
+    const std::string name = engine::amx::schedule_name(s);
+    int seed = 300;
+    for (int threads : {1, 2}) {
+      ASSERT_EQ(bf16x_set_num_threads(threads), BF16X_OK);
+      for (const Shape& sh : shapes) {
+        const std::string what = name + " " + std::to_string(sh.m) + "x" + std::to_string(sh.n) + "x" +
+                                 std::to_string(sh.k) + " threads " + std::to_string(threads);
+        Problem<double> d(sh.m, sh.n, sh.k, BF16X_COL_MAJOR, BF16X_TRANS, BF16X_NO_TRANS, ++seed, 2, -20, 20);
+        d.beta = 0.5;
+        for (int mode : {BF16X_MODE_FP64X21, BF16X_MODE_FP64C(15)})
+          expect_same_bits(run_on(d, mode, BF16X_ENGINE_AMX), run_on(d, mode, BF16X_ENGINE_REFERENCE),
+                           what + " " + bf16x_mode_name(mode));
+        Problem<float> f(sh.m, sh.n, sh.k, BF16X_ROW_MAJOR, BF16X_NO_TRANS, BF16X_TRANS, seed, 1, -5, 5);
+        if (trapping())
+          expect_same_bits(run_on(f, BF16X_MODE_FP32X6, BF16X_ENGINE_AMX),
+                           run_on(f, BF16X_MODE_FP32X6, BF16X_ENGINE_REFERENCE), what + " fp32x6");
+      }
+    }
+    // One call of each kind, counted.
+    bf16x_set_num_threads(1);
+    amx_trap::reset_counts();
+    Problem<double> p(96, 96, 300, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 5, 0, -4, 4);
+    p.guard = BF16X_GUARD_OFF;
+    ASSERT_EQ(p.run(BF16X_MODE_FP64X21, BF16X_ENGINE_AMX), BF16X_OK);
+    ASSERT_EQ(p.run(BF16X_MODE_FP64C(15), BF16X_ENGINE_AMX), BF16X_OK);
+    const amx_trap::Counts c = amx_trap::counts();
+    if (trapping()) {
+      std::printf("[schedule] %s: fp64x21 + fp64c15, 96 x 96 x 300, 1 thread:", name.c_str());
+      for (int op = 1; op < int(Op::count); ++op)
+        if (c.n[op]) std::printf(" %s %llu", amx_trap::op_name(Op(op)), static_cast<unsigned long long>(c.n[op]));
+      std::printf("\n");
+      if (s == Schedule::plain) plain = c;
+      for (int op = 1; op < int(Op::count); ++op) EXPECT_EQ(c.n[op], plain.n[op]) << name << " " << op;
+    }
+  }
+  engine::amx::set_schedule(Schedule::plain);
+  bf16x_set_num_threads(0);
+}
+
 // The TDPBF16PS issue-rate probe of bf16x_microbench (AmxPeak): register tiles only, its thread's palette loaded
 // and released like a kernel's, and the instruction count it reports is the one it ran.
 TEST(AmxTrap, PeakProbeRunsWhatItCounts) {

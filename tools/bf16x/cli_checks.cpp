@@ -114,7 +114,7 @@ Environment (read by the library at its first call, so by every subcommand; bf16
   BF16X_ENGINE BF16X_CRT_ENGINE      BF16 / INT8 engine choice    BF16X_GUARD        componentwise guard on|off
   BF16X_AUTO_TARGET BF16X_AUTO_COST  auto's target and cost model BF16X_NUM_THREADS  threads
   BF16X_COMPLEX_METHOD BF16X_SPLIT BF16X_CRT_SCALING BF16X_HOST_BLAS BF16X_VERBOSE BF16X_VERBOSE_OUTPUT_FILE,
-  and for tests BF16X_DRIVER_MCNC
+  BF16X_AMX_KERNEL (the AMX kernels' schedule), and for tests BF16X_DRIVER_MCNC
 Exit status: 0 success, 1 the run failed, 2 usage error (found before anything runs).)";
 }
 

@@ -6,9 +6,17 @@
 #pragma once
 #include <cstdint>
 
+#include "engine/amx/kernel_amx_bf16_32x32.hpp"
 #include "engine/engine.hpp"
 
 namespace bf16x::engine::amx {
+
+// The schedule both AMX micro-kernels (BF16 and INT8) run, hardware and model alike: BF16X_AMX_KERNEL=plain|
+// interleaved|prefetch (default plain), read once; set_schedule for tests and benchmarks (not while a call runs).
+// Every schedule gives the same bits and the same tile loads (kernel_amx_bf16_32x32.hpp).
+Schedule schedule();
+void set_schedule(Schedule s);
+const char* schedule_name(Schedule s);
 
 // Hardware tiles: run only after cpu::amx_available() (the engine record's available(), which the drivers ask).
 void kernel_amx_hw(const MicroTileArgs& args);

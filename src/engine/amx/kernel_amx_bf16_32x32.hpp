@@ -51,19 +51,125 @@ constexpr TileConfig kernel_amx_bf16_32x32_config() {
 }
 static_assert(check_tile_config(kernel_amx_bf16_32x32_config()) == ConfigError::none);
 
-template <class Tiles>
-void kernel_amx_bf16_32x32(Tiles& t, const MicroTileArgs& args) {
-  using pack::kBPairStride;
-  using pack::kKChunk;
-  using pack::kPair;
-  const int kb = args.kb;
-  const std::size_t a_stride = std::size_t(kb) * sizeof(bf16_t);            // one A row
-  const std::size_t b_stride = std::size_t(kBPairStride) * sizeof(bf16_t);  // one B k-pair row
-  const std::size_t c_stride = std::size_t(args.ldo) * sizeof(float);
-  std::uint64_t loads = 0, dots = 0, stores = 0;
+// The kernel's schedules (engine/amx/amx_kernels.hpp, BF16X_AMX_KERNEL): the same tile operations on every
+// accumulator in the same order, so the same bits and the same loads; they differ in where the operand loads sit.
+//   plain        each product's changed panels loaded before its four TDPBF16PS (above).
+//   interleaved  the next product's panels loaded between this product's dot products, each tile as soon as its last
+//                reader has issued: C00 (A0 B0), C10 (A1 B0), [B0'], C01 (A0 B1), [A0'], C11 (A1 B1), [B1', A1'],
+//                so that a load waits on one dot product instead of the four (oneDNN's brgemm interleaves so).
+//   prefetch     plain, and at each k-chunk the next chunk's lines of every panel the group reads prefetched into
+//                L1 (PREFETCHT0: 32 lines a panel), so that the tile loads find them there (libxsmm's and oneDNN's
+//                kernels prefetch one k-step ahead).
+enum class Schedule { plain, interleaved, prefetch };
 
+// The panels of one call: the chunk-kc panel of a slice of A (rows 0-15, and 16-31 at a_hi) and of B (columns
+// 0-15, and 16-31 at b_hi), and the tile counts.
+struct KernelPanels {
+  const MicroTileArgs& args;
+  std::size_t a_stride, b_stride;  // one A row, one B k-pair row, in bytes
+  std::uint64_t loads = 0, dots = 0;
+
+  explicit KernelPanels(const MicroTileArgs& x)
+      : args(x),
+        a_stride(std::size_t(x.kb) * sizeof(bf16_t)),
+        b_stride(std::size_t(pack::kBPairStride) * sizeof(bf16_t)) {}
+  const bf16_t* a(int slice, int kc) const { return args.a[slice] + kc; }
+  const bf16_t* b(int slice, int kc) const {
+    return args.b[slice] + std::ptrdiff_t(kc / pack::kPair) * pack::kBPairStride;
+  }
+  const bf16_t* a_hi(const bf16_t* a) const { return a + std::ptrdiff_t(kHalf) * args.kb; }
+  static const bf16_t* b_hi(const bf16_t* b) { return b + kHalf * pack::kPair; }
+};
+
+// plain and prefetch: per chunk, each product's changed panels, then its four dot products.
+template <Schedule S, class Tiles>
+void group_chunks(Tiles& t, KernelPanels& p, const ProductGroup& grp) {
+  using pack::kKChunk;
+  const int kb = p.args.kb;
+  for (int kc = 0; kc < kb; kc += kKChunk) {
+    if constexpr (S == Schedule::prefetch) {
+      if (kc + kKChunk < kb) {
+        // The next chunk's lines of each distinct panel of the group (products sharing a slice share it).
+        unsigned seen_a = 0, seen_b = 0;
+        for (int q = 0; q < grp.count; ++q) {
+          const Product pr = grp.products[q];
+          if (!(seen_a >> pr.a & 1u)) {
+            const bf16_t* a = p.a(pr.a, kc + kKChunk);
+            for (int r = 0; r < 2 * kHalf; ++r) t.prefetch(a + std::ptrdiff_t(r) * kb);
+            seen_a |= 1u << pr.a;
+          }
+          if (!(seen_b >> pr.b & 1u)) {
+            const bf16_t* b = p.b(pr.b, kc + kKChunk);
+            for (int r = 0; r < kHalf; ++r) {
+              t.prefetch(b + std::ptrdiff_t(r) * pack::kBPairStride);
+              t.prefetch(p.b_hi(b + std::ptrdiff_t(r) * pack::kBPairStride));
+            }
+            seen_b |= 1u << pr.b;
+          }
+        }
+      }
+    }
+    int held_a = -1, held_b = -1;  // slices whose chunk-kc panels are in TMM0-1 / TMM2-3
+    for (int q = 0; q < grp.count; ++q) {
+      const Product pr = grp.products[q];
+      if (pr.a != held_a) {
+        t.template load<kTileA0>(p.a(pr.a, kc), p.a_stride);
+        t.template load<kTileA1>(p.a_hi(p.a(pr.a, kc)), p.a_stride);
+        held_a = pr.a;
+        p.loads += 2;
+      }
+      if (pr.b != held_b) {
+        t.template load<kTileB0>(p.b(pr.b, kc), p.b_stride);
+        t.template load<kTileB1>(p.b_hi(p.b(pr.b, kc)), p.b_stride);
+        held_b = pr.b;
+        p.loads += 2;
+      }
+      t.template dpbf16ps<kTileC00, kTileA0, kTileB0>();
+      t.template dpbf16ps<kTileC01, kTileA0, kTileB1>();
+      t.template dpbf16ps<kTileC10, kTileA1, kTileB0>();
+      t.template dpbf16ps<kTileC11, kTileA1, kTileB1>();
+      p.dots += 4;
+    }
+  }
+}
+
+// interleaved: step s = (chunk, product) in order; step s + 1's panels load while step s's dot products issue, each
+// tile once its last reader has. A new chunk loads both panels, as plain does.
+template <class Tiles>
+void group_interleaved(Tiles& t, KernelPanels& p, const ProductGroup& grp) {
+  using pack::kKChunk;
+  const int steps = p.args.kb / kKChunk * grp.count;
+  if (steps == 0) return;
+  const Product first = grp.products[0];
+  t.template load<kTileA0>(p.a(first.a, 0), p.a_stride);
+  t.template load<kTileA1>(p.a_hi(p.a(first.a, 0)), p.a_stride);
+  t.template load<kTileB0>(p.b(first.b, 0), p.b_stride);
+  t.template load<kTileB1>(p.b_hi(p.b(first.b, 0)), p.b_stride);
+  p.loads += 4;
+  for (int st = 0; st < steps; ++st) {
+    const int kc = st / grp.count * kKChunk, kn = (st + 1) / grp.count * kKChunk;
+    const Product pr = grp.products[st % grp.count], nx = grp.products[(st + 1) % grp.count];
+    const bool more = st + 1 < steps;
+    const bool new_a = more && (kn != kc || nx.a != pr.a), new_b = more && (kn != kc || nx.b != pr.b);
+    t.template dpbf16ps<kTileC00, kTileA0, kTileB0>();
+    t.template dpbf16ps<kTileC10, kTileA1, kTileB0>();
+    if (new_b) t.template load<kTileB0>(p.b(nx.b, kn), p.b_stride);
+    t.template dpbf16ps<kTileC01, kTileA0, kTileB1>();
+    if (new_a) t.template load<kTileA0>(p.a(nx.a, kn), p.a_stride);
+    t.template dpbf16ps<kTileC11, kTileA1, kTileB1>();
+    if (new_b) t.template load<kTileB1>(p.b_hi(p.b(nx.b, kn)), p.b_stride);
+    if (new_a) t.template load<kTileA1>(p.a_hi(p.a(nx.a, kn)), p.a_stride);
+    p.loads += 2 * (int(new_a) + int(new_b));
+    p.dots += 4;
+  }
+}
+
+template <Schedule S, class Tiles>
+void kernel_amx_bf16_32x32(Tiles& t, const MicroTileArgs& args) {
+  const std::size_t c_stride = std::size_t(args.ldo) * sizeof(float);
+  KernelPanels p(args);
+  std::uint64_t stores = 0;
   for (int g = 0; g < args.ngroups; ++g) {
-    const ProductGroup& grp = args.groups[g];
     float* out = args.out[g];
     float* const c01 = out + kHalf;
     float* const c10 = out + std::ptrdiff_t(kHalf) * args.ldo;
@@ -79,31 +185,10 @@ void kernel_amx_bf16_32x32(Tiles& t, const MicroTileArgs& args) {
       t.template zero<kTileC10>();
       t.template zero<kTileC11>();
     }
-    for (int kc = 0; kc < kb; kc += kKChunk) {
-      int held_a = -1, held_b = -1;  // slices whose chunk-kc panels are in TMM0-1 / TMM2-3
-      for (int p = 0; p < grp.count; ++p) {
-        const Product pr = grp.products[p];
-        if (pr.a != held_a) {
-          const bf16_t* a = args.a[pr.a] + kc;
-          t.template load<kTileA0>(a, a_stride);
-          t.template load<kTileA1>(a + std::ptrdiff_t(kHalf) * kb, a_stride);
-          held_a = pr.a;
-          loads += 2;
-        }
-        if (pr.b != held_b) {
-          const bf16_t* b = args.b[pr.b] + std::ptrdiff_t(kc / kPair) * kBPairStride;
-          t.template load<kTileB0>(b, b_stride);
-          t.template load<kTileB1>(b + kHalf * kPair, b_stride);
-          held_b = pr.b;
-          loads += 2;
-        }
-        t.template dpbf16ps<kTileC00, kTileA0, kTileB0>();
-        t.template dpbf16ps<kTileC01, kTileA0, kTileB1>();
-        t.template dpbf16ps<kTileC10, kTileA1, kTileB0>();
-        t.template dpbf16ps<kTileC11, kTileA1, kTileB1>();
-        dots += 4;
-      }
-    }
+    if constexpr (S == Schedule::interleaved)
+      group_interleaved(t, p, args.groups[g]);
+    else
+      group_chunks<S>(t, p, args.groups[g]);
     t.template store<kTileC00>(out, c_stride);
     t.template store<kTileC01>(c01, c_stride);
     t.template store<kTileC10>(c10, c_stride);
@@ -111,11 +196,25 @@ void kernel_amx_bf16_32x32(Tiles& t, const MicroTileArgs& args) {
     stores += 4;
   }
   if (args.counters) {
-    args.counters->tile_loads += loads;
-    args.counters->dot_products += dots;
+    args.counters->tile_loads += p.loads;
+    args.counters->dot_products += p.dots;
     args.counters->tile_stores += stores;
     ++args.counters->micro_tiles;
   }
+}
+
+// The kernel in the schedule s (chosen at run time).
+template <class Tiles>
+void kernel_amx_bf16_32x32(Tiles& t, const MicroTileArgs& args, Schedule s) {
+  switch (s) {
+    case Schedule::interleaved:
+      return kernel_amx_bf16_32x32<Schedule::interleaved>(t, args);
+    case Schedule::prefetch:
+      return kernel_amx_bf16_32x32<Schedule::prefetch>(t, args);
+    case Schedule::plain:
+      break;
+  }
+  kernel_amx_bf16_32x32<Schedule::plain>(t, args);
 }
 
 }  // namespace bf16x::engine::amx

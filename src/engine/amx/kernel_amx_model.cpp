@@ -22,7 +22,7 @@ void model_thread_end() { tls_tiles.release(); }
 
 void kernel_amx_model(const MicroTileArgs& args) {
   model_thread_begin();
-  kernel_amx_bf16_32x32(tls_tiles, args);
+  kernel_amx_bf16_32x32(tls_tiles, args, schedule());
 }
 
 }  // namespace bf16x::engine::amx

@@ -33,7 +33,7 @@ void hw_thread_end() {
 void kernel_amx_hw(const MicroTileArgs& args) {
   hw_thread_begin();
   HwTiles tiles;
-  kernel_amx_bf16_32x32(tiles, args);
+  kernel_amx_bf16_32x32(tiles, args, schedule());
 }
 
 }  // namespace bf16x::engine::amx

@@ -23,7 +23,7 @@ struct HwTilesInt8 : amx::HwTiles {
 void kernel_amx_hw(const std::int8_t* a, const std::int8_t* b, int kc, std::int32_t* c, std::int64_t ldc) {
   amx::hw_thread_begin();  // the BF16 kernel's palette (all tiles 16 x 64 bytes) serves this kernel too
   HwTilesInt8 t;
-  kernel_amx_int8_32x32(t, a, b, kc, c, ldc);
+  kernel_amx_int8_32x32(t, a, b, kc, c, ldc, amx::schedule());
 }
 
 // The part kernel: the whole tile over the 64-k chunks that hold the live depth (as the model's).

@@ -52,6 +52,10 @@ class TileModel {
     static_assert(T >= 0 && T < kTiles);
     zero_tile(T);
   }
+  // PREFETCHT0 of one line: no architectural effect (the kernels' prefetch schedule), counted for the tests.
+  void prefetch(const void*) { ++prefetches_; }
+  std::uint64_t prefetches() const { return prefetches_; }
+
   template <int Dst, int Src1, int Src2>
   void dpbf16ps() {
     static_assert(Dst >= 0 && Dst < kTiles && Src1 >= 0 && Src1 < kTiles && Src2 >= 0 && Src2 < kTiles);
@@ -94,6 +98,7 @@ class TileModel {
   std::uint16_t colsb_[kTiles] = {};
   std::uint8_t rows_[kTiles] = {};
   alignas(64) std::uint8_t data_[kTiles][kMaxRows][kMaxColsBytes] = {};
+  std::uint64_t prefetches_ = 0;
 };
 
 }  // namespace bf16x::engine::amx
