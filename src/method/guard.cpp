@@ -27,6 +27,23 @@ bool guard_applies(int option, int mode, bool chosen_by_auto, bool scaled) {
   return chosen_by_auto || r->guard == mode::Guard::on;
 }
 
+namespace {
+
+// The fill ratio's bound from the products themselves for a tiny call, else from the two envelopes; nonfinite on
+// NaN or Inf (then nothing else is meaningful).
+template <typename T>
+double measured_fill(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std::int64_t m, std::int64_t n,
+                     std::int64_t k, bool& nonfinite) {
+  if (double(m) * double(n) * double(k) <= policy::kDirectFillWork)
+    return policy::direct_fill_ratio(a, b, m, n, k, nonfinite);
+  const policy::FillEnvelope ea = policy::measure_fill(a, m, k, true);
+  const policy::FillEnvelope eb = ea.nonfinite ? policy::FillEnvelope{} : policy::measure_fill(b, k, n, false);
+  nonfinite = ea.nonfinite || eb.nonfinite;
+  return nonfinite ? 0.0 : policy::fill_ratio(ea, eb);
+}
+
+}  // namespace
+
 template <typename T>
 GuardPlan plan_guard(const GuardRequest& g, const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std::int64_t m,
                      std::int64_t n, std::int64_t k) {
@@ -43,23 +60,8 @@ GuardPlan plan_guard(const GuardRequest& g, const pack::MatrixView<T>& a, const 
   GuardLines lines(m, n);  // before any read of A or B (throws std::bad_alloc)
   const policy::EntryBound bound = policy::entry_bound(g.mode, k, g.block_k);
   const double tau = g.tau > 0 ? g.tau : policy::guard_target(g.is_double, k);
-  double fill = g.fill;
-  if (fill < 0 && double(m) * double(n) * double(k) <= policy::kDirectFillWork) {
-    bool nonfinite;
-    fill = policy::direct_fill_ratio(a, b, m, n, k, nonfinite);
-    if (nonfinite) {
-      p.nonfinite = true;
-      return p;
-    }
-  } else if (fill < 0) {
-    const policy::FillEnvelope ea = policy::measure_fill(a, m, k, true);
-    const policy::FillEnvelope eb = ea.nonfinite ? policy::FillEnvelope{} : policy::measure_fill(b, k, n, false);
-    if (ea.nonfinite || eb.nonfinite) {
-      p.nonfinite = true;
-      return p;
-    }
-    fill = policy::fill_ratio(ea, eb);
-  }
+  const double fill = g.fill >= 0 ? g.fill : measured_fill(a, b, m, n, k, p.nonfinite);
+  if (p.nonfinite) return p;
   if (policy::envelope_proves(bound, k, fill, tau)) {
     p.result = BF16X_GUARD_ENVELOPE;
     return p;
