@@ -477,6 +477,17 @@ TEST(Auto, CostModelLetsAmxWinOnlyWhereProductsTimesBf16TimeBeatNative) {
     EXPECT_GE(policy::emulation_cycles(amx, BF16X_MODE_FP32X6, n, n, n), products);
   }
   EXPECT_TRUE(won);
+  // Small calls pay a fixed price and whole tiles (policy/cost_model.hpp): one more row of C past a tile costs a
+  // second row of tiles of products, a tiny CRT call its fixed price alone, and no mode wins a call of one tile.
+  const double tile = 6 * 2.0 * 32 * 32 * 32 / policy::engine_cost(amx).fp64_path_flops_per_cycle;
+  EXPECT_GE(policy::emulation_cycles(amx, BF16X_MODE_FP64X6, 33, 32, 32) -
+                policy::emulation_cycles(amx, BF16X_MODE_FP64X6, 32, 32, 32),
+            tile);
+  EXPECT_EQ(policy::crt_cycles(amx, 15, 8, 8, 8), policy::crt_cycles(amx, 15, 2, 2, 2));
+  EXPECT_GT(policy::crt_cycles(amx, 15, 8, 8, 8), policy::native_cycles(true, 8, 8, 8));
+  for (std::int64_t n : {1, 8, 32})
+    for (int mode : {BF16X_MODE_FP32X6, BF16X_MODE_FP64X6, BF16X_MODE_FP64X21})
+      EXPECT_FALSE(policy::emulation_wins(amx, mode, n, n, n)) << bf16x_mode_name(mode) << " n = " << n;
   // The model's bounds are those of the scaled split: with the paper's slices auto stays native.
   planner::ModeRequest paper{BF16X_MODE_AUTO, false, 16384, 16384, 16384, amx, 0.0};
   paper.scaled = false;

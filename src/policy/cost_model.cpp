@@ -28,6 +28,17 @@ constexpr double kFillCyclesPerElement = 16;
 // moduli, 22 and 14-16 at 8.
 constexpr double kCrtPackCyclesPerModulus = 3;
 constexpr double kCrtWriteCyclesPerModulus = 2, kCrtWriteCycles = 4;
+// The fixed price of a call, in host cycles, measured by bench/small_calls.c (AMD Zen 4, 3.6 GHz, one thread, the
+// guard off, n = 2; docs/performance.md): the host GEMM through its interface 0.27 us (about 1000 cycles); an
+// emulated call's checks, plan, scans, workspace and write outside the products 0.86 us (fp64cr) to 1.1 us
+// (fp64c15's direct path), about 3000-4000 cycles. A slice mode's products run on whole 32 x 32 tiles and 32-deep
+// k-chunks, a CRT mode's on 64-deep ones: a small call pays for the padding (fp64x6 at n = 2: 2.4 us).
+constexpr double kHostCallCycles = 1000, kEmulatedCallCycles = 3000, kCrtCallCycles = 4000;
+// A CRT call of at most this many multiply-adds, 32 lines a side, takes its products in integers, unpadded
+// (crt/direct_products.hpp): its fixed price covers them.
+constexpr double kCrtDirectWork = 3375;
+
+double padded(std::int64_t x, std::int64_t to) { return double((x + to - 1) / to * to); }
 
 }  // namespace
 
@@ -45,15 +56,18 @@ double crt_cycles(int int8_engine, int moduli, std::int64_t m, std::int64_t n, s
   const double rate = int8_ops_per_cycle(int8_engine);
   if (!(rate > 0) || moduli <= 0) return HUGE_VAL;
   const double mnk = double(m) * double(n) * double(k);
+  if (mnk <= kCrtDirectWork && m <= 32 && n <= 32) return kCrtCallCycles;
   crt::CrtConfig one_core;
   one_core.threads = 1;
   const double packed = crt::crt_packed_elements(moduli, m, n, k, crt::crt_blocking(m, n, k, one_core));
-  return 2.0 * mnk * (moduli + 1) / rate + packed * kCrtPackCyclesPerModulus * moduli +
-         double(m) * double(n) * (kCrtWriteCyclesPerModulus * moduli + kCrtWriteCycles);
+  const double tiles = padded(m, 32) * padded(n, 32) * padded(k, 64);
+  return 2.0 * tiles * (moduli + 1) / rate + packed * kCrtPackCyclesPerModulus * moduli +
+         double(m) * double(n) * (kCrtWriteCyclesPerModulus * moduli + kCrtWriteCycles) + kCrtCallCycles;
 }
 
 double native_cycles(bool is_double, std::int64_t m, std::int64_t n, std::int64_t k) {
-  return 2.0 * double(m) * double(n) * double(k) / (is_double ? kHostFp64FlopsPerCycle : kHostFp32FlopsPerCycle);
+  return 2.0 * double(m) * double(n) * double(k) / (is_double ? kHostFp64FlopsPerCycle : kHostFp32FlopsPerCycle) +
+         kHostCallCycles;
 }
 
 double emulation_cycles(int engine, int mode, std::int64_t m, std::int64_t n, std::int64_t k) {
@@ -62,9 +76,10 @@ double emulation_cycles(int engine, int mode, std::int64_t m, std::int64_t n, st
   const bool fp64 = s && s->reconstruction == split::Reconstruction::fp64;
   const double rate = fp64 ? c.fp64_path_flops_per_cycle : c.fp32_path_flops_per_cycle;
   if (!s || !(rate > 0)) return HUGE_VAL;
-  const double products = 2.0 * double(m) * double(n) * double(k) * double(s->products.size()) / rate;
+  const double tiles = padded(m, 32) * padded(n, 32) * padded(k, 32);
+  const double products = 2.0 * tiles * double(s->products.size()) / rate;
   const double prep = double(m + n) * double(k) * (s->slices * kSplitCyclesPerSlice + kFillCyclesPerElement);
-  return products + prep;
+  return products + prep + kEmulatedCallCycles;
 }
 
 int cheapest_mode(bool is_double) {
