@@ -146,6 +146,23 @@ TEST(SizeSafety, EmptyProductWithHugeKIsNotAnOverflow) {
   }
 }
 
+// A level-3 call keeps a copy of the part of its output it writes (put back if it fails midway): for an output no
+// memory could hold (n = 2^31, 2^33: 2^61 to 2^65 elements) the copy's size must not wrap around, and the call
+// returns BF16X_ERR_NOMEM (or BF16X_ERR_SIZE) before it reads or writes anything (the buffers here are one element).
+TEST(SizeSafety, Level3OutputsNoMemoryCouldHoldAreRefusedBeforeAnyAccess) {
+  // (The n x n C of SYRK and GEMMT: A (n x 1, lda n; 1 x n row-major) is not read before the copy either.)
+  double a = 1, c = 2;
+  for (std::int64_t n : {std::int64_t(1) << 31, std::int64_t(1) << 33}) {
+    const int syrk =
+        bf16x_dsyrk_ex(BF16X_COL_MAJOR, BF16X_LOWER, BF16X_NO_TRANS, n, 1, 1.0, &a, n, 0.0, &c, n, nullptr);
+    EXPECT_TRUE(syrk == BF16X_ERR_NOMEM || syrk == BF16X_ERR_SIZE) << syrk;
+    const int gemmt = bf16x_dgemmt_ex(BF16X_ROW_MAJOR, BF16X_UPPER, BF16X_NO_TRANS, BF16X_TRANS, n, 1, 1.0, &a, 1, &a,
+                                      1, 1.0, &c, n, nullptr);
+    EXPECT_TRUE(gemmt == BF16X_ERR_NOMEM || gemmt == BF16X_ERR_SIZE) << gemmt;
+    EXPECT_EQ(c, 2.0);
+  }
+}
+
 // Leading dimensions of 2^31+5, 2^32+3 and 2^32+7: lda*k, ldb*n and ldc*n pass 32-bit (signed and unsigned)
 // indexing. The matrices sit in sparse mappings (16 to 32 GiB reserved, a few pages touched); entries are small
 // integers, so every emulated mode is exact here (slices exact, k = 2 products exact in FP32): C must equal

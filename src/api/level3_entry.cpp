@@ -3,6 +3,7 @@
 // output is copied before the first GEMM and put back if one fails midway, so that an error leaves it untouched.
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <new>
 #include <optional>
 #include <stdexcept>
@@ -84,10 +85,14 @@ class OutputCopy {
     if (part_ == Part::lower) return {std::min(j, along_), along_ - std::min(j, along_)};
     return {0, along_};
   }
-  std::size_t count() const {
-    std::size_t total = 0;
-    for (std::int64_t j = 0; j < across_; ++j) total += std::size_t(rows_of(j).second);
-    return total;
+  // The elements of the part, in closed form (no loop over a column count that no memory could hold).
+  unsigned __int128 count() const {
+    using W = unsigned __int128;
+    const W a = W(along_), n = W(across_);
+    if (part_ == Part::whole) return a * n;
+    const W d = std::min(a, n);  // the columns that cut the triangle: d (d + 1) / 2 elements beside the full ones
+    const W tri = d * (d + 1) / 2;
+    return part_ == Part::upper ? tri + (n - d) * a : d * a - (d * (d - 1) / 2);
   }
   template <typename F>
   void each(F f) const {
@@ -99,10 +104,12 @@ class OutputCopy {
     }
   }
 
-  static E* reserve(std::size_t count) {
+  static E* reserve(unsigned __int128 count) {
     thread_local util::Workspace kept;
     kept.release_if_large();  // what an earlier call left beyond the workspace's bound
-    void* p = kept.reserve(sizeof(E) * count);
+    const unsigned __int128 bytes = count * sizeof(E);
+    if (bytes > std::numeric_limits<std::size_t>::max() / 2) throw std::bad_alloc();
+    void* p = kept.reserve(std::size_t(bytes));
     if (!p) throw std::bad_alloc();
     return static_cast<E*>(p);
   }
