@@ -85,7 +85,9 @@ int syr2k(const Gemm<E>& gemm, Triangle t, std::int64_t n, std::int64_t k, E alp
   // 2048 x 4096 pair fault in at a tenth of the call's time on a virtual machine), and released as it is.
   thread_local util::Workspace kept;
   std::size_t bytes;
-  if (__builtin_mul_overflow(std::size_t(n) * 2 * sizeof(E), std::size_t(k2), &bytes)) throw std::bad_alloc();
+  if (__builtin_mul_overflow(std::size_t(n), std::size_t(k2), &bytes) ||
+      __builtin_mul_overflow(bytes, 2 * sizeof(E), &bytes))
+    throw std::bad_alloc();
   E* const ab = static_cast<E*>(kept.reserve(bytes));
   if (!ab) throw std::bad_alloc();
   E* const ba = ab + n * k2;
