@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <new>
 #include <optional>
 #include <stdexcept>
@@ -33,11 +35,17 @@ template <typename E>
 constexpr bool kDouble = std::is_same_v<E, double> || std::is_same_v<E, bf16x_complex_double>;
 
 // The checked GEMM of the call's options for the layer's blocks, their outcomes summed into out. (Each block is a
-// GEMM call of its own: AUTO decides per block, on that block's shape and data.)
+// GEMM call of its own: AUTO decides per block, on that block's shape and data.) The layer may call it from several
+// threads at once (GEMMT's small pieces): the outcomes merge under a lock.
 template <typename E>
 level3::Gemm<E> checked_gemm(const bf16x_options& opt, Outcome& out) {
-  return [&opt, &out, emulated = false](std::int64_t m, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
-                                        const Operand<E>& b, E beta, const level3::View<E>& c) mutable {
+  struct Merged {
+    std::mutex mu;
+    bool emulated = false;
+  };
+  return [&opt, &out, merged = std::make_shared<Merged>()](std::int64_t m, std::int64_t n, std::int64_t k, E alpha,
+                                                           const Operand<E>& a, const Operand<E>& b, E beta,
+                                                           const level3::View<E>& c) {
     Outcome one;
     int st;
     if constexpr (level3::is_complex_v<E>)
@@ -48,10 +56,11 @@ level3::Gemm<E> checked_gemm(const bf16x_options& opt, Outcome& out) {
                        k, alpha, a.x, a.ld, b.x, b.ld, beta, c.p, c.ld, c.rows, opt, one);
     // The call reports the emulated mode of its GEMMs where any ran emulated (out.guard says where the guard sent
     // some to the host), else native.
+    const std::lock_guard<std::mutex> lock(merged->mu);
     const int mode = out.mode, engine = out.engine;
     merge_outcome(out, one);
-    if (one.mode == BF16X_MODE_NATIVE && emulated) out.mode = mode, out.engine = engine;
-    emulated = emulated || one.mode != BF16X_MODE_NATIVE;
+    if (one.mode == BF16X_MODE_NATIVE && merged->emulated) out.mode = mode, out.engine = engine;
+    merged->emulated = merged->emulated || one.mode != BF16X_MODE_NATIVE;
     return st;
   };
 }

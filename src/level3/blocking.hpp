@@ -10,6 +10,9 @@ namespace bf16x::level3 {
 // work) is the price of writing only the stored triangle.
 constexpr std::int64_t kDiagonalBlock = 64;
 
+// GEMMT's pieces of at most this many rows and columns run side by side, one thread each (level3/gemmt.cpp).
+constexpr std::int64_t kSmallPiece = 128;
+
 // GEMMT's recursive halving: the first half a multiple of the micro-tile's 32 rows where it can be.
 inline std::int64_t half_of(std::int64_t size) {
   const std::int64_t half = (size / 2 + 31) / 32 * 32;

@@ -1,5 +1,8 @@
 // GEMMT, and SYRK, HERK, SYR2K and HER2K through it (level3/operation.hpp).
+#include <omp.h>
+
 #include <algorithm>
+#include <exception>
 #include <new>
 #include <vector>
 
@@ -46,15 +49,64 @@ struct TriangularProduct {
     return BF16X_OK;
   }
 
-  int run(std::int64_t n0, std::int64_t n1) const {
+  // One GEMM of the triangle's cover: a diagonal block, or the off-diagonal block of rows [r0, r0 + rows) and
+  // columns [c0, c0 + cols).
+  struct Piece {
+    bool diagonal;
+    std::int64_t r0, c0, rows, cols;
+  };
+
+  // [n0, n1)^2 by recursive halving: the two halves' diagonal squares, and the block between them.
+  void cover(std::int64_t n0, std::int64_t n1, std::vector<Piece>& out) const {
     const std::int64_t size = n1 - n0;
-    if (size <= kDiagonalBlock) return diagonal(n0, n1);
+    if (size <= kDiagonalBlock) {
+      out.push_back({true, n0, n0, size, size});
+      return;
+    }
     const std::int64_t h = n0 + half_of(size);
-    if (const int st = run(n0, h); st != BF16X_OK) return st;
-    const int st =
-        t.lower ? block(h, n0, n1 - h, h - n0, c.block(h, n0)) : block(n0, h, h - n0, n1 - h, c.block(n0, h));
-    if (st != BF16X_OK) return st;
-    return run(h, n1);
+    cover(n0, h, out);
+    out.push_back(t.lower ? Piece{false, h, n0, n1 - h, h - n0} : Piece{false, n0, h, h - n0, n1 - h});
+    cover(h, n1, out);
+  }
+
+  int run(const Piece& p) const {
+    return p.diagonal ? diagonal(p.r0, p.r0 + p.rows) : block(p.r0, p.c0, p.rows, p.cols, c.block(p.r0, p.c0));
+  }
+
+  // Every piece writes its own block of C and reads only A, B and that block, so the pieces may run in any order:
+  // the large ones one after another, each GEMM on the whole team; the small ones (at most kSmallPiece a side,
+  // GEMMs that a team would share poorly) side by side, one thread each. Each GEMM's bits do not depend on its
+  // thread count, so neither do the routine's.
+  int run(std::int64_t n) const {
+    std::vector<Piece> pieces, small;
+    cover(0, n, pieces);
+    for (const Piece& p : pieces)
+      if (p.rows <= kSmallPiece && p.cols <= kSmallPiece)
+        small.push_back(p);
+      else if (const int st = run(p); st != BF16X_OK)
+        return st;
+    const int threads = int(std::min<std::int64_t>(omp_get_max_threads(), std::int64_t(small.size())));
+    if (threads <= 1) {
+      for (const Piece& p : small)
+        if (const int st = run(p); st != BF16X_OK) return st;
+      return BF16X_OK;
+    }
+    std::vector<int> status(small.size(), BF16X_OK);
+    std::exception_ptr thrown;  // (nothing may leave a parallel region: the first exception is thrown after it)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (std::size_t q = 0; q < small.size(); ++q) {
+      omp_set_num_threads(1);  // this thread's GEMMs: no team of their own
+      try {
+        status[q] = run(small[q]);
+      } catch (...) {
+#pragma omp critical(bf16x_level3_pieces)
+        if (!thrown) thrown = std::current_exception();
+      }
+    }
+    if (thrown) std::rethrow_exception(thrown);
+    for (const int st : status)
+      if (st != BF16X_OK) return st;
+    return BF16X_OK;
   }
 };
 
@@ -64,7 +116,7 @@ template <typename E>
 int gemmt(const Gemm<E>& gemm, Triangle t, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
           const Operand<E>& b, E beta, const View<E>& c) {
   if (n == 0) return BF16X_OK;
-  return TriangularProduct<E>{gemm, t, k, alpha, a, b, beta, c}.run(0, n);
+  return TriangularProduct<E>{gemm, t, k, alpha, a, b, beta, c}.run(n);
 }
 
 template <typename E>

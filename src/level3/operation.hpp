@@ -53,7 +53,8 @@ struct View {
 
 // C = alpha op(A) op(B) + beta C for the m x k op(A) and k x n op(B), C in either layout (not read where beta = 0):
 // the checked GEMM of the call, which gives the same bits for every layout and transpose that express the same
-// product. Returns a bf16x_status; C is written only on BF16X_OK.
+// product. Returns a bf16x_status; C is written only on BF16X_OK. It must be safe to call from several threads at
+// once on disjoint blocks of C (GEMMT runs its small pieces side by side).
 template <typename E>
 using Gemm = std::function<int(std::int64_t m, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
                                const Operand<E>& b, E beta, const View<E>& c)>;
@@ -77,7 +78,8 @@ struct Stored {
 
 // C = alpha op(A) op(B) + beta C on C's triangle t (n x n, op(A) n x k, op(B) k x n): GEMMT, and SYRK and HERK
 // (op(B) = op(A)^T or ^H). Off-diagonal blocks by recursive halving straight into C, the diagonal blocks through a
-// small packed copy of their stored triangle.
+// small packed copy of their stored triangle; the small pieces side by side, one thread each (so `gemm` may be
+// called from several threads at once).
 template <typename E>
 int gemmt(const Gemm<E>& gemm, Triangle t, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
           const Operand<E>& b, E beta, const View<E>& c);
