@@ -65,6 +65,12 @@ level3::Gemm<E> checked_gemm(const bf16x_options& opt, Outcome& out) {
   };
 }
 
+// The memory of the output copies, one per thread whatever the element type.
+util::Workspace& kept_space() {
+  thread_local util::Workspace kept;
+  return kept;
+}
+
 // What the routine may write of its output, as stored: the columns of the storage whole, or their part in the upper
 // (rows 0..j of column j) or lower (rows j..) triangle of the storage.
 enum class Part { whole, upper, lower };
@@ -114,7 +120,7 @@ class OutputCopy {
   }
 
   static E* reserve(unsigned __int128 count) {
-    thread_local util::Workspace kept;
+    util::Workspace& kept = kept_space();
     kept.release_if_large();  // what an earlier call left beyond the workspace's bound
     const unsigned __int128 bytes = count * sizeof(E);
     if (bytes > std::numeric_limits<std::size_t>::max() / 2) throw std::bad_alloc();

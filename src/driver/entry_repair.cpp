@@ -10,11 +10,6 @@
 namespace bf16x::driver {
 namespace {
 
-template <typename T>
-T& at(const RepairArgs<T>& x, std::int64_t i, std::int64_t j) {
-  return x.c_rows ? x.c[i * x.ldc + j] : x.c[i + j * x.ldc];
-}
-
 // sum_l a(i, l) col[l] in FP64: four partial sums over l mod 4, then (s0 + s1) + (s2 + s3) + the tail; each
 // partial sum adds at most k/4 + 1 terms, so the error stays within gamma_k (|a||b|).
 template <typename T>
@@ -64,7 +59,7 @@ std::vector<T> save_entries(const RepairArgs<T>& x, const std::vector<EntryIndex
   std::vector<T> c0;
   if (x.beta == T(0)) return c0;
   c0.reserve(entries.size());
-  for (const EntryIndex& e : entries) c0.push_back(at(x, e.i, e.j));
+  for (const EntryIndex& e : entries) c0.push_back(x.c_at(e.i, e.j));
   return c0;
 }
 
@@ -93,11 +88,11 @@ void repair_entries(const RepairArgs<T>& x, const std::vector<EntryIndex>& entri
         const T c = beta == 0.0 ? T(0) : c0[e];
         double v;
         if (fp64_entry<T>(alpha, dot(x.a, i, col, k), beta, c, v)) {
-          at(x, i, j) = T(v);
+          x.c_at(i, j) = T(v);
         } else if (!std::isfinite(c)) {  // alpha (A B)_ij rounded on its own, then C0's NaN or Inf added
-          at(x, i, j) = T(double(exact(x, i, j, T(0))) + beta * double(c));
+          x.c_at(i, j) = T(double(exact(x, i, j, T(0))) + beta * double(c));
         } else {
-          at(x, i, j) = exact(x, i, j, c);
+          x.c_at(i, j) = exact(x, i, j, c);
         }
       }
     });

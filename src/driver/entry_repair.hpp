@@ -21,6 +21,8 @@ struct RepairArgs {
   T* c;
   std::int64_t ldc;
   bool c_rows;  // C(i, j) at c[i * ldc + j]
+
+  T& c_at(std::int64_t i, std::int64_t j) const { return c_rows ? c[i * ldc + j] : c[i + j * ldc]; }
 };
 
 // C0 of the entries, before the emulated product overwrites them (none when beta == 0: C is not read).

@@ -12,6 +12,16 @@ bool sgemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_t 
 bool dgemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_t k, double alpha, const double* a,
            std::int64_t lda, const double* b, std::int64_t ldb, double beta, double* c, std::int64_t ldc);
 
+// sgemm or dgemm by the element type.
+template <typename T>
+bool gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_t k, T alpha, const T* a, std::int64_t lda,
+          const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc) {
+  if constexpr (sizeof(T) == sizeof(float))
+    return sgemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  else
+    return dgemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
 // Complex: interleaved (re, im) pairs, alpha and beta by pointer as in CBLAS. False also where the library has no
 // cblas_cgemm/cblas_zgemm.
 bool cgemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_t k, const float* alpha, const float* a,

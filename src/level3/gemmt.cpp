@@ -110,6 +110,12 @@ struct TriangularProduct {
   }
 };
 
+// SYR2K's packed pair, one per thread whatever the element type.
+util::Workspace& pair_space() {
+  thread_local util::Workspace kept;
+  return kept;
+}
+
 }  // namespace
 
 template <typename E>
@@ -135,7 +141,7 @@ int syr2k(const Gemm<E>& gemm, Triangle t, std::int64_t n, std::int64_t k, E alp
   };
   // Both copies in memory the calling thread keeps between calls, as the GEMM's workspace is (fresh pages of a
   // 2048 x 4096 pair fault in at a tenth of the call's time on a virtual machine), and released as it is.
-  thread_local util::Workspace kept;
+  util::Workspace& kept = pair_space();
   std::size_t bytes;
   if (__builtin_mul_overflow(std::size_t(n), std::size_t(k2), &bytes) ||
       __builtin_mul_overflow(bytes, 2 * sizeof(E), &bytes))

@@ -1,7 +1,5 @@
 #include "method/call.hpp"
 
-#include <type_traits>
-
 #include "host/host_blas.hpp"
 #include "method/guard.hpp"
 
@@ -15,10 +13,7 @@ bool host_gemm(int ta, int tb, std::int64_t m, std::int64_t n, std::int64_t k, T
                const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc, bool c_rows) {
   // The column-major host GEMM computes a row-major C as C^T = op(B)^T op(A)^T.
   if (c_rows) return host_gemm<T>(flip(tb), flip(ta), n, m, k, alpha, b, ldb, a, lda, beta, c, ldc, false);
-  if constexpr (std::is_same_v<T, float>)
-    return host::sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  else
-    return host::dgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  return host::gemm<T>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 int host_missing() { return *host::library_name() ? BF16X_ERR_ENGINE : BF16X_ERR_NO_HOST; }

@@ -243,7 +243,7 @@ bool host_scaled(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n)
       const double pij = p[std::size_t(i + j * m)];
       const double v = is_double ? std::ldexp(am * pij, ealpha + lines.ea[std::size_t(i)] + lines.eb[std::size_t(j)])
                                  : double(x.alpha) * pij;
-      T& c = x.c_rows ? x.c[i * x.ldc + j] : x.c[i + j * x.ldc];
+      T& c = x.c_at(i, j);
       if (!at_risk(i, j))
         c = beta == 0.0 ? T(v) : T(v + beta * double(c));
       else if (beta == 0.0 || std::isfinite(double(c)))
@@ -259,11 +259,6 @@ template bool host_scaled(const driver::RepairArgs<double>&, std::int64_t, std::
 
 namespace {
 
-template <typename T>
-T& entry_of(const driver::RepairArgs<T>& x, std::int64_t i, std::int64_t j) {
-  return x.c_rows ? x.c[i * x.ldc + j] : x.c[i + j * x.ldc];
-}
-
 // alpha op(A') op(B') + beta C' on the host for the operands of one set of lines (C' packed column-major, rows x
 // cols), in range as the guard's host GEMM (host_in_range): false where the host could not run it.
 template <typename T>
@@ -272,12 +267,9 @@ bool host_part(const driver::RepairArgs<T>& x, std::int64_t rows, std::int64_t c
   const driver::RepairArgs<T> part{x.k, x.alpha, a, b, x.beta, c, rows, false};
   const int ta = a.trans ? BF16X_TRANS : BF16X_NO_TRANS, tb = b.trans ? BF16X_TRANS : BF16X_NO_TRANS;
   return host_in_range<T>(part, rows, cols, [&] {
-           bool ran;
-           if constexpr (sizeof(T) == sizeof(float))
-             ran = host::sgemm(ta, tb, rows, cols, x.k, x.alpha, a.data, a.ld, b.data, b.ld, x.beta, c, rows);
-           else
-             ran = host::dgemm(ta, tb, rows, cols, x.k, x.alpha, a.data, a.ld, b.data, b.ld, x.beta, c, rows);
-           return ran ? int(BF16X_OK) : int(BF16X_ERR_NO_HOST);
+           return host::gemm<T>(ta, tb, rows, cols, x.k, x.alpha, a.data, a.ld, b.data, b.ld, x.beta, c, rows)
+                      ? int(BF16X_OK)
+                      : int(BF16X_ERR_NO_HOST);
          }) == BF16X_OK;
 }
 
@@ -292,7 +284,7 @@ void run_host_lines(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t
   // The entry (i, j) of a set of lines from its packed C (or, where the host failed, to the repair with its C0).
   const auto put = [&](bool ran, std::int64_t i, std::int64_t j, T v) {
     if (ran) {
-      entry_of(x, i, j) = v;
+      x.c_at(i, j) = v;
     } else {
       failing.push_back({i, j});
       if (read_c) c0.push_back(v);

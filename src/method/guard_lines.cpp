@@ -85,14 +85,7 @@ bool choose_host_lines(std::vector<Entry>& failing, std::int64_t m, std::int64_t
   return true;
 }
 
-namespace {
-
-template <typename T>
-T& at(const driver::RepairArgs<T>& x, std::int64_t i, std::int64_t j) {
-  return x.c_rows ? x.c[i * x.ldc + j] : x.c[i + j * x.ldc];
-}
-
-}  // namespace
+namespace {}  // namespace
 
 template <typename T>
 LineCopies<T> copy_lines(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n, const HostLines& lines) {
@@ -107,13 +100,13 @@ LineCopies<T> copy_lines(const driver::RepairArgs<T>& x, std::int64_t m, std::in
     const std::int64_t i = lines.rows[std::size_t(q)];
     for (std::int64_t l = 0; l < k; ++l) p.a[std::size_t(q + l * r)] = x.a(i, l);
     if (read_c)
-      for (std::int64_t j = 0; j < n; ++j) p.ca[std::size_t(q + j * r)] = at(x, i, j);
+      for (std::int64_t j = 0; j < n; ++j) p.ca[std::size_t(q + j * r)] = x.c_at(i, j);
   }
   for (std::int64_t q = 0; q < s; ++q) {
     const std::int64_t j = lines.cols[std::size_t(q)];
     for (std::int64_t l = 0; l < k; ++l) p.b[std::size_t(l + q * k)] = x.b(l, j);
     if (read_c)
-      for (std::int64_t i = 0; i < m; ++i) p.cb[std::size_t(i + q * m)] = at(x, i, j);
+      for (std::int64_t i = 0; i < m; ++i) p.cb[std::size_t(i + q * m)] = x.c_at(i, j);
   }
   return p;
 }

@@ -10,6 +10,9 @@ struct MatrixView {
   std::int64_t ld;
   bool trans;  // element (i, j) of op(X) is data[j + i*ld] when trans, data[i + j*ld] otherwise
   T operator()(std::int64_t i, std::int64_t j) const { return trans ? data[j + i * ld] : data[i + j * ld]; }
+  // The distance in memory from element (i, j) to (i + 1, j), and to (i, j + 1).
+  std::int64_t row_step() const { return trans ? ld : 1; }
+  std::int64_t col_step() const { return trans ? 1 : ld; }
 };
 
 // One GEMM call as both drivers take it (driver::gemm_emulated, crt::gemm_crt): C = alpha op(A) op(B) + beta C with

@@ -4,8 +4,11 @@
 
 #include "bf16x/bf16x.h"
 #include "crt/crt_driver.hpp"
+#include "crt/direct_products.hpp"
+#include "engine/int8_kernel.hpp"
 #include "engine/records.hpp"
 #include "mode/records.hpp"
+#include "pack/layout.hpp"
 #include "split/scheme.hpp"
 
 namespace bf16x::policy {
@@ -34,11 +37,11 @@ constexpr double kCrtWriteCyclesPerModulus = 2, kCrtWriteCycles = 4;
 // (fp64c15's direct path), about 3000-4000 cycles. A slice mode's products run on whole 32 x 32 tiles and 32-deep
 // k-chunks, a CRT mode's on 64-deep ones: a small call pays for the padding (fp64x6 at n = 2: 2.4 us).
 constexpr double kHostCallCycles = 1000, kEmulatedCallCycles = 3000, kCrtCallCycles = 4000;
-// A CRT call of at most this many multiply-adds, 32 lines a side, takes its products in integers, unpadded
-// (crt/direct_products.hpp): its fixed price covers them.
-constexpr double kCrtDirectWork = 3375;
-
-double padded(std::int64_t x, std::int64_t to) { return double((x + to - 1) / to * to); }
+// m x n x k on the engine's whole tiles: m and n in micro-tiles, k in the engine's chunks.
+double padded_products(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t chunk) {
+  return double(pack::round_up(m, pack::kTileM)) * double(pack::round_up(n, pack::kTileN)) *
+         double(pack::round_up(k, chunk));
+}
 
 }  // namespace
 
@@ -55,12 +58,12 @@ double int8_ops_per_cycle(int int8_engine) {
 double crt_cycles(int int8_engine, int moduli, std::int64_t m, std::int64_t n, std::int64_t k) {
   const double rate = int8_ops_per_cycle(int8_engine);
   if (!(rate > 0) || moduli <= 0) return HUGE_VAL;
-  const double mnk = double(m) * double(n) * double(k);
-  if (mnk <= kCrtDirectWork && m <= 32 && n <= 32) return kCrtCallCycles;
+  // A tiny call takes its products in integers, unpadded (crt/direct_products.hpp): its fixed price covers them.
+  if (crt::direct_fits(m, n, k, moduli)) return kCrtCallCycles;
   crt::CrtConfig one_core;
   one_core.threads = 1;
   const double packed = crt::crt_packed_elements(moduli, m, n, k, crt::crt_blocking(m, n, k, one_core));
-  const double tiles = padded(m, 32) * padded(n, 32) * padded(k, 64);
+  const double tiles = padded_products(m, n, k, engine::int8::kKChunk);
   return 2.0 * tiles * (moduli + 1) / rate + packed * kCrtPackCyclesPerModulus * moduli +
          double(m) * double(n) * (kCrtWriteCyclesPerModulus * moduli + kCrtWriteCycles) + kCrtCallCycles;
 }
@@ -76,7 +79,7 @@ double emulation_cycles(int engine, int mode, std::int64_t m, std::int64_t n, st
   const bool fp64 = s && s->reconstruction == split::Reconstruction::fp64;
   const double rate = fp64 ? c.fp64_path_flops_per_cycle : c.fp32_path_flops_per_cycle;
   if (!s || !(rate > 0)) return HUGE_VAL;
-  const double tiles = padded(m, 32) * padded(n, 32) * padded(k, 32);
+  const double tiles = padded_products(m, n, k, pack::kKChunk);
   const double products = 2.0 * tiles * double(s->products.size()) / rate;
   const double prep = double(m + n) * double(k) * (s->slices * kSplitCyclesPerSlice + kFillCyclesPerElement);
   return products + prep + kEmulatedCallCycles;

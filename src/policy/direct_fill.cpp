@@ -4,6 +4,7 @@
 #include <limits>
 #include <vector>
 
+#include "pack/layout.hpp"
 #include "pack/line_scan.hpp"
 #include "split/slice_fp64.hpp"
 #include "util/pow2.hpp"
@@ -59,18 +60,16 @@ double direct_fill_ratio(const pack::MatrixView<T>& a, const pack::MatrixView<T>
   constexpr double kInf = std::numeric_limits<double>::infinity();
   // op(A)'s scaled rows (row-major) and op(B)'s scaled columns, stored k x nn row-major (nn: n up to a whole strip,
   // zeros past n), so that the products run along a row of C; kept per thread: no allocation per call.
-  const std::int64_t nn = (n + kStrip - 1) / kStrip * kStrip;
+  const std::int64_t nn = pack::round_up(n, kStrip);
   thread_local std::vector<double> kept;
   const std::size_t size = std::size_t(m * k + k * nn);
   if (kept.size() < size) kept.resize(size);
   double* const va = kept.data();
   double* const vb = va + m * k;
-  // NaN or Inf first on either side: the caller hands those calls to the host GEMM. Element (i, l) of op(A) at
-  // a.data[i * sai + l * sal], (l, j) of op(B) at b.data[l * sbl + j * sbj].
-  const std::int64_t sai = a.trans ? a.ld : 1, sal = a.trans ? 1 : a.ld;
-  const std::int64_t sbl = b.trans ? b.ld : 1, sbj = b.trans ? 1 : b.ld;
-  const Lines la = scaled_lines(a.data, sai, sal, m, k, va, k, 1);
-  const Lines lb = la == Lines::nonfinite ? la : scaled_lines(b.data, sbj, sbl, n, k, vb, 1, nn);
+  // NaN or Inf first on either side: the caller hands those calls to the host GEMM. Lines: op(A)'s rows, op(B)'s
+  // columns.
+  const Lines la = scaled_lines(a.data, a.row_step(), a.col_step(), m, k, va, k, 1);
+  const Lines lb = la == Lines::nonfinite ? la : scaled_lines(b.data, b.col_step(), b.row_step(), n, k, vb, 1, nn);
   if (la == Lines::nonfinite || lb == Lines::nonfinite) {
     nonfinite = true;
     return 0;

@@ -232,7 +232,7 @@ double FillEnvelope::lower_edge(int bin) {
 template <typename T>
 FillEnvelope measure_fill(const pack::MatrixView<T>& x, std::int64_t rows, std::int64_t cols, bool per_row) {
   // Element (i, j) of op(X) is data[i + j*ld], or data[j + i*ld] when trans.
-  const std::int64_t si = x.trans ? x.ld : 1, sj = x.trans ? 1 : x.ld;
+  const std::int64_t si = x.row_step(), sj = x.col_step();
   return per_row ? measure(x.data, si, sj, rows, cols) : measure(x.data, sj, si, cols, rows);
 }
 

@@ -79,6 +79,19 @@ struct KernelPanels {
   }
   const bf16_t* a_hi(const bf16_t* a) const { return a + std::ptrdiff_t(kHalf) * args.kb; }
   static const bf16_t* b_hi(const bf16_t* b) { return b + kHalf * pack::kPair; }
+  // A slice's chunk-kc panel whole: A into TMM0-1, B into TMM2-3.
+  template <class Tiles>
+  void load_a(Tiles& t, int slice, int kc) {
+    t.template load<kTileA0>(a(slice, kc), a_stride);
+    t.template load<kTileA1>(a_hi(a(slice, kc)), a_stride);
+    loads += 2;
+  }
+  template <class Tiles>
+  void load_b(Tiles& t, int slice, int kc) {
+    t.template load<kTileB0>(b(slice, kc), b_stride);
+    t.template load<kTileB1>(b_hi(b(slice, kc)), b_stride);
+    loads += 2;
+  }
 };
 
 // plain and prefetch: per chunk, each product's changed panels, then its four dot products.
@@ -112,18 +125,8 @@ void group_chunks(Tiles& t, KernelPanels& p, const ProductGroup& grp) {
     int held_a = -1, held_b = -1;  // slices whose chunk-kc panels are in TMM0-1 / TMM2-3
     for (int q = 0; q < grp.count; ++q) {
       const Product pr = grp.products[q];
-      if (pr.a != held_a) {
-        t.template load<kTileA0>(p.a(pr.a, kc), p.a_stride);
-        t.template load<kTileA1>(p.a_hi(p.a(pr.a, kc)), p.a_stride);
-        held_a = pr.a;
-        p.loads += 2;
-      }
-      if (pr.b != held_b) {
-        t.template load<kTileB0>(p.b(pr.b, kc), p.b_stride);
-        t.template load<kTileB1>(p.b_hi(p.b(pr.b, kc)), p.b_stride);
-        held_b = pr.b;
-        p.loads += 2;
-      }
+      if (pr.a != held_a) p.load_a(t, pr.a, kc), held_a = pr.a;
+      if (pr.b != held_b) p.load_b(t, pr.b, kc), held_b = pr.b;
       t.template dpbf16ps<kTileC00, kTileA0, kTileB0>();
       t.template dpbf16ps<kTileC01, kTileA0, kTileB1>();
       t.template dpbf16ps<kTileC10, kTileA1, kTileB0>();
@@ -140,12 +143,8 @@ void group_interleaved(Tiles& t, KernelPanels& p, const ProductGroup& grp) {
   using pack::kKChunk;
   const int steps = p.args.kb / kKChunk * grp.count;
   if (steps == 0) return;
-  const Product first = grp.products[0];
-  t.template load<kTileA0>(p.a(first.a, 0), p.a_stride);
-  t.template load<kTileA1>(p.a_hi(p.a(first.a, 0)), p.a_stride);
-  t.template load<kTileB0>(p.b(first.b, 0), p.b_stride);
-  t.template load<kTileB1>(p.b_hi(p.b(first.b, 0)), p.b_stride);
-  p.loads += 4;
+  p.load_a(t, grp.products[0].a, 0);
+  p.load_b(t, grp.products[0].b, 0);
   for (int st = 0; st < steps; ++st) {
     const int kc = st / grp.count * kKChunk, kn = (st + 1) / grp.count * kKChunk;
     const Product pr = grp.products[st % grp.count], nx = grp.products[(st + 1) % grp.count];

@@ -1,5 +1,7 @@
 // The AMX kernels' schedule (engine/amx/amx_kernels.hpp): BF16X_AMX_KERNEL, read on first use.
+#include <algorithm>
 #include <atomic>
+#include <iterator>
 #include <string>
 
 #include "engine/amx/amx_kernels.hpp"
@@ -13,9 +15,9 @@ constexpr const char* kNames[] = {"plain", "interleaved", "prefetch"};
 std::atomic<int>& chosen() {
   static std::atomic<int> s = [] {
     const std::string v =
-        envvar::choice(envvar::process_source(), "BF16X_AMX_KERNEL", {"plain", "interleaved", "prefetch"}, "plain")
-            .value_or("plain");
-    return v == "interleaved" ? int(Schedule::interleaved) : v == "prefetch" ? int(Schedule::prefetch) : 0;
+        envvar::choice(envvar::process_source(), "BF16X_AMX_KERNEL", {kNames[0], kNames[1], kNames[2]}, kNames[0])
+            .value_or(kNames[0]);
+    return int(std::find(std::begin(kNames), std::end(kNames), v) - std::begin(kNames));
   }();
   return s;
 }
