@@ -18,9 +18,11 @@ set(BF16X_ISA_FLAGS_amx_bf16 -mamx-tile -mamx-bf16)
 set(BF16X_ISA_FLAGS_amx_int8 -mamx-tile -mamx-int8 -mamx-bf16)
 set(BF16X_ISAS avx2 avx512 avx512bf16 avx512vnni amx_bf16 amx_int8)
 # GCC 12 reports its own _mm512_undefined_* placeholders as uninitialised where AVX-512 intrinsics inline (GCC PR
-# 105593; the values are never read). The avx512 loops use the forms that hit it, so GCC's two warnings are off there.
+# 105593; the values are never read). The avx512 loops (and the CRT loops' avx512vnni build) use the forms that hit
+# it, so GCC's two warnings are off there.
 set(BF16X_ISA_WARNINGS_avx512 $<$<CXX_COMPILER_ID:GNU>:-Wno-uninitialized>
     $<$<CXX_COMPILER_ID:GNU>:-Wno-maybe-uninitialized>)
+set(BF16X_ISA_WARNINGS_avx512vnni ${BF16X_ISA_WARNINGS_avx512})
 
 function(bf16x_isa_sources out dir)
   file(GLOB_RECURSE files CONFIGURE_DEPENDS ${dir}/*_isa.cpp)

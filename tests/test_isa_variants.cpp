@@ -52,7 +52,10 @@ std::vector<Level> vector_levels() {
   return {{"avx2", cpu::has_avx2_fma(), driver::kBlockLoopsAvx2, pack::kScanLoopsAvx2, crt::kCrtLoopsAvx2,
            policy::kFillLoopsAvx2},
           {"avx512", cpu::has_avx512(), driver::kBlockLoopsAvx512, pack::kScanLoopsAvx512, crt::kCrtLoopsAvx512,
-           policy::kFillLoopsAvx512}};
+           policy::kFillLoopsAvx512},
+          // The CRT loops' VNNI build (the residues' digit way); the other tables have no VNNI build.
+          {"avx512vnni", cpu::has_avx512vnni(), driver::kBlockLoopsAvx512, pack::kScanLoopsAvx512,
+           crt::kCrtLoopsAvx512Vnni, policy::kFillLoopsAvx512}};
 }
 
 // Random values over a wide exponent range, with signed zeros, subnormals, infinities and NaNs mixed in.
@@ -331,7 +334,7 @@ TEST(IsaVariants, CrtLoopsEqualGeneric) {
       constexpr int kKcp = 128;
       // |y| < 2^bits: each way of the vector residues (crt_loops_impl.hpp: direct, split, two steps) at and below its
       // limit; the element path takes one or two steps.
-      for (int bits : {12, 51, 58, 75, 100}) {
+      for (int bits : {12, 51, 58, 62, 63, 75, 100}) {
         // Integer-valued inputs, as the driver gives them, and the edge cases: ties of p = 256 (128 + 256 j), zeros,
         // 2^bits - 1, and multiples of 2^32 plus or minus 2^31 (the split's halves at their limits).
         std::uniform_real_distribution<double> u(-1.0, 1.0);
@@ -385,6 +388,12 @@ TEST(IsaVariants, CrtLoopsEqualGeneric) {
             g.pack_a(in.data(), kKcp, kKcp, lines, pl, bits, p0.data(), stride, false, true);
             v.pack_a(in.data(), kKcp, kKcp, lines, pl, bits, p1.data(), stride, false, true);
             EXPECT_EQ(p0, p1) << "pack_a_panel on " << lv.name;
+            {  // the live k only (not pad), the last chunk with 16 of them: the vector ways' groups of 16
+              std::vector<std::int8_t> q0(p0.size(), 7), q1 = q0;
+              g.pack_a(in.data(), kKcp, 80, lines, pl, bits, q0.data(), stride, false, false);
+              v.pack_a(in.data(), kKcp, 80, lines, pl, bits, q1.data(), stride, false, false);
+              EXPECT_EQ(q0, q1) << "pack_a_panel of 80 live k on " << lv.name;
+            }
             if (pl) {  // the layout of engine/int8_kernel.hpp: panel t holds the residues modulo p_t
               std::vector<std::int8_t> want(in.size());
               g.residues(in.data(), int(in.size()), plan.p[n - 1], plan.invp[n - 1], plan.hi[n - 1], plan.lo[n - 1],

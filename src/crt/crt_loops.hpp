@@ -40,10 +40,10 @@ struct CrtLoops {
                      const WriteScales& w);
 };
 
-// crt_loops_generic.cpp (x86-64), crt_loops_avx2_isa.cpp, crt_loops_avx512_isa.cpp.
-extern const CrtLoops kCrtLoopsGeneric, kCrtLoopsAvx2, kCrtLoopsAvx512;
+// crt_loops_generic.cpp (x86-64), crt_loops_avx2_isa.cpp, crt_loops_avx512_isa.cpp, crt_loops_avx512vnni_isa.cpp.
+extern const CrtLoops kCrtLoopsGeneric, kCrtLoopsAvx2, kCrtLoopsAvx512, kCrtLoopsAvx512Vnni;
 
-// The variant for this CPU (cpu::vector_level()).
+// The variant for this CPU (cpu::vector_level(); avx512vnni where AVX-512 has VNNI too).
 const CrtLoops& crt_loops();
 
 }  // namespace bf16x::crt

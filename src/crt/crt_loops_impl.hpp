@@ -18,12 +18,28 @@
 namespace bf16x::crt {
 namespace {
 
+#if defined(__AVX512F__)
+using VD = util::F64x8;  // the widest vector of doubles this variant has
+#elif defined(__AVX2__)
+using VD = util::F64x4;
+#endif
+
+// The scaled elements of a line: explicitly in vectors where the variant has them (GCC's -O2 leaves loops that need a
+// run-time alias check scalar): the same operations on each element.
 template <typename T>
 void load_scaled_loop(const T* x, int len, double f1, double f2, bool digits, double* out) {
+  int l = 0;
+#ifdef __AVX2__
+  const VD::reg a = VD::set1(f1), b = VD::set1(f2);
+  for (; l + VD::kLanes <= len; l += VD::kLanes) {
+    const VD::reg v = VD::mul(VD::mul(VD::load(x + l), a), b);
+    VD::store(out + l, digits ? VD::ceil(VD::abs(v)) : VD::trunc(v));
+  }
+#endif
   if (digits)
-    for (int l = 0; l < len; ++l) out[l] = std::ceil(std::fabs(double(x[l]) * f1 * f2));
+    for (; l < len; ++l) out[l] = std::ceil(std::fabs(double(x[l]) * f1 * f2));
   else
-    for (int l = 0; l < len; ++l) out[l] = std::trunc(double(x[l]) * f1 * f2);
+    for (; l < len; ++l) out[l] = std::trunc(double(x[l]) * f1 * f2);
 }
 
 template <typename T>
@@ -183,6 +199,104 @@ void line_residues_vec(const double* y, int len, const CrtPlan& plan, int bits, 
 }
 #endif
 
+#ifdef __AVX512VNNI__
+// The digit way (|y| < 2^62, where VNNI runs): y as an int64 in balanced base-256 digits, d_i = byte i of
+// y + 0x8080...80 with its top bit flipped, in [-128, 127]: eight such digits represent every integer from about
+// -1.004 2^63 to 0.996 2^63 exactly once, so for |y| < 2^62 they are y's own, y = sum_i d_i 2^(8i). Modulo an odd p, a
+// = sum_i d_i w_i with w_i = 2^(8i) mod p in [0, p) (CrtPlan:: byte_weights) is congruent to y and |a| <= 8 * 128 * 254
+// < 2^18: two VPDPBUSD per 16 values, the weights as the unsigned bytes. FP32 holds a exactly; q = nearest(a fl(1/p))
+// is round(a / p), since a / p is never a half-integer (it lies at least 1/(2p) from one) and the two roundings move it
+// by at most 2^-23 |a| / p < 2^-5 / p; a - q p (one FMA, exact) is then the symmetric residue. p = 256: d_0 itself, in
+// [-128, 127]. Per modulus and 16 residues about eight operations against the split way's twelve, in 16 lanes.
+struct Digits16 {
+  __m512i lo, hi;  // digits 0-3 and 4-7 of 16 values, one value per 32-bit lane
+};
+inline Digits16 digits16(const double* y) {
+  const __m512i bias = _mm512_set1_epi64(std::int64_t(0x8080808080808080ull));
+  const __m512i flip = _mm512_set1_epi8(std::int8_t(0x80));
+  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
+  const __m512i u0 = _mm512_xor_si512(_mm512_add_epi64(_mm512_cvttpd_epi64(_mm512_loadu_pd(y)), bias), flip);
+  const __m512i u1 = _mm512_xor_si512(_mm512_add_epi64(_mm512_cvttpd_epi64(_mm512_loadu_pd(y + 8)), bias), flip);
+  return {_mm512_permutex2var_epi32(u0, even, u1), _mm512_permutex2var_epi32(u0, odd, u1)};
+}
+
+// The 16 residues modulo p_t (t of the plan) of a Digits16, as int32.
+struct DigitWay {
+  __m512i wlo, whi;
+  __m512 p, invp;
+  bool p256;
+  DigitWay(const CrtPlan& plan, int t)
+      : wlo(_mm512_set1_epi32(std::int32_t(plan.byte_weights[t][0]))),
+        whi(_mm512_set1_epi32(std::int32_t(plan.byte_weights[t][1]))),
+        p(_mm512_set1_ps(float(plan.p[t]))),
+        invp(_mm512_set1_ps(1.0f / float(plan.p[t]))),
+        p256(plan.p[t] == 256) {}
+  __m512i operator()(const Digits16& d) const {
+    if (p256) return _mm512_srai_epi32(_mm512_slli_epi32(d.lo, 24), 24);
+    return nearest_residue(_mm512_dpbusd_epi32(_mm512_dpbusd_epi32(_mm512_setzero_si512(), wlo, d.lo), whi, d.hi), p,
+                           invp);
+  }
+  // a, |a| < 2^18, to its symmetric residue modulo the odd p, as int32.
+  static __m512i nearest_residue(__m512i a, __m512 p, __m512 invp) {
+    const __m512 f = _mm512_cvtepi32_ps(a);
+    const __m512 q = _mm512_roundscale_ps(_mm512_mul_ps(f, invp), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    return _mm512_cvttps_epi32(_mm512_fnmadd_ps(q, p, f));
+  }
+};
+
+// The symmetric residues of 16 int32 values by the same kind of sum: x = b_0 + b_1 2^8 + b_2 2^16 + (b'_3 - 128) 2^24,
+// b_i its bytes and b'_3 the top one with its top bit flipped, all unsigned; modulo an odd p, a = sum_i b'_i v_i -
+// 128 v_3 (v_i = 2^(8i) mod p, symmetric: |v_i| <= 127) is one VPDPBUSD from the constant -128 v_3, |a| <= 4 * 255 *
+// 127 + 128 * 127 < 2^18, and DigitWay::nearest_residue ends it. p = 256: the low byte, sign-extended.
+struct WordWay {
+  __m512i v, start;
+  __m512 p, invp;
+  bool p256;
+  WordWay(const CrtPlan& plan, int t)
+      : p(_mm512_set1_ps(float(plan.p[t]))), invp(_mm512_set1_ps(1.0f / float(plan.p[t]))), p256(plan.p[t] == 256) {
+    std::uint32_t bytes = 0;
+    int vi = 0;  // v_i, and after the loop v_3
+    for (int i = 0; i < 4; ++i) {
+      const int w = int(plan.byte_weights[t][0] >> (8 * i) & 0xff);
+      vi = w > int(plan.hi[t]) ? w - int(plan.p[t]) : w;
+      bytes |= std::uint32_t(std::uint8_t(vi)) << (8 * i);
+    }
+    v = _mm512_set1_epi32(std::int32_t(bytes));
+    start = _mm512_set1_epi32(-128 * vi);
+  }
+  __m512i operator()(const std::int32_t* x) const {
+    const __m512i w = _mm512_loadu_si512(x);
+    if (p256) return _mm512_srai_epi32(_mm512_slli_epi32(w, 24), 24);
+    const __m512i flipped = _mm512_xor_si512(w, _mm512_set1_epi32(std::int32_t(0x80000000u)));
+    return DigitWay::nearest_residue(_mm512_dpbusd_epi32(start, flipped, v), p, invp);
+  }
+};
+
+// line_residues() by the digit way: 64 values at a time into whole 64-byte pieces (four vectors narrowed by two
+// saturating packs, which keep the values, and one permutation that undoes their lane interleaving), the rest 16
+// at a time.
+void line_residues_digits(const double* y, int len, const CrtPlan& plan, std::int8_t* out, std::size_t stride) {
+  const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+  int l = 0;
+  for (; l + 64 <= len; l += 64) {
+    const Digits16 d[4] = {digits16(y + l), digits16(y + l + 16), digits16(y + l + 32), digits16(y + l + 48)};
+    for (int t = 0; t < plan.n; ++t) {
+      const DigitWay way(plan, t);
+      const __m512i w01 = _mm512_packs_epi32(way(d[0]), way(d[1])), w23 = _mm512_packs_epi32(way(d[2]), way(d[3]));
+      _mm512_storeu_si512(out + std::size_t(t) * stride + l,
+                          _mm512_permutexvar_epi32(order, _mm512_packs_epi16(w01, w23)));
+    }
+  }
+  for (; l < len; l += 16) {
+    const Digits16 d = digits16(y + l);
+    for (int t = 0; t < plan.n; ++t)
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + std::size_t(t) * stride + l),
+                       _mm512_cvtepi32_epi8(DigitWay(plan, t)(d)));
+  }
+}
+#endif
+
 // out[t * stride + l] = y[l] modulo p_t for every modulus of the plan (one pass over y, |y| < 2^bits), or the values
 // themselves (the digits, at out) when plan is null. len: a multiple of 16.
 void line_residues(const double* y, int len, const CrtPlan* plan, int bits, std::int8_t* out, std::size_t stride) {
@@ -190,6 +304,9 @@ void line_residues(const double* y, int len, const CrtPlan* plan, int bits, std:
     for (int l = 0; l < len; ++l) out[l] = std::int8_t(int(y[l]));
     return;
   }
+#if defined(__AVX512VNNI__)
+  if (bits <= 62) return line_residues_digits(y, len, *plan, out, stride);
+#endif
 #if defined(__AVX512F__)
   line_residues_vec<V8>(y, len, *plan, bits, out, stride);
 #elif defined(__AVX2__)
@@ -345,6 +462,10 @@ struct Reduce {
 
 void reduce_mod_loop(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t) {
   std::size_t e = 0;
+#ifdef __AVX512VNNI__
+  const WordWay way(plan, t);
+  for (; e + 16 <= count; e += 16) _mm512_storeu_si512(acc + e, way(acc + e));
+#endif
 #ifdef __AVX512F__
   const Reduce<V8> red8(plan, t);
   for (; e + 8 <= count; e += 8) V8::store_i32(acc + e, red8(acc + e));
@@ -358,12 +479,19 @@ void reduce_mod_loop(std::int32_t* acc, std::size_t count, const CrtPlan& plan, 
 
 void residue_rows_loop(const std::int32_t* acc, std::size_t ld, int rows, int cols, const CrtPlan& plan, int t,
                        std::int8_t* out, std::size_t ld_out) {
+#ifdef __AVX512VNNI__
+  const WordWay way(plan, t);
+#endif
   for (int i = 0; i < rows; ++i) {
     const std::int32_t* a = acc + ld * std::size_t(i);
     std::int8_t* o = out + ld_out * std::size_t(i);
     int j = 0;
     // Each group's int32 are read before its bytes are written: in place (out == acc as bytes) they land on or
     // before what was read.
+#ifdef __AVX512VNNI__
+    for (; j + 16 <= cols; j += 16)
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(o + j), _mm512_cvtepi32_epi8(way(a + j)));
+#endif
 #ifdef __AVX512F__
     const Reduce<V8> red8(plan, t);
     for (; j + 16 <= cols; j += 16) {

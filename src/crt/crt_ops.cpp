@@ -7,7 +7,8 @@
 namespace bf16x::crt {
 
 const CrtLoops& crt_loops() {
-  static const CrtLoops& loops = cpu::by_level(kCrtLoopsGeneric, kCrtLoopsAvx2, kCrtLoopsAvx512);
+  static const CrtLoops& loops =
+      cpu::by_level(kCrtLoopsGeneric, kCrtLoopsAvx2, cpu::has_avx512vnni() ? kCrtLoopsAvx512Vnni : kCrtLoopsAvx512);
   return loops;
 }
 

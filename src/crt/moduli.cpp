@@ -84,6 +84,8 @@ CrtPlan make_plan(int n) {
     c.lo[t] = c.hi[t] - double(p) + 1;
     const double w = double((std::uint64_t(1) << 32) % p);
     c.two32[t] = w > c.hi[t] ? w - double(p) : w;
+    std::uint32_t power = 1 % p;  // 2^(8i) mod p
+    for (int i = 0; i < 8; ++i, power = power * 256 % p) c.byte_weights[t][i / 4] |= power << (8 * (i % 4));
   }
   return c;
 }

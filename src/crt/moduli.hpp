@@ -24,6 +24,9 @@ struct CrtPlan {
   double p[kMaxModuli] = {}, invp[kMaxModuli] = {};
   double hi[kMaxModuli] = {}, lo[kMaxModuli] = {};  // symmetric residue range [lo, hi]
   double two32[kMaxModuli] = {};                    // 2^32 modulo p_t, symmetric (the residues' split way)
+  // 2^(8i) modulo p_t in [0, p_t), i < 8, as bytes: i < 4 in byte_weights[t][0], the rest in [1] (the residues'
+  // digit way, crt_loops_impl.hpp)
+  std::uint32_t byte_weights[kMaxModuli][2] = {};
   double q1[kMaxModuli] = {}, q2[kMaxModuli] = {};  // CRT weights q_t = q1_t + q2_t (+ less than 2^(g-53))
   double P1 = 0, P2 = 0, invP = 0;                  // P = P1 + P2 (+ less than 2^(g-53)), 1/P
   int bits = 0;                                     // bit length of P

@@ -16,6 +16,7 @@ struct F64x4 {
   using reg = __m256d;
   static constexpr int kLanes = 4;
   static reg load(const double* p) { return _mm256_loadu_pd(p); }
+  static reg load(const float* p) { return _mm256_cvtps_pd(_mm_loadu_ps(p)); }  // exact
   static void store(double* p, reg x) { _mm256_storeu_pd(p, x); }
   static reg set1(double x) { return _mm256_set1_pd(x); }
   static reg zero() { return _mm256_setzero_pd(); }
@@ -43,6 +44,8 @@ struct F64x4 {
   static reg power(reg x) { return _mm256_and_pd(x, _mm256_castsi256_pd(_mm256_set1_epi64x(0x7ff0000000000000ll))); }
   static reg rint(reg x) { return _mm256_round_pd(x, _MM_FROUND_CUR_DIRECTION); }  // the current rounding mode
   static reg nearest(reg x) { return _mm256_round_pd(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+  static reg trunc(reg x) { return _mm256_round_pd(x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
+  static reg ceil(reg x) { return _mm256_round_pd(x, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC); }
   static reg floor(reg x) { return _mm256_round_pd(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
   // into_range(), operation for operation.
   static reg into_range(reg r, reg p, reg hi, reg lo) {
@@ -73,6 +76,7 @@ struct F64x8 {
   using reg = __m512d;
   static constexpr int kLanes = 8;
   static reg load(const double* p) { return _mm512_loadu_pd(p); }
+  static reg load(const float* p) { return _mm512_cvtps_pd(_mm256_loadu_ps(p)); }  // exact
   static void store(double* p, reg x) { _mm512_storeu_pd(p, x); }
   static reg set1(double x) { return _mm512_set1_pd(x); }
   static reg zero() { return _mm512_setzero_pd(); }
@@ -94,6 +98,8 @@ struct F64x8 {
   static reg power(reg x) { return _mm512_and_pd(x, _mm512_castsi512_pd(_mm512_set1_epi64(0x7ff0000000000000ll))); }
   static reg rint(reg x) { return _mm512_roundscale_pd(x, _MM_FROUND_CUR_DIRECTION); }
   static reg nearest(reg x) { return _mm512_roundscale_pd(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+  static reg trunc(reg x) { return _mm512_roundscale_pd(x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
+  static reg ceil(reg x) { return _mm512_roundscale_pd(x, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC); }
   static reg floor(reg x) { return _mm512_roundscale_pd(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
   // The masked subtraction and addition leave the other lanes as they are (V4's form adds +0 there, which only
   // turns a -0 into +0; every caller converts r to an integer or multiplies it into a sum that starts at +0, so the
