@@ -229,8 +229,8 @@ struct DigitWay {
   DigitWay(const CrtPlan& plan, int t)
       : wlo(_mm512_set1_epi32(std::int32_t(plan.byte_weights[t][0]))),
         whi(_mm512_set1_epi32(std::int32_t(plan.byte_weights[t][1]))),
-        p(_mm512_set1_ps(float(plan.p[t]))),
-        invp(_mm512_set1_ps(1.0f / float(plan.p[t]))),
+        p(_mm512_set1_ps(plan.pf[t])),
+        invp(_mm512_set1_ps(plan.invpf[t])),
         p256(plan.p[t] == 256) {}
   __m512i operator()(const Digits16& d) const {
     if (p256) return _mm512_srai_epi32(_mm512_slli_epi32(d.lo, 24), 24);
@@ -254,7 +254,7 @@ struct WordWay {
   __m512 p, invp;
   bool p256;
   WordWay(const CrtPlan& plan, int t)
-      : p(_mm512_set1_ps(float(plan.p[t]))), invp(_mm512_set1_ps(1.0f / float(plan.p[t]))), p256(plan.p[t] == 256) {
+      : p(_mm512_set1_ps(plan.pf[t])), invp(_mm512_set1_ps(plan.invpf[t])), p256(plan.p[t] == 256) {
     std::uint32_t bytes = 0;
     int vi = 0;  // v_i, and after the loop v_3
     for (int i = 0; i < 4; ++i) {
@@ -526,13 +526,13 @@ int reconstruct_columns(const std::int8_t* res, std::size_t stride, int j0, int 
       const R q1 = V::set1(plan.q1[t]), q2 = V::set1(plan.q2[t]);
       for (int g = 0; g < G; ++g) {
         const R r = V::from_i8(res + stride * std::size_t(t) + j0 + g * V::kLanes);
-        v1[g] = V::add(v1[g], V::mul(r, q1));
+        v1[g] = V::fmadd(r, q1, v1[g]);  // r q1 and the sum are exact (moduli.hpp): the scalar loop's bits
         v2[g] = V::add(v2[g], V::mul(r, q2));
       }
     }
     for (int g = 0; g < G; ++g) {
       const R K = V::rint(V::mul(V::add(v1[g], v2[g]), V::set1(plan.invP)));
-      const R hi = V::sub(v1[g], V::mul(K, V::set1(plan.P1)));
+      const R hi = V::fnmadd(K, V::set1(plan.P1), v1[g]);  // exact, as the scalar loop's K P1 and difference
       const R lo = V::sub(v2[g], V::mul(K, V::set1(plan.P2)));
       V::store(out + j0 + g * V::kLanes, V::add(hi, lo));
     }

@@ -80,6 +80,8 @@ CrtPlan make_plan(int n) {
     c.q2[t] = q.range(0, c.g);
     c.p[t] = p;
     c.invp[t] = 1.0 / p;
+    c.pf[t] = float(p);
+    c.invpf[t] = 1.0f / float(p);
     c.hi[t] = double((p - 1) / 2);  // 127 for 256 and for 255
     c.lo[t] = c.hi[t] - double(p) + 1;
     const double w = double((std::uint64_t(1) << 32) % p);

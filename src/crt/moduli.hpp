@@ -27,6 +27,7 @@ struct CrtPlan {
   // 2^(8i) modulo p_t in [0, p_t), i < 8, as bytes: i < 4 in byte_weights[t][0], the rest in [1] (the residues'
   // digit way, crt_loops_impl.hpp)
   std::uint32_t byte_weights[kMaxModuli][2] = {};
+  float pf[kMaxModuli] = {}, invpf[kMaxModuli] = {};  // p_t and fl32(1 / p_t) (the digit way's FP32 reduction)
   double q1[kMaxModuli] = {}, q2[kMaxModuli] = {};  // CRT weights q_t = q1_t + q2_t (+ less than 2^(g-53))
   double P1 = 0, P2 = 0, invP = 0;                  // P = P1 + P2 (+ less than 2^(g-53)), 1/P
   int bits = 0;                                     // bit length of P
