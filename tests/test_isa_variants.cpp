@@ -12,6 +12,7 @@
 #include <new>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "cpu/features.hpp"
@@ -286,6 +287,36 @@ TEST(IsaVariants, FillLoopsEqualGeneric) {
   }
 }
 
+// The tiny calls' fill-bound products (policy/direct_fill.cpp): the least positive sum of every level against the
+// generic loop and against the sums formed one by one, with zero rows, zero columns past n, sums that cancel to
+// zero, and m, n, k in whole and partial strips of eight.
+TEST(IsaVariants, LeastSumEqualsGeneric) {
+  std::mt19937_64 rng(81);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (const auto& [m, n, k] : {std::tuple{1, 1, 1}, {3, 7, 5}, {8, 8, 8}, {5, 13, 17}, {16, 9, 64}, {2, 24, 3}}) {
+    const std::int64_t nn = (n + 7) / 8 * 8;
+    std::vector<double> va(std::size_t(m * k)), vb(std::size_t(k * nn), 0.0);
+    for (auto& x : va) x = u(rng) < 0.3 ? 0.0 : std::ldexp(u(rng), int(u(rng) * 40) - 20);
+    for (int l = 0; l < k; ++l)
+      for (int j = 0; j < n; ++j)
+        vb[std::size_t(l * nn + j)] = u(rng) < 0.3 ? 0.0 : std::ldexp(u(rng), -int(u(rng) * 30));
+    for (int l = 0; l < k; ++l) va[std::size_t(l)] = 0.0;  // row 0: every sum zero
+    double want = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < n; ++j) {
+        double s = 0;
+        for (int l = 0; l < k; ++l) s += va[std::size_t(i * k + l)] * vb[std::size_t(l * nn + j)];
+        if (s > 0) want = std::min(want, s);
+      }
+    EXPECT_EQ(policy::kFillLoopsGeneric.least_sum(va.data(), vb.data(), m, n, nn, k), want);
+    for (const Level& lv : vector_levels()) {
+      if (!lv.runs) continue;
+      EXPECT_EQ(lv.fill.least_sum(va.data(), vb.data(), m, n, nn, k), want)
+          << lv.name << ", " << m << " x " << n << " x " << k;
+    }
+  }
+}
+
 TEST(IsaVariants, CrtLoopsEqualGeneric) {
   const auto& g = crt::kCrtLoopsGeneric;
   for (const Level& lv : vector_levels()) {
@@ -442,6 +473,12 @@ TEST(IsaVariants, CrtLoopsEqualGeneric) {
         g.reduce_mod(a0.data(), a0.size(), plan, t);
         v.reduce_mod(a1.data(), a1.size(), plan, t);
         EXPECT_EQ(a0, a1) << "reduce_mod on " << lv.name << ", modulus " << plan.p[t];
+        // A count that ends in a part of a vector (the last five not touched)
+        a0 = acc, a1 = acc;
+        g.reduce_mod(a0.data(), a0.size() - 5, plan, t);
+        v.reduce_mod(a1.data(), a1.size() - 5, plan, t);
+        EXPECT_EQ(a0, a1) << "reduce_mod of a partial vector on " << lv.name << ", modulus " << plan.p[t];
+        EXPECT_TRUE(std::equal(acc.end() - 5, acc.end(), a1.end() - 5)) << "reduce_mod wrote past its count";
       }
       // residue_rows on blocks of int32 with a row stride, whole and partial vectors of 16 and 8, into byte planes
       // with a stride of their own, and in place (the driver's many k-blocks): the same bytes.

@@ -265,8 +265,8 @@ struct WordWay {
     v = _mm512_set1_epi32(std::int32_t(bytes));
     start = _mm512_set1_epi32(-128 * vi);
   }
-  __m512i operator()(const std::int32_t* x) const {
-    const __m512i w = _mm512_loadu_si512(x);
+  __m512i operator()(const std::int32_t* x) const { return (*this)(_mm512_loadu_si512(x)); }
+  __m512i operator()(__m512i w) const {
     if (p256) return _mm512_srai_epi32(_mm512_slli_epi32(w, 24), 24);
     const __m512i flipped = _mm512_xor_si512(w, _mm512_set1_epi32(std::int32_t(0x80000000u)));
     return DigitWay::nearest_residue(_mm512_dpbusd_epi32(start, flipped, v), p, invp);
@@ -465,6 +465,11 @@ void reduce_mod_loop(std::int32_t* acc, std::size_t count, const CrtPlan& plan, 
 #ifdef __AVX512VNNI__
   const WordWay way(plan, t);
   for (; e + 16 <= count; e += 16) _mm512_storeu_si512(acc + e, way(acc + e));
+  if (e < count) {  // the last few in one masked vector
+    const __mmask16 live = __mmask16((1u << (count - e)) - 1);
+    _mm512_mask_storeu_epi32(acc + e, live, way(_mm512_maskz_loadu_epi32(live, acc + e)));
+    e = count;
+  }
 #endif
 #ifdef __AVX512F__
   const Reduce<V8> red8(plan, t);
@@ -491,6 +496,11 @@ void residue_rows_loop(const std::int32_t* acc, std::size_t ld, int rows, int co
 #ifdef __AVX512VNNI__
     for (; j + 16 <= cols; j += 16)
       _mm_storeu_si128(reinterpret_cast<__m128i*>(o + j), _mm512_cvtepi32_epi8(way(a + j)));
+    if (j < cols) {  // the last few in one masked vector, read before written as the others
+      const __mmask16 live = __mmask16((1u << (cols - j)) - 1);
+      _mm512_mask_cvtepi32_storeu_epi8(o + j, live, way(_mm512_maskz_loadu_epi32(live, a + j)));
+      j = cols;
+    }
 #endif
 #ifdef __AVX512F__
     const Reduce<V8> red8(plan, t);
@@ -511,32 +521,38 @@ void residue_rows_loop(const std::int32_t* acc, std::size_t ld, int rows, int co
 }
 
 #ifdef __AVX2__
-// The CRT of columns j0.. of a row, G vectors of V::kLanes columns at a time while they fill: G independent pairs of
-// sums, so that the adds of the moduli overlap instead of waiting on one another; each column's operations and their
-// order are those of reconstruct_row_loop's scalar loops. Returns the first column left.
+// The CRT of G vectors of V::kLanes columns of a row: G independent pairs of sums, so that the adds of the moduli
+// overlap instead of waiting on one another; each column's operations and their order are those of
+// reconstruct_row_loop's scalar loops. load(t, g): vector g's residues modulo p_t; store(g, x): its result.
+template <typename V, int G, typename Load, typename Store>
+void reconstruct_group(const CrtPlan& plan, Load&& load, Store&& store) {
+  using R = typename V::reg;
+  R v1[G], v2[G];
+  for (int g = 0; g < G; ++g) v1[g] = v2[g] = V::zero();
+  for (int t = 0; t < plan.n; ++t) {
+    const R q1 = V::set1(plan.q1[t]), q2 = V::set1(plan.q2[t]);
+    for (int g = 0; g < G; ++g) {
+      const R r = load(t, g);
+      v1[g] = V::fmadd(r, q1, v1[g]);  // r q1 and the sum are exact (moduli.hpp): the scalar loop's bits
+      v2[g] = V::add(v2[g], V::mul(r, q2));
+    }
+  }
+  for (int g = 0; g < G; ++g) {
+    const R K = V::rint(V::mul(V::add(v1[g], v2[g]), V::set1(plan.invP)));
+    const R hi = V::fnmadd(K, V::set1(plan.P1), v1[g]);  // exact, as the scalar loop's K P1 and difference
+    const R lo = V::sub(v2[g], V::mul(K, V::set1(plan.P2)));
+    store(g, V::add(hi, lo));
+  }
+}
+
+// The CRT of columns j0.. of a row, G vectors at a time while they fill. Returns the first column left.
 template <typename V, int G>
 int reconstruct_columns(const std::int8_t* res, std::size_t stride, int j0, int cols, const CrtPlan& plan,
                         double* out) {
-  using R = typename V::reg;
-  constexpr int W = G * V::kLanes;
-  for (; j0 + W <= cols; j0 += W) {
-    R v1[G], v2[G];
-    for (int g = 0; g < G; ++g) v1[g] = v2[g] = V::zero();
-    for (int t = 0; t < plan.n; ++t) {
-      const R q1 = V::set1(plan.q1[t]), q2 = V::set1(plan.q2[t]);
-      for (int g = 0; g < G; ++g) {
-        const R r = V::from_i8(res + stride * std::size_t(t) + j0 + g * V::kLanes);
-        v1[g] = V::fmadd(r, q1, v1[g]);  // r q1 and the sum are exact (moduli.hpp): the scalar loop's bits
-        v2[g] = V::add(v2[g], V::mul(r, q2));
-      }
-    }
-    for (int g = 0; g < G; ++g) {
-      const R K = V::rint(V::mul(V::add(v1[g], v2[g]), V::set1(plan.invP)));
-      const R hi = V::fnmadd(K, V::set1(plan.P1), v1[g]);  // exact, as the scalar loop's K P1 and difference
-      const R lo = V::sub(v2[g], V::mul(K, V::set1(plan.P2)));
-      V::store(out + j0 + g * V::kLanes, V::add(hi, lo));
-    }
-  }
+  for (; j0 + G * V::kLanes <= cols; j0 += G * V::kLanes)
+    reconstruct_group<V, G>(
+        plan, [&](int t, int g) { return V::from_i8(res + stride * std::size_t(t) + j0 + g * V::kLanes); },
+        [&](int g, typename V::reg x) { V::store(out + j0 + g * V::kLanes, x); });
   return j0;
 }
 #endif
@@ -548,6 +564,17 @@ void reconstruct_row_loop(const std::int8_t* res, std::size_t stride, int cols, 
 #ifdef __AVX512F__
   j0 = reconstruct_columns<V8, 4>(res, stride, j0, cols, plan, out);
   j0 = reconstruct_columns<V8, 1>(res, stride, j0, cols, plan, out);
+  if (j0 < cols) {  // the last few columns in one masked vector (a tiny call's whole row)
+    const __mmask8 live = __mmask8((1u << (cols - j0)) - 1);
+    reconstruct_group<V8, 1>(
+        plan,
+        [&](int t, int) {
+          return _mm512_cvtepi32_pd(
+              _mm256_cvtepi8_epi32(_mm_maskz_loadu_epi8(live, res + stride * std::size_t(t) + j0)));
+        },
+        [&](int, __m512d x) { _mm512_mask_storeu_pd(out + j0, live, x); });
+    j0 = cols;
+  }
 #endif
 #ifdef __AVX2__
   j0 = reconstruct_columns<V4, 4>(res, stride, j0, cols, plan, out);

@@ -6,6 +6,7 @@
 
 #include "pack/layout.hpp"
 #include "pack/line_scan.hpp"
+#include "policy/fill_loops.hpp"
 #include "split/slice_fp64.hpp"
 #include "util/pow2.hpp"
 
@@ -16,8 +17,8 @@ namespace {
 // such entries could leave the normal range, round to zero, and the sum would no longer say whether (|A||B|)_ij
 // is zero.
 constexpr double kLowest = 0x1p-500;
-// The products run on 8 columns of C at a time, their sums in registers.
-constexpr std::int64_t kStrip = 8;
+// The products run on 8 columns of C at a time, their sums in registers (policy/fill_loops.hpp, least_sum).
+constexpr std::int64_t kStrip = kLeastStrip;
 
 enum class Lines { ok, nonfinite, wide, zero };
 
@@ -80,17 +81,7 @@ double direct_fill_ratio(const pack::MatrixView<T>& a, const pack::MatrixView<T>
   // Every nonzero scaled entry is at least 2^-500, so every product of two is normal: s_ij is zero exactly where
   // (|A||B|)_ij is, and otherwise s_ij <= (1 + gamma_k) (the exact sum): each of the k products and k - 1 additions
   // rounds once.
-  double least = kInf;
-  for (std::int64_t i = 0; i < m; ++i) {
-    const double* v = va + i * k;
-    for (std::int64_t j0 = 0; j0 < n; j0 += kStrip) {
-      double s[kStrip] = {};
-      for (std::int64_t l = 0; l < k; ++l)
-        for (std::int64_t q = 0; q < kStrip; ++q) s[q] += v[l] * vb[l * nn + j0 + q];
-      for (std::int64_t q = 0; q < std::min(kStrip, n - j0); ++q)
-        if (s[q] > 0) least = std::min(least, s[q]);
-    }
-  }
+  const double least = fill_loops().least_sum(va, vb, m, n, nn, k);
   if (least == kInf) return 0;  // no entry with a nonzero product: C = beta C exactly
   // R <= k (1 + gamma_k) / least; 2 (k + 2) u covers gamma_k and the two roundings of the quotient.
   return double(k) * (1 + 2 * (double(k) + 2) * 0x1p-53) / least;

@@ -47,7 +47,15 @@ struct FillLoops {
   // the high words' integer maximum, which each vector level vectorises.
   int (*max_field_fp32)(const float* x, std::int64_t ld, std::int64_t inner, std::int64_t outer);
   int (*max_field_fp64)(const double* x, std::int64_t ld, std::int64_t inner, std::int64_t outer);
+  // The least positive s_ij = sum_l va[i k + l] vb[l nn + j] over i < m, j < n, +Inf where none is positive: the
+  // products of the tiny calls' fill bound (policy/direct_fill.cpp). Each product and each sum rounded once, in the
+  // order of l (so every variant gives the same s_ij), eight columns at a time: nn a multiple of 8, vb zero past n.
+  double (*least_sum)(const double* va, const double* vb, std::int64_t m, std::int64_t n, std::int64_t nn,
+                      std::int64_t k);
 };
+
+// Columns of C per step of least_sum.
+inline constexpr std::int64_t kLeastStrip = 8;
 
 // fill_loops_generic.cpp (x86-64), fill_loops_avx2_isa.cpp, fill_loops_avx512_isa.cpp.
 extern const FillLoops kFillLoopsGeneric, kFillLoopsAvx2, kFillLoopsAvx512;

@@ -115,9 +115,46 @@ int max_field_loop(const T* x, std::int64_t ld, std::int64_t inner, std::int64_t
   return hi >> kMant;
 }
 
+double least_sum_loop(const double* va, const double* vb, std::int64_t m, std::int64_t n, std::int64_t nn,
+                      std::int64_t k) {
+  constexpr double kInf = __builtin_inf();
+  double least = kInf;
+  for (std::int64_t i = 0; i < m; ++i) {
+    const double* v = va + i * k;
+    for (std::int64_t j0 = 0; j0 < n; j0 += kLeastStrip) {
+      alignas(64) double s[kLeastStrip] = {};
+#if defined(__AVX512F__)
+      __m512d acc = _mm512_setzero_pd();
+      for (std::int64_t l = 0; l < k; ++l)
+        acc = _mm512_add_pd(acc, _mm512_mul_pd(_mm512_set1_pd(v[l]), _mm512_loadu_pd(vb + l * nn + j0)));
+      _mm512_store_pd(s, acc);
+#elif defined(__AVX2__)
+      __m256d lo = _mm256_setzero_pd(), hi = lo;
+      for (std::int64_t l = 0; l < k; ++l) {
+        const __m256d w = _mm256_set1_pd(v[l]);
+        lo = _mm256_add_pd(lo, _mm256_mul_pd(w, _mm256_loadu_pd(vb + l * nn + j0)));
+        hi = _mm256_add_pd(hi, _mm256_mul_pd(w, _mm256_loadu_pd(vb + l * nn + j0 + 4)));
+      }
+      _mm256_store_pd(s, lo), _mm256_store_pd(s + 4, hi);
+#else
+      for (std::int64_t l = 0; l < k; ++l)
+        for (std::int64_t q = 0; q < kLeastStrip; ++q) s[q] += v[l] * vb[l * nn + j0 + q];
+#endif
+      for (std::int64_t q = 0; q < kLeastStrip && q < n - j0; ++q)
+        if (s[q] > 0 && s[q] < least) least = s[q];
+    }
+  }
+  return least;
+}
+
 constexpr FillLoops make_fill_loops() {
-  return {count_along_loop<float>,   count_along_loop<double>, count_across_loop<float>,
-          count_across_loop<double>, max_field_loop<float>,    max_field_loop<double>};
+  return {count_along_loop<float>,
+          count_along_loop<double>,
+          count_across_loop<float>,
+          count_across_loop<double>,
+          max_field_loop<float>,
+          max_field_loop<double>,
+          least_sum_loop};
 }
 
 }  // namespace
