@@ -24,6 +24,16 @@ using VD = util::F64x8;  // the widest vector of doubles this variant has
 using VD = util::F64x4;
 #endif
 
+#ifdef __AVX2__
+// VD::kLanes scaled elements x[l] f1 f2 (each line's own f1 f2, or a line's each), as the scalar loops below form
+// them: the digits ceil(|.|), else trunc(.).
+template <typename T>
+inline VD::reg scaled(const T* x, VD::reg f1, VD::reg f2, bool digits) {
+  const VD::reg v = VD::mul(VD::mul(VD::load(x), f1), f2);
+  return digits ? VD::ceil(VD::abs(v)) : VD::trunc(v);
+}
+#endif
+
 // The scaled elements of a line: explicitly in vectors where the variant has them (GCC's -O2 leaves loops that need a
 // run-time alias check scalar): the same operations on each element.
 template <typename T>
@@ -31,10 +41,7 @@ void load_scaled_loop(const T* x, int len, double f1, double f2, bool digits, do
   int l = 0;
 #ifdef __AVX2__
   const VD::reg a = VD::set1(f1), b = VD::set1(f2);
-  for (; l + VD::kLanes <= len; l += VD::kLanes) {
-    const VD::reg v = VD::mul(VD::mul(VD::load(x + l), a), b);
-    VD::store(out + l, digits ? VD::ceil(VD::abs(v)) : VD::trunc(v));
-  }
+  for (; l + VD::kLanes <= len; l += VD::kLanes) VD::store(out + l, scaled(x + l, a, b, digits));
 #endif
   if (digits)
     for (; l < len; ++l) out[l] = std::ceil(std::fabs(double(x[l]) * f1 * f2));
@@ -50,18 +57,6 @@ void load_across_column(const T* x, int rows, const double* f1, const double* f2
     for (int r = 0; r < rows; ++r) out[r] = std::trunc(double(x[r]) * f1[r] * f2[r]);
 }
 
-#ifdef __AVX512F__
-// Eight elements of one line across memory (x[r], r < 8) scaled as load_across_column does.
-inline __m512d load8(const float* x) { return _mm512_cvtps_pd(_mm256_loadu_ps(x)); }
-inline __m512d load8(const double* x) { return _mm512_loadu_pd(x); }
-template <typename T>
-inline __m512d across8(const T* x, __m512d f1, __m512d f2, bool digits) {
-  const __m512d v = _mm512_mul_pd(_mm512_mul_pd(load8(x), f1), f2);
-  return digits ? _mm512_roundscale_pd(_mm512_abs_pd(v), _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC)
-                : _mm512_roundscale_pd(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-}
-#endif
-
 // yb[r kcp + l] = the scaled element (r, l) = x[r + l ld], r < rows, l < len: the lines run across memory, so eight
 // of them are computed along the contiguous direction and transposed into yb (in registers where the CPU has
 // AVX-512, through a small buffer otherwise).
@@ -75,7 +70,7 @@ void load_across_loop(const T* x, std::int64_t ld, int rows, int len, const doub
     for (int r0 = 0; r0 < rows8; r0 += 8) {
       const __m512d a = _mm512_loadu_pd(f1 + r0), b = _mm512_loadu_pd(f2 + r0);
       __m512d v[8];
-      for (int q = 0; q < 8; ++q) v[q] = across8(x + r0 + (lb + q) * ld, a, b, digits);
+      for (int q = 0; q < 8; ++q) v[q] = scaled(x + r0 + (lb + q) * ld, a, b, digits);
       pack::transpose8(v);
       for (int r = 0; r < 8; ++r) _mm512_storeu_pd(yb + std::size_t(r0 + r) * kcp + lb, v[r]);
     }
@@ -221,40 +216,43 @@ inline Digits16 digits16(const double* y) {
   return {_mm512_permutex2var_epi32(u0, even, u1), _mm512_permutex2var_epi32(u0, odd, u1)};
 }
 
-// The 16 residues modulo p_t (t of the plan) of a Digits16, as int32.
-struct DigitWay {
-  __m512i wlo, whi;
+// The end of both integer ways below: a (|a| < 2^18, congruent to the value x) to the symmetric residue modulo p_t, as
+// int32, by the FP32 quotient; p = 256: x's low byte, sign-extended.
+struct NearestResidue {
   __m512 p, invp;
   bool p256;
-  DigitWay(const CrtPlan& plan, int t)
-      : wlo(_mm512_set1_epi32(std::int32_t(plan.byte_weights[t][0]))),
-        whi(_mm512_set1_epi32(std::int32_t(plan.byte_weights[t][1]))),
-        p(_mm512_set1_ps(plan.pf[t])),
-        invp(_mm512_set1_ps(plan.invpf[t])),
-        p256(plan.p[t] == 256) {}
-  __m512i operator()(const Digits16& d) const {
-    if (p256) return _mm512_srai_epi32(_mm512_slli_epi32(d.lo, 24), 24);
-    return nearest_residue(_mm512_dpbusd_epi32(_mm512_dpbusd_epi32(_mm512_setzero_si512(), wlo, d.lo), whi, d.hi), p,
-                           invp);
-  }
-  // a, |a| < 2^18, to its symmetric residue modulo the odd p, as int32.
-  static __m512i nearest_residue(__m512i a, __m512 p, __m512 invp) {
+  NearestResidue(const CrtPlan& plan, int t)
+      : p(_mm512_set1_ps(plan.pf[t])), invp(_mm512_set1_ps(plan.invpf[t])), p256(plan.p[t] == 256) {}
+  __m512i operator()(__m512i a) const {
     const __m512 f = _mm512_cvtepi32_ps(a);
     const __m512 q = _mm512_roundscale_ps(_mm512_mul_ps(f, invp), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     return _mm512_cvttps_epi32(_mm512_fnmadd_ps(q, p, f));
+  }
+  static __m512i low_byte(__m512i x) { return _mm512_srai_epi32(_mm512_slli_epi32(x, 24), 24); }
+};
+
+// The 16 residues modulo p_t (t of the plan) of a Digits16, as int32.
+struct DigitWay {
+  __m512i wlo, whi;
+  NearestResidue end;
+  DigitWay(const CrtPlan& plan, int t)
+      : wlo(_mm512_set1_epi32(std::int32_t(plan.byte_weights[t][0]))),
+        whi(_mm512_set1_epi32(std::int32_t(plan.byte_weights[t][1]))),
+        end(plan, t) {}
+  __m512i operator()(const Digits16& d) const {
+    if (end.p256) return NearestResidue::low_byte(d.lo);
+    return end(_mm512_dpbusd_epi32(_mm512_dpbusd_epi32(_mm512_setzero_si512(), wlo, d.lo), whi, d.hi));
   }
 };
 
 // The symmetric residues of 16 int32 values by the same kind of sum: x = b_0 + b_1 2^8 + b_2 2^16 + (b'_3 - 128) 2^24,
 // b_i its bytes and b'_3 the top one with its top bit flipped, all unsigned; modulo an odd p, a = sum_i b'_i v_i -
 // 128 v_3 (v_i = 2^(8i) mod p, symmetric: |v_i| <= 127) is one VPDPBUSD from the constant -128 v_3, |a| <= 4 * 255 *
-// 127 + 128 * 127 < 2^18, and DigitWay::nearest_residue ends it. p = 256: the low byte, sign-extended.
+// 127 + 128 * 127 < 2^18, and NearestResidue ends it.
 struct WordWay {
   __m512i v, start;
-  __m512 p, invp;
-  bool p256;
-  WordWay(const CrtPlan& plan, int t)
-      : p(_mm512_set1_ps(plan.pf[t])), invp(_mm512_set1_ps(plan.invpf[t])), p256(plan.p[t] == 256) {
+  NearestResidue end;
+  WordWay(const CrtPlan& plan, int t) : end(plan, t) {
     std::uint32_t bytes = 0;
     int vi = 0;  // v_i, and after the loop v_3
     for (int i = 0; i < 4; ++i) {
@@ -267,9 +265,8 @@ struct WordWay {
   }
   __m512i operator()(const std::int32_t* x) const { return (*this)(_mm512_loadu_si512(x)); }
   __m512i operator()(__m512i w) const {
-    if (p256) return _mm512_srai_epi32(_mm512_slli_epi32(w, 24), 24);
-    const __m512i flipped = _mm512_xor_si512(w, _mm512_set1_epi32(std::int32_t(0x80000000u)));
-    return DigitWay::nearest_residue(_mm512_dpbusd_epi32(start, flipped, v), p, invp);
+    if (end.p256) return NearestResidue::low_byte(w);
+    return end(_mm512_dpbusd_epi32(start, _mm512_xor_si512(w, _mm512_set1_epi32(std::int32_t(0x80000000u))), v));
   }
 };
 

@@ -17,8 +17,6 @@ namespace {
 // such entries could leave the normal range, round to zero, and the sum would no longer say whether (|A||B|)_ij
 // is zero.
 constexpr double kLowest = 0x1p-500;
-// The products run on 8 columns of C at a time, their sums in registers (policy/fill_loops.hpp, least_sum).
-constexpr std::int64_t kStrip = kLeastStrip;
 
 enum class Lines { ok, nonfinite, wide, zero };
 
@@ -61,7 +59,7 @@ double direct_fill_ratio(const pack::MatrixView<T>& a, const pack::MatrixView<T>
   constexpr double kInf = std::numeric_limits<double>::infinity();
   // op(A)'s scaled rows (row-major) and op(B)'s scaled columns, stored k x nn row-major (nn: n up to a whole strip,
   // zeros past n), so that the products run along a row of C; kept per thread: no allocation per call.
-  const std::int64_t nn = pack::round_up(n, kStrip);
+  const std::int64_t nn = pack::round_up(n, kLeastStrip);
   thread_local std::vector<double> kept;
   const std::size_t size = std::size_t(m * k + k * nn);
   if (kept.size() < size) kept.resize(size);
