@@ -407,6 +407,7 @@ TYPED_TEST(CorrectRounding, ComplexEachPart) {
 
 #include <mpfr.h>
 
+#include "cr/extract_sum.hpp"
 #include "cr/tile_sums.hpp"
 
 namespace bf16x::test {
@@ -535,6 +536,174 @@ TEST(CorrectRoundingKernels, RowDecisionsAreTheEntryDecisions) {
       EXPECT_GT(undecided, 1000) << kern.isa;
       std::printf("kernels %s %s: %lld decided, %lld undecided, the same by rows and by entries\n", kern.isa,
                   fp64 ? "FP64" : "FP32", (long long)decided, (long long)undecided);
+    }
+  }
+}
+
+// Tame scaled lines (cr/extract_sum.hpp: |v| < 2, nonzero ones at least 2^-480) of the extraction's input classes,
+// element l of a at a[l * 3], of b at b[l * 5] (packed panels' strides): products of mixed signs cancelling in pairs
+// (LAPACK's residuals), graded over 2^+-40, entries down to 2^-480 (remainders down to 2^-1064: subnormal sigmas),
+// and zero lines.
+void tame_lines(int cls, std::int64_t k, std::mt19937_64& rng, std::vector<double>& a, std::vector<double>& b) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  a.assign(std::size_t(3 * k), 0.0);
+  b.assign(std::size_t(5 * k), 0.0);
+  for (std::int64_t l = 0; l < k; ++l) {
+    double x = u(rng), y = u(rng);
+    switch (cls) {
+      case 0:  // pairs: x_l y_l close to -x_(l-1) y_(l-1)
+        if (l % 2) x = -a[std::size_t(3 * (l - 1))] * (1 + u(rng) * 0x1p-30), y = b[std::size_t(5 * (l - 1))];
+        break;
+      case 1:
+        x = std::ldexp(x, -int(std::fabs(u(rng)) * 40)), y = std::ldexp(y, -int(std::fabs(u(rng)) * 40));
+        break;
+      case 2:
+        if (l % 3 == 0) x = std::ldexp(1 + std::fabs(u(rng)), -480) * (u(rng) < 0 ? -1 : 1);
+        if (l % 5 == 1) y = std::ldexp(1 + std::fabs(u(rng)), -470);
+        break;
+      default:
+        x = 0;
+    }
+    a[std::size_t(3 * l)] = x, b[std::size_t(5 * l)] = y;
+  }
+}
+
+// The extraction's parts (cr/extract_sum.hpp) sum exactly to the dot product, as MPFR sums both (2400 bits hold
+// every term from 2^3 down to 2^-1064 and their sums), on every kernel table this CPU runs, with the same parts on
+// each (every pass's sum is exact, in any order); k across the vector widths and unroll (2 L) edges.
+TEST(CorrectRoundingKernels, ExtractedPartsSumToTheDotExactly) {
+  using namespace bf16x::cr;
+  std::mt19937_64 rng(11);
+  mpfr_t exact, sum, term;
+  mpfr_inits2(2400, exact, sum, term, static_cast<mpfr_ptr>(nullptr));
+  std::vector<double> a, b, room;
+  int most = 0;
+  for (int cls = 0; cls < 4; ++cls)
+    for (std::int64_t k : {1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 33, 100, 1000, 4099}) {
+      tame_lines(cls, k, rng, a, b);
+      room.assign(std::size_t(2 * k + 16), 0.0);
+      mpfr_set_zero(exact, 1);
+      for (std::int64_t l = 0; l < k; ++l) {
+        mpfr_set_d(term, a[std::size_t(3 * l)], MPFR_RNDN);
+        mpfr_mul_d(term, term, b[std::size_t(5 * l)], MPFR_RNDN);
+        mpfr_add(exact, exact, term, MPFR_RNDN);
+      }
+      double first[kMaxParts];
+      int first_count = -2;
+      for (const cpu::Level level : {cpu::Level::generic, cpu::Level::avx2, cpu::Level::avx512}) {
+        if (level > cpu::vector_level()) continue;
+        const TileKernels& kern = tile_kernels(level);
+        double parts[kMaxParts];
+        const int count = kern.extract(a.data(), 3, b.data(), 5, k, room.data(), parts);
+        ASSERT_GE(count, 0) << kern.isa << " class " << cls << " k " << k;
+        mpfr_set_zero(sum, 1);
+        for (int q = 0; q < count; ++q) {
+          EXPECT_NE(parts[q], 0.0);
+          mpfr_add_d(sum, sum, parts[q], MPFR_RNDN);
+        }
+        EXPECT_EQ(mpfr_cmp(sum, exact), 0) << kern.isa << " class " << cls << " k " << k << " parts " << count;
+        EXPECT_EQ(count == 0, cls == 3);
+        if (first_count == -2) {
+          first_count = count;
+          std::copy(parts, parts + count, first);
+        } else {
+          ASSERT_EQ(count, first_count) << kern.isa;
+          EXPECT_EQ(std::memcmp(parts, first, sizeof(double) * std::size_t(count)), 0) << kern.isa;
+        }
+        most = std::max(most, count);
+      }
+    }
+  EXPECT_GE(most, 4) << "no sum needed several passes: the data does not exercise them";
+  mpfr_clears(exact, sum, term, static_cast<mpfr_ptr>(nullptr));
+}
+
+// The rounding from the parts (TileKernels::round_parts_d / _f) against MPFR's rounding of the same exact value
+// (check/exact_rounded.hpp, a 1 x 1 GEMM of the unscaled lines): every decision it makes is the correct rounding,
+// over alpha and beta of every kind, C terms that cancel the product (residuals), and scales that put the value
+// in the normal range, below it (subnormal and zero results) and past it; it must decide most entries of each
+// class.
+TEST(CorrectRoundingKernels, PartsRoundToTheExactRounding) {
+  using namespace bf16x::cr;
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::uniform_int_distribution<int> pick(0, 99);
+  const double scalars[] = {1, -1, 0.7, 3, -0x1p-30};
+  const int scales[] = {0, -40, 300, -970, -1000, -1060, -1100, -1500, 1800};
+  std::vector<double> a, b, room;
+  for (const cpu::Level level : {cpu::Level::generic, cpu::Level::avx2, cpu::Level::avx512}) {
+    if (level > cpu::vector_level()) continue;
+    const TileKernels& kern = tile_kernels(level);
+    for (const bool fp64 : {true, false}) {
+      std::int64_t decided = 0, tried = 0, below = 0;
+      for (int trial = 0; trial < 600; ++trial) {
+        const std::int64_t k = 1 + pick(rng) % 40;
+        tame_lines(pick(rng) % 3, k, rng, a, b);
+        if (!fp64)  // FP32 operands: the lines' values as floats (their products exact in FP64)
+          for (double* v : {a.data(), b.data()})
+            for (std::int64_t l = 0; l < k; ++l)
+              v[(v == a.data() ? 3 : 5) * l] = double(float(v[(v == a.data() ? 3 : 5) * l]));
+        const int scale = fp64 ? scales[pick(rng) % 9] : scales[pick(rng) % 3] / 4 - pick(rng) % 2 * 140;
+        const int sa = scale / 2, sb = scale - sa;
+        const double w = scalars[pick(rng) % 5], beta = pick(rng) < 30 ? 0.0 : scalars[pick(rng) % 5];
+        room.assign(std::size_t(2 * k + 16), 0.0);
+        double parts[kMaxParts];
+        const int count = kern.extract(a.data(), 3, b.data(), 5, k, room.data(), parts);
+        ASSERT_GE(count, 0);
+        // C: the product's value (a residual to cancel against), a nearby value, or a random one
+        double dot = 0;
+        for (std::int64_t l = 0; l < k; ++l) dot += a[std::size_t(3 * l)] * b[std::size_t(5 * l)];
+        const double scaled_dot = std::ldexp(dot, scale);
+        double c = pick(rng) < 50 ? -w * scaled_dot / (beta != 0 ? beta : 1) : u(rng) * std::ldexp(1.0, scale);
+        if (pick(rng) < 20) c *= 1 + u(rng) * 0x1p-45;
+        if (!fp64) c = double(float(c));
+        const double c0[2] = {c, 0};
+        const Terms x{{w, 0}, {beta, 0}, k, fp64};
+        // the same entry unscaled, as a 1 x 1 GEMM for MPFR (every unscaled value exact: the scales keep them finite
+        // and normal or subnormal without loss, checked)
+        bool exact_inputs = true;
+        if (fp64) {
+          check::Mat<double> ma(1, k), mb(k, 1), mc(1, 1);
+          for (std::int64_t l = 0; l < k; ++l) {
+            ma(0, l) = std::ldexp(a[std::size_t(3 * l)], sa), mb(l, 0) = std::ldexp(b[std::size_t(5 * l)], sb);
+            exact_inputs &= std::ldexp(ma(0, l), -sa) == a[std::size_t(3 * l)] &&
+                            std::ldexp(mb(l, 0), -sb) == b[std::size_t(5 * l)];
+          }
+          mc(0, 0) = c;
+          if (!exact_inputs || !std::isfinite(c)) continue;
+          const double want = check::exact_rounded_gemm<double>(ma, mb, w, beta, mc)(0, 0);
+          double got;
+          ++tried;
+          if (!kern.round_parts_d(parts, count, scale, x, c0, got)) continue;
+          ++decided;
+          below += std::fabs(want) < 0x1p-1022;
+          EXPECT_EQ(std::memcmp(&got, &want, sizeof got), 0)
+              << kern.isa << " trial " << trial << " got " << got << " want " << want << " scale " << scale;
+        } else {
+          check::Mat<float> ma(1, k), mb(k, 1), mc(1, 1);
+          for (std::int64_t l = 0; l < k; ++l) {
+            ma(0, l) = float(std::ldexp(a[std::size_t(3 * l)], sa)),
+                  mb(l, 0) = float(std::ldexp(b[std::size_t(5 * l)], sb));
+            exact_inputs &= std::ldexp(double(ma(0, l)), -sa) == a[std::size_t(3 * l)] &&
+                            std::ldexp(double(mb(l, 0)), -sb) == b[std::size_t(5 * l)];
+          }
+          mc(0, 0) = float(c);
+          if (!exact_inputs || !std::isfinite(float(c)) || float(w) != w || float(beta) != beta) continue;
+          const float want = check::exact_rounded_gemm<float>(ma, mb, float(w), float(beta), mc)(0, 0);
+          float got;
+          ++tried;
+          if (!kern.round_parts_f(parts, count, scale, x, c0, got)) continue;
+          ++decided;
+          below += std::fabs(want) < 0x1p-126f;
+          EXPECT_EQ(std::memcmp(&got, &want, sizeof got), 0)
+              << kern.isa << " FP32 trial " << trial << " got " << got << " want " << want << " scale " << scale;
+        }
+      }
+      std::printf("parts %s %s: %lld of %lld decided (%lld below the normal range)\n", kern.isa, fp64 ? "FP64" : "FP32",
+                  (long long)decided, (long long)tried, (long long)below);
+      EXPECT_GT(tried, 200) << kern.isa;
+      // undecided by design: values past 2^1021 (the scale 1800), ties and values within the bound of a boundary
+      EXPECT_GT(decided, tried * 2 / 3) << kern.isa;
+      EXPECT_GT(below, 10) << kern.isa;
     }
   }
 }

@@ -176,7 +176,7 @@ void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::M
     const std::int64_t groups = std::clamp<std::int64_t>((4 * threads + items - 1) / items, 1, col_panels);
     // A thread's share: its worksharing constructs are orphaned here (util/team.hpp).
     const auto share = [&](std::uint64_t& my_exact, std::uint64_t& my_tiles) {
-      util::PhaseClock lap(omp_get_thread_num() == 0);
+      util::PhaseClock lap(cfg.timed && omp_get_thread_num() == 0);  // two clock reads a tile: only when asked for
       util::PhaseTimes mine;
       pack_lines_of(b, false, eb, j0, col_panels, nr, ncols, k, bpack);  // shared out
       lap.lap(mine.pack);
@@ -273,6 +273,11 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
   };
   // The tile's entries decided a vector at a time first (where the kernels have vectors), the rest one by one below.
   const DecideRows decide_rows = std::is_same_v<T, double> ? kern.decide_rows_d : kern.decide_rows_f;
+  RoundParts<T> round_parts;
+  if constexpr (std::is_same_v<T, double>)
+    round_parts = kern.round_parts_d;
+  else
+    round_parts = kern.round_parts_f;
   const auto finish = [&](std::int64_t i0, std::int64_t j0, const double* s, const double* c, const double* t,
                           const Panels& pn) {
     std::uint64_t exact = 0;
@@ -294,9 +299,9 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
           cij = round_c_terms<T>(terms, c0);  // every product exactly zero (Lines)
         } else if (decided >> x & 1) {
           cij = T(rounded[x]);
-        } else if (!decide(e, terms, c0, cij)) {
+        } else if ((decide_rows && t[x] > 0) || !decide(e, terms, c0, cij)) {  // the rows' decision is the entry's
           const bool tame = la.tame[std::size_t(i)] && lb.tame[std::size_t(j)];
-          cij = tame ? round_exactly_packed<T>(pn.row(ii), pn.col(jj), sa + sb, terms, c0)
+          cij = tame ? round_exactly_packed<T>(pn.row(ii), pn.col(jj), sa + sb, terms, c0, kern.extract, round_parts)
                      : round_exactly(g.a, g.b, i, cols, terms, c0);
           ++exact;
         }

@@ -17,6 +17,7 @@ struct CrConfig {
   // The tile sums' vector level (cr/tile_sums.hpp), at most the CPU's: generic on the reference engine, avx2 on
   // the avx2 engine, else the widest this CPU runs.
   cpu::Level level = cpu::Level::avx512;
+  bool timed = true;  // the phases' times per tile (stats or a verbose line want them)
   // out
   std::uint64_t exact_entries = 0;  // entries the tile sums could not decide: rounded from their exact value
   std::uint64_t micro_tiles = 0;

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 
+#include "cr/extract_sum.hpp"
 #include "pack/operand.hpp"
 
 namespace bf16x::cr {
@@ -54,8 +55,16 @@ struct PackedLine {
   const double* p;
   std::int64_t stride;
 };
+// The rounding of a real GEMM's entry w_0 2^scale (tau_1 + ... + tau_count) + beta_0 c_0 from the exact parts of its
+// dot product (cr/extract_sum.hpp), decided in floating point (true, `out` set) unless the value lies near a rounding
+// boundary or the ends of the range. Compiled per ISA (cr/entry_rounding_impl.hpp): TileKernels::round_parts_d / _f.
 template <typename T>
-T round_exactly_packed(PackedLine a, PackedLine b, int scale, const Terms& x, const double (&c0)[2]);
+using RoundParts = bool (*)(const double* parts, int count, int scale, const Terms& x, const double (&c0)[2], T& out);
+
+// Its dot product in parts by `extract` (cr/extract_sum.hpp), rounded by `round`; the ExactSum where either gives up.
+template <typename T>
+T round_exactly_packed(PackedLine a, PackedLine b, int scale, const Terms& x, const double (&c0)[2], ExtractDot extract,
+                       RoundParts<T> round);
 
 // An entry whose products are all exactly zero: RN(beta_0 c_0 + beta_1 c_1) (+0 for an exact zero).
 template <typename T>

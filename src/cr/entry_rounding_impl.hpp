@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "cr/entry_rounding.hpp"
+#include "cr/extract_sum.hpp"
 
 // Internal linkage: each ISA file's copy stays its own (an inline function would be one weak symbol for all).
 namespace bf16x::cr {
@@ -115,6 +116,89 @@ bool decide(const EntrySums (&e)[2], const Terms& x, const double (&c0)[2], T& o
   const std::optional<T> r = round_from_sums<T, R>(e, x, c0);
   if (r) out = *r;
   return bool(r);
+}
+
+// RoundParts, in the frame of the scaled products (value / 2^scale): beta c / 2^scale and each w tau_q as exact
+// pairs hi + lo (TwoProd, every hi in [2^-900, 2^1000): c / 2^scale exact there, and no TwoProd underflows), the his
+// then the los summed by TwoSum (VecSum: the list's sum unchanged, exactly; his first, so that a C term and a
+// product that cancel leave no large error behind), the 2n - 1 TwoSum errors of the n pairs in floating point within
+// (2n + 0.1) u sum |e|. A normal value is decided as round_from_sums decides (FP64 in the frame, whose gaps are the
+// true ones over 2^scale; FP32 in true units), a smaller one on T's subnormal grid; an exact zero (the sum and every
+// error zero) is +0, as the ExactSum gives it (docs/numerics.md "Correctly rounded modes").
+template <typename T>
+bool round_parts(const double* parts, int count, int scale, const Terms& x, const double (&c0)[2], T& out) {
+  const auto in_range = [](double v) { return std::fabs(v) >= 0x1p-900 && std::fabs(v) < 0x1p1000; };
+  if (scale < -kScaleRange || scale > kScaleRange) return false;
+  const double f1 = pow2(scale / 2), f2 = pow2(scale - scale / 2);  // 2^scale in two steps of one sign
+  double hi[kMaxParts + 1], lo[kMaxParts + 1];
+  int n = 0;
+  const double w = x.w[0], beta = x.beta[0];
+  if (beta != 0 && c0[0] != 0) {
+    const double c = c0[0] / f1 / f2;  // exact where it lands in range
+    if (!in_range(c)) return false;
+    hi[n] = beta * c;
+    if (!in_range(hi[n])) return false;
+    lo[n] = std::fma(beta, c, -hi[n]);
+    ++n;
+  }
+  for (int q = 0; q < count; ++q, ++n) {
+    hi[n] = w * parts[q];
+    if (!in_range(hi[n])) return false;
+    lo[n] = std::fma(w, parts[q], -hi[n]);
+  }
+  if (n == 0) return false;
+  double sum = hi[0], e = 0, eabs = 0;
+  const auto add = [&](double v) {
+    const TwoSum t = two_sum(sum, v);
+    sum = t.hi, e += t.lo, eabs += std::fabs(t.lo);
+  };
+  for (int i = 1; i < n; ++i) add(hi[i]);
+  for (int i = 0; i < n; ++i) add(lo[i]);
+  if (sum == 0 && eabs == 0) {
+    out = T(0);
+    return true;
+  }
+  const TwoSum r = two_sum(sum, e);
+  const double mag = std::fabs(r.hi), bound = (2 * n + 0.1) * kU * eabs * (1 + 8 * kU);
+  if (mag < 0x1p-1000 || mag >= 0x1p1000) return false;
+  constexpr bool is_double = std::is_same_v<T, double>;
+  constexpr int kMinNormal = is_double ? -1022 : -126, kTiny = is_double ? -1074 : -149;
+  const int at = std::ilogb(mag) + scale;  // the candidate's exponent in true units
+  if (at > kMinNormal && at < (is_double ? 1021 : 125)) {
+    if constexpr (is_double) {
+      // normal in true units: decided in the frame, whose gaps are the true ones over 2^scale (half_gap's power of
+      // two normal: mag >= 2^-960); the candidate times 2^scale exactly
+      if (mag < 0x1p-960 || (std::fabs(r.lo) + bound) * (1 + 4 * kU) >= half_gap(r.hi, 53)) return false;
+      out = r.hi * f1 * f2;
+    } else {
+      // in true units (FP32's range lies deep inside FP64's normal one): 2^scale exact on the candidate, at most
+      // eta lost on its rest and on the bound in each step
+      const double vh = r.hi * f1 * f2, vl = r.lo * f1 * f2, vb = (bound * f1 * f2 + 4 * kEta) * (1 + 4 * kU);
+      const float f = float(vh);
+      const double d = (vh - double(f)) + vl;  // vh - f exact: within half a float gap of each other
+      if ((std::fabs(d) * (1 + 2 * kU) + vb) * (1 + 4 * kU) >= half_gap(double(f), 24)) return false;
+      out = f;
+    }
+    return true;
+  }
+  if (at >= kMinNormal - 1 || kTiny - scale < -900 || kTiny - scale > 1000) return false;
+  // below half the smallest normal: the grid of T's subnormals, g = 2^kTiny in the frame. Where |y| >= 1/4, y and
+  // y - nearest are exact (|y| < 2^52) and so is their product with g (above 2^-955); below, the value rounds to zero
+  const double g = pow2(kTiny - scale);
+  double nearest = 0, d = r.hi + r.lo;
+  if (mag >= g / 4) {
+    const double y = r.hi / g;
+    nearest = std::nearbyint(y);
+    d = (y - nearest) * g + r.lo;
+  }
+  if ((std::fabs(d) * (1 + 2 * kU) + bound) * (1 + 4 * kU) >= g / 2) return false;
+  if (nearest == 0) {  // a signed zero: the value's sign, where the rest and the bound cannot change it
+    if ((std::fabs(r.lo) + bound) * (1 + 4 * kU) >= mag) return false;
+    out = T(std::copysign(0.0, r.hi));
+  } else {
+    out = T(nearest * g * f1 * f2);  // nearest 2^kTiny: exact
+  }
+  return true;
 }
 
 #if defined(__AVX2__)

@@ -53,6 +53,10 @@ void ExactSum::cover(int lo, int hi) {
 
 void ExactSum::add_bits(std::uint64_t mag, int exp, bool negative) {
   if (mag == 0) return;
+  // From the lowest set bit on: a product's factors may carry zeros below it (a part of cr/extract_sum.hpp at a
+  // scale of 2^-2000 times alpha), while the value's own lowest bit lies above 2^kLow
+  const int zeros = __builtin_ctzll(mag);
+  mag >>= zeros, exp += zeros;
   assert(exp >= kLow);
   const int s = exp - kLow, idx = s >> 5;
   assert(idx + 2 < kLimbs);

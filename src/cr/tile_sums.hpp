@@ -15,6 +15,7 @@
 
 #include "cpu/features.hpp"
 #include "cr/entry_rounding.hpp"
+#include "cr/extract_sum.hpp"
 
 namespace bf16x::cr {
 
@@ -33,8 +34,11 @@ struct TileKernels {
   DecideF decide_f, decide2_f;
   DecideRows decide_rows_f;  // decide_f on a tile's rows
   TileSums dot2;             // the textbook double-double sum (Dot2, s + c, no t): the bench's baseline (cr::dd_gemm)
-  int mr, nr;                // the tile: MR rows of op(A), NR columns of op(B)
-  const char* isa;           // "generic", "avx2", "avx512"
+  ExtractDot extract;        // an undecided entry's exact dot product in parts (cr/extract_sum.hpp)
+  RoundParts<double> round_parts_d;  // its rounding from the parts
+  RoundParts<float> round_parts_f;
+  int mr, nr;       // the tile: MR rows of op(A), NR columns of op(B)
+  const char* isa;  // "generic", "avx2", "avx512"
 };
 
 const TileKernels& tile_kernels_generic();

@@ -3,7 +3,9 @@
 
 #include "cpu/features.hpp"
 #include "cr/entry_rounding_impl.hpp"
+#include "cr/extract_sum_impl.hpp"
 #include "cr/tile_sums.hpp"
+#include "util/f64_vectors.hpp"
 
 namespace bf16x::cr {
 namespace {
@@ -72,6 +74,9 @@ const TileKernels& tile_kernels_generic() {
                              decide::decide<float, 2>,
                              nullptr,
                              dot2_tile,
+                             extract::extract_dot<util::F64x1>,
+                             decide::round_parts<double>,
+                             decide::round_parts<float>,
                              kMR,
                              kNR,
                              "generic"};

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "cr/entry_rounding_impl.hpp"
+#include "cr/extract_sum_impl.hpp"
 #include "cr/tile_sums.hpp"
 
 // Internal linkage: each ISA file's copy stays its own (an inline function would be one weak symbol for all).
@@ -150,6 +151,9 @@ TileKernels kernels(const char* isa) {
           decide::decide<float, 2>,
           decide::decide_rows<V, float>,
           dot2_tile<V, MR>,
+          extract::extract_dot<V>,
+          decide::round_parts<double>,
+          decide::round_parts<float>,
           MR,
           V::kLanes,
           isa};

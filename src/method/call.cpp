@@ -33,7 +33,10 @@ int call_status(util::DriverStatus s) {
 
 template <typename T>
 int Call<T>::host_guarded() const {
-  if (!c_rows) return host_in_range<T>(repair(), m, n, [this] { return host(); });
+  if (!c_rows)
+    return host_in_range<T>(repair(), m, n, [this] {
+      return host_gemm_untransposed<T>(m, n, k, alpha, opa(), opb(), beta, c, ldc) ? int(BF16X_OK) : host_missing();
+    });
   std::vector<T> w(std::size_t(m * n));
   if (beta != T(0))
     for (std::int64_t i = 0; i < m; ++i)

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <numeric>
+#include <vector>
 
 #include "bf16x/bf16x.h"
 #include "cr/entry_rounding.hpp"
@@ -254,6 +255,25 @@ bool host_scaled(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n)
   return true;
 }
 
+template <typename T>
+bool host_gemm_untransposed(std::int64_t m, std::int64_t n, std::int64_t k, T alpha, const pack::MatrixView<T>& a,
+                            const pack::MatrixView<T>& b, T beta, T* c, std::int64_t ldc) {
+  std::vector<T> copy_a, copy_b;
+  const auto plain = [](const pack::MatrixView<T>& v, std::int64_t rows, std::int64_t cols, std::vector<T>& copy) {
+    if (!v.trans) return v;
+    copy.resize(std::size_t(rows) * std::size_t(cols));
+    for (std::int64_t j = 0; j < cols; ++j)
+      for (std::int64_t i = 0; i < rows; ++i) copy[std::size_t(i + j * rows)] = v(i, j);
+    return pack::MatrixView<T>{copy.data(), std::max<std::int64_t>(rows, 1), false};
+  };
+  const pack::MatrixView<T> pa = plain(a, m, k, copy_a), pb = plain(b, k, n, copy_b);
+  return host::gemm<T>(BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, alpha, pa.data, pa.ld, pb.data, pb.ld, beta, c, ldc);
+}
+
+template bool host_gemm_untransposed(std::int64_t, std::int64_t, std::int64_t, float, const pack::MatrixView<float>&,
+                                     const pack::MatrixView<float>&, float, float*, std::int64_t);
+template bool host_gemm_untransposed(std::int64_t, std::int64_t, std::int64_t, double, const pack::MatrixView<double>&,
+                                     const pack::MatrixView<double>&, double, double*, std::int64_t);
 template bool host_scaled(const driver::RepairArgs<float>&, std::int64_t, std::int64_t);
 template bool host_scaled(const driver::RepairArgs<double>&, std::int64_t, std::int64_t);
 
@@ -265,11 +285,9 @@ template <typename T>
 bool host_part(const driver::RepairArgs<T>& x, std::int64_t rows, std::int64_t cols, const pack::MatrixView<T>& a,
                const pack::MatrixView<T>& b, T* c) {
   const driver::RepairArgs<T> part{x.k, x.alpha, a, b, x.beta, c, rows, false};
-  const int ta = a.trans ? BF16X_TRANS : BF16X_NO_TRANS, tb = b.trans ? BF16X_TRANS : BF16X_NO_TRANS;
   return host_in_range<T>(part, rows, cols, [&] {
-           return host::gemm<T>(ta, tb, rows, cols, x.k, x.alpha, a.data, a.ld, b.data, b.ld, x.beta, c, rows)
-                      ? int(BF16X_OK)
-                      : int(BF16X_ERR_NO_HOST);
+           return host_gemm_untransposed<T>(rows, cols, x.k, x.alpha, a, b, x.beta, c, rows) ? int(BF16X_OK)
+                                                                                             : int(BF16X_ERR_NO_HOST);
          }) == BF16X_OK;
 }
 

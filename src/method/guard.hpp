@@ -84,6 +84,14 @@ template <typename T>
 bool host_range_clear(const T* a, std::int64_t lda, std::int64_t a_inner, std::int64_t a_outer, const T* b,
                       std::int64_t ldb, std::int64_t b_inner, std::int64_t b_outer, std::int64_t k, double abs_alpha);
 
+// The host GEMM of a guarded call (column-major C) on op(A) and op(B) untransposed: one stored transposed is copied
+// column-major first. OpenBLAS's kernels (its AVX-512 small-matrix ones) sum in orders that depend on the transposes,
+// and the guarded modes keep the emulation's promise of the same bits for every layout and transpose. False where
+// the host cannot run it; throws std::bad_alloc before C is written.
+template <typename T>
+bool host_gemm_untransposed(std::int64_t m, std::int64_t n, std::int64_t k, T alpha, const pack::MatrixView<T>& a,
+                            const pack::MatrixView<T>& b, T beta, T* c, std::int64_t ldc);
+
 // The host GEMM of a guarded call (guard=native, auto's native choice): host_scaled where the range needs it, else
 // host() (the plain host GEMM, also where the scaled operands cannot be allocated).
 template <typename T, typename Host>

@@ -1,6 +1,6 @@
 // Vectors of doubles for the ISA variants' loops (*_isa.cpp: the correctly rounded tile sums, the CRT loops), one
-// source for both widths: F64x4 (AVX2 + FMA) and F64x8 (AVX-512 F/DQ/BW). Internal linkage: each variant's
-// translation unit has its own, built with its flags, which the linker never merges.
+// source for both widths: F64x4 (AVX2 + FMA) and F64x8 (AVX-512 F/DQ/BW), and F64x1 for the generic builds. Internal
+// linkage: each variant's translation unit has its own, built with its flags, which the linker never merges.
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -10,6 +10,23 @@
 
 namespace bf16x::util {
 namespace {
+
+// One lane: the generic builds' form of the loops written over V (the operations they use).
+struct F64x1 {
+  using reg = double;
+  static constexpr int kLanes = 1;
+  static reg load(const double* p) { return *p; }
+  static void store(double* p, reg x) { *p = x; }
+  static reg set1(double x) { return x; }
+  static reg zero() { return 0.0; }
+  static reg add(reg a, reg b) { return a + b; }
+  static reg sub(reg a, reg b) { return a - b; }
+  static reg abs(reg x) { return x < 0 ? -x : x; }
+  static reg max(reg a, reg b) { return a > b ? a : b; }
+  static reg max_magnitude(reg top, reg x) { return max(top, abs(x)); }  // top >= 0
+  static double sum(reg x) { return x; }
+  static double largest(reg x) { return x; }
+};
 
 #ifdef __AVX2__
 struct F64x4 {
@@ -29,6 +46,16 @@ struct F64x4 {
   static reg fnmadd(reg a, reg b, reg c) { return _mm256_fnmadd_pd(a, b, c); }
   static reg abs(reg x) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), x); }
   static reg max(reg a, reg b) { return _mm256_max_pd(a, b); }
+  static reg max_magnitude(reg top, reg x) { return _mm256_max_pd(top, abs(x)); }  // max(top, |x|), top >= 0
+  // The lanes' sum (in pairs: the order of a tree) and their largest value.
+  static double sum(reg x) {
+    const __m128d h = _mm_add_pd(_mm256_castpd256_pd128(x), _mm256_extractf128_pd(x, 1));
+    return _mm_cvtsd_f64(_mm_add_sd(h, _mm_unpackhi_pd(h, h)));
+  }
+  static double largest(reg x) {
+    const __m128d h = _mm_max_pd(_mm256_castpd256_pd128(x), _mm256_extractf128_pd(x, 1));
+    return _mm_cvtsd_f64(_mm_max_sd(h, _mm_unpackhi_pd(h, h)));
+  }
   // Lane i's comparison as bit i (false where either is NaN).
   static int lt(reg a, reg b) { return _mm256_movemask_pd(_mm256_cmp_pd(a, b, _CMP_LT_OQ)); }
   static int le(reg a, reg b) { return _mm256_movemask_pd(_mm256_cmp_pd(a, b, _CMP_LE_OQ)); }
@@ -90,6 +117,19 @@ struct F64x8 {
   static reg abs(reg x) { return _mm512_abs_pd(x); }
   // a > b ? a : b, as MAXPD; written as a compare and blend (GCC 12 warns on _mm512_max_pd's undefined source)
   static reg max(reg a, reg b) { return _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, b, _CMP_GT_OQ), b, a); }
+  // max(top, |x|) for top >= 0 (and x not NaN): the larger bit pattern, one integer maximum
+  static reg max_magnitude(reg top, reg x) {
+    return _mm512_castsi512_pd(_mm512_max_epu64(_mm512_castpd_si512(top), _mm512_castpd_si512(abs(x))));
+  }
+  // The lanes' sum (in pairs: the order of a tree) and their largest value.
+  static double sum(reg x) {
+    const __m256d h = _mm256_add_pd(_mm512_castpd512_pd256(x), _mm512_extractf64x4_pd(x, 1));
+    return F64x4::sum(h);
+  }
+  static double largest(reg x) {
+    const __m256d h = _mm256_max_pd(_mm512_castpd512_pd256(x), _mm512_extractf64x4_pd(x, 1));
+    return F64x4::largest(h);
+  }
   static int lt(reg a, reg b) { return _mm512_cmp_pd_mask(a, b, _CMP_LT_OQ); }
   static int le(reg a, reg b) { return _mm512_cmp_pd_mask(a, b, _CMP_LE_OQ); }
   static int eq(reg a, reg b) { return _mm512_cmp_pd_mask(a, b, _CMP_EQ_OQ); }
