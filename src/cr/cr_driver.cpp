@@ -84,9 +84,12 @@ void pack_panel(const T* const* src, const double* f, int W, std::int64_t step, 
 
 }  // namespace
 
+// Each thread's room for the extraction of an undecided entry's exact value (cr/extract_sum.hpp).
+std::int64_t extract_room(std::int64_t k) { return 2 * k + 16; }
+
 std::size_t cr_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k, int threads) {
   const std::int64_t nc = block_cols(n, k);
-  return std::size_t(8 * (k * nc + std::int64_t(threads) * 2 * kRows * k) + 4 * (m + n));
+  return std::size_t(8 * (k * nc + std::int64_t(threads) * (2 * kRows * k + extract_room(k))) + 4 * (m + n));
 }
 
 namespace {
@@ -101,16 +104,21 @@ struct Panels {
 };
 
 // The panels' memory in the calling thread's workspace (util/workspace.hpp), kept between calls: op(B)'s block of
-// columns, then each thread's rows of op(A). Throws std::bad_alloc before anything is written.
+// columns, then each thread's rows of op(A), then each thread's extraction room. Throws std::bad_alloc before
+// anything is written.
 struct Packs {
   double* b;
   double* a;
+  double* room;
+  std::int64_t room_size;
+  double* room_of(int thread) const { return room + std::int64_t(thread) * room_size; }
 };
 Packs reserve_packs(std::int64_t k, std::int64_t ncols, int threads) {
   const std::size_t nb = std::size_t(k * block_cols(ncols, k)), na = std::size_t(threads) * std::size_t(2 * kRows * k);
-  auto* mem = static_cast<double*>(util::thread_workspace().reserve(sizeof(double) * (nb + na)));
+  const std::size_t nr = std::size_t(threads) * std::size_t(extract_room(k));
+  auto* mem = static_cast<double*>(util::thread_workspace().reserve(sizeof(double) * (nb + na + nr)));
   if (!mem) throw std::bad_alloc();
-  return {mem, mem + nb};
+  return {mem, mem + nb, mem + nb + na, extract_room(k)};
 }
 
 // The starts and scale factors of `count` lines from `first` of op(A)'s rows (of_a) or op(B)'s columns, for
@@ -301,7 +309,8 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
           cij = T(rounded[x]);
         } else if ((decide_rows && t[x] > 0) || !decide(e, terms, c0, cij)) {  // the rows' decision is the entry's
           const bool tame = la.tame[std::size_t(i)] && lb.tame[std::size_t(j)];
-          cij = tame ? round_exactly_packed<T>(pn.row(ii), pn.col(jj), sa + sb, terms, c0, kern.extract, round_parts)
+          cij = tame ? round_exactly_packed<T>(pn.row(ii), pn.col(jj), sa + sb, terms, c0,
+                                               {kern.extract, round_parts, packs.room_of(omp_get_thread_num())})
                      : round_exactly(g.a, g.b, i, cols, terms, c0);
           ++exact;
         }

@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstring>
 #include <type_traits>
-#include <vector>
 
 #include "cr/exact_sum.hpp"
 
@@ -52,16 +51,14 @@ T round_exactly(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std:
 }
 
 template <typename T>
-T round_exactly_packed(PackedLine a, PackedLine b, int scale, const Terms& x, const double (&c0)[2], ExtractDot extract,
-                       RoundParts<T> round) {
-  thread_local std::vector<double> room;  // the terms' remainders, kept between entries and calls
+T round_exactly_packed(PackedLine a, PackedLine b, int scale, const Terms& x, const double (&c0)[2],
+                       const Extraction<T>& ex) {
   double parts[kMaxParts];
   int count = -1;
   if (x.w[0] != 0) {
-    if (room.size() < std::size_t(2 * x.k + 16)) room.resize(std::size_t(2 * x.k + 16));
-    count = extract(a.p, a.stride, b.p, b.stride, x.k, room.data(), parts);
+    count = ex.extract(a.p, a.stride, b.p, b.stride, x.k, ex.room, parts);
     T out;
-    if (count >= 0 && round(parts, count, scale, x, c0, out)) return out;
+    if (count >= 0 && ex.round(parts, count, scale, x, c0, out)) return out;
   }
   ExactSum acc;
   if (count >= 0) {
@@ -97,13 +94,13 @@ T round_nonfinite(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, st
   return T(v);
 }
 
-#define BF16X_CR_ENTRY(T)                                                                                    \
-  template T round_exactly(const pack::MatrixView<T>&, const pack::MatrixView<T>&, std::int64_t,             \
-                           const std::int64_t(&)[2], const Terms&, const double(&)[2]);                      \
-  template T round_c_terms(const Terms&, const double(&)[2]);                                                \
-  template T round_exactly_packed(PackedLine, PackedLine, int, const Terms&, const double(&)[2], ExtractDot, \
-                                  RoundParts<T>);                                                            \
-  template T round_nonfinite(const pack::MatrixView<T>&, const pack::MatrixView<T>&, std::int64_t,           \
+#define BF16X_CR_ENTRY(T)                                                                          \
+  template T round_exactly(const pack::MatrixView<T>&, const pack::MatrixView<T>&, std::int64_t,   \
+                           const std::int64_t(&)[2], const Terms&, const double(&)[2]);            \
+  template T round_c_terms(const Terms&, const double(&)[2]);                                      \
+  template T round_exactly_packed(PackedLine, PackedLine, int, const Terms&, const double(&)[2],   \
+                                  const Extraction<T>&);                                           \
+  template T round_nonfinite(const pack::MatrixView<T>&, const pack::MatrixView<T>&, std::int64_t, \
                              const std::int64_t(&)[2], const Terms&, const double(&)[2]);
 BF16X_CR_ENTRY(float)
 BF16X_CR_ENTRY(double)

@@ -61,10 +61,19 @@ struct PackedLine {
 template <typename T>
 using RoundParts = bool (*)(const double* parts, int count, int scale, const Terms& x, const double (&c0)[2], T& out);
 
-// Its dot product in parts by `extract` (cr/extract_sum.hpp), rounded by `round`; the ExactSum where either gives up.
+// The vector path to an entry's exact value: its dot product in parts by `extract` (cr/extract_sum.hpp), in `room`
+// (2 k + 16 doubles, the calling thread's), rounded by `round`.
 template <typename T>
-T round_exactly_packed(PackedLine a, PackedLine b, int scale, const Terms& x, const double (&c0)[2], ExtractDot extract,
-                       RoundParts<T> round);
+struct Extraction {
+  ExtractDot extract;
+  RoundParts<T> round;
+  double* room;
+};
+
+// The rounded entry by the extraction, the ExactSum where it gives up.
+template <typename T>
+T round_exactly_packed(PackedLine a, PackedLine b, int scale, const Terms& x, const double (&c0)[2],
+                       const Extraction<T>& ex);
 
 // An entry whose products are all exactly zero: RN(beta_0 c_0 + beta_1 c_1) (+0 for an exact zero).
 template <typename T>

@@ -9,6 +9,7 @@
 
 #include "cr/entry_rounding.hpp"
 #include "cr/extract_sum.hpp"
+#include "util/pow2.hpp"
 
 // Internal linkage: each ISA file's copy stays its own (an inline function would be one weak symbol for all).
 namespace bf16x::cr {
@@ -129,7 +130,8 @@ template <typename T>
 bool round_parts(const double* parts, int count, int scale, const Terms& x, const double (&c0)[2], T& out) {
   const auto in_range = [](double v) { return std::fabs(v) >= 0x1p-900 && std::fabs(v) < 0x1p1000; };
   if (scale < -kScaleRange || scale > kScaleRange) return false;
-  const double f1 = pow2(scale / 2), f2 = pow2(scale - scale / 2);  // 2^scale in two steps of one sign
+  double f1, f2;  // 2^scale in two steps of one sign
+  util::pow2_pair(scale, f1, f2);
   double hi[kMaxParts + 1], lo[kMaxParts + 1];
   int n = 0;
   const double w = x.w[0], beta = x.beta[0];
@@ -188,7 +190,7 @@ bool round_parts(const double* parts, int count, int scale, const Terms& x, cons
   double nearest = 0, d = r.hi + r.lo;
   if (mag >= g / 4) {
     const double y = r.hi / g;
-    nearest = std::nearbyint(y);
+    nearest = util::round_to_even(y);
     d = (y - nearest) * g + r.lo;
   }
   if ((std::fabs(d) * (1 + 2 * kU) + bound) * (1 + 4 * kU) >= g / 2) return false;

@@ -1,6 +1,7 @@
 // cr/extract_sum.hpp's extraction written once over a vector type V (util/f64_vectors.hpp: load, store, set1, zero,
-// add, sub, max, max_magnitude, sum, largest), compiled per ISA by cr/tile_sums_<isa>_isa.cpp and cr/tile_sums_generic.cpp. The parts are
-// the same on every ISA: each pass's tau is exact, whatever the order of its additions.
+// add, sub, max, max_magnitude, sum, largest), compiled per ISA by cr/tile_sums_<isa>_isa.cpp and
+// cr/tile_sums_generic.cpp. The parts are the same on every ISA: each pass's tau is exact, whatever the order of its
+// additions.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -8,6 +9,7 @@
 #include <cstring>
 
 #include "cr/extract_sum.hpp"
+#include "util/pow2.hpp"
 
 // Internal linkage: each ISA file's copy stays its own (an inline function would be one weak symbol for all).
 namespace bf16x::cr {
@@ -20,12 +22,8 @@ inline double sigma_for(double top, int m) {
   std::uint64_t bits;
   std::memcpy(&bits, &top, sizeof bits);
   const int field = int(bits >> 52);  // top > 0: no sign bit
-  const int e = field - 1023 + m + 1;
-  if (field == 0 || e < -1022) return std::ldexp(1.0, (field == 0 ? std::ilogb(top) : field - 1023) + m + 1);
-  const std::uint64_t out = std::uint64_t(e + 1023) << 52;
-  double sigma;
-  std::memcpy(&sigma, &out, sizeof sigma);
-  return sigma;
+  const int e = (field == 0 ? std::ilogb(top) : field - 1023) + m + 1;
+  return e >= -1022 ? util::pow2(e) : std::ldexp(1.0, e);
 }
 
 template <typename V>
