@@ -1522,5 +1522,93 @@ void layouts() {
 }
 TYPED_TEST(Level3, SameBitsInBothLayouts) { layouts<TypeParam>(); }
 
+// The micro-tiles of one call (stats.micro_tiles) with the guard off, 1 thread: SYRK (lower, no transpose) of n x k
+// A, and the GEMM A A^T of the same shape.
+template <typename E>
+std::pair<std::uint64_t, std::uint64_t> syrk_and_gemm_tiles(int mode, std::int64_t n, std::int64_t k) {
+  Spec s;
+  s.rt = Rt::syrk, s.n = n, s.k = k, s.o.uplo = BF16X_LOWER, s.seed = 9;
+  Problem<E> p(s);
+  bf16x_options o = options<E>(mode);
+  o.guard = BF16X_GUARD_OFF;
+  bf16x_stats st;
+  bf16x_stats_init(&st);
+  o.stats = &st;
+  bf16x_set_num_threads(1);
+  EXPECT_EQ(call(p.args(), &o), BF16X_OK);
+  const std::uint64_t syrk = st.micro_tiles;
+  std::vector<E> c(std::size_t(n * n));
+  const E one = 1, zero = 0;
+  int rc;
+  if constexpr (kDbl<E>)
+    rc = bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_TRANS, n, n, k, one, p.a.data(), p.lda, p.a.data(),
+                        p.lda, zero, c.data(), n, &o);
+  else
+    rc = bf16x_sgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_TRANS, n, n, k, one, p.a.data(), p.lda, p.a.data(),
+                        p.lda, zero, c.data(), n, &o);
+  EXPECT_EQ(rc, BF16X_OK);
+  bf16x_set_num_threads(0);
+  return {syrk, st.micro_tiles};
+}
+
+// SYRK, SYR2K and GEMMT in the CRT, slice and correctly rounded modes run as one triangular GEMM (method::Row::parts:
+// the operands scaled and packed once, only the tiles that hold stored entries multiplied and written). n = 300 spans
+// several blocks at 2-4 threads (the CRT blocking halves with the threads; n = 150 for the correctly rounded modes):
+// both triangles, layouts, transposes and input classes, each entry within the guard's bound of the exact product and
+// the other triangle untouched (run_and_check), and the same bits at 1-4 threads. Graded inputs, which the guard may
+// hand to the host, and NaN inputs decline the one call: the recursion of whole GEMMs runs then, with the same checks.
+// And the count that shows the one call: at n = 320 (10 x 10 tiles of 32) SYRK multiplies the 55 tiles of the lower
+// triangle, GEMM all 100 (for each k-block, modulus or product group alike); fp64cr's smaller tiles (at most 16 a side)
+// give a share below that. The recursion of whole GEMMs, its 64 x 64 diagonal blocks whole, would multiply 0.6 of
+// GEMM's.
+template <typename E>
+void triangle_in_one_call() {
+  for (const int mode : kDbl<E> ? std::vector<int>{BF16X_MODE_FP64C(15), BF16X_MODE_FP64X21, BF16X_MODE_FP64CR}
+                                : std::vector<int>{BF16X_MODE_FP32C(8), BF16X_MODE_FP32X6, BF16X_MODE_FP32CR}) {
+    const auto [syrk, gemm] = syrk_and_gemm_tiles<E>(mode, 320, 64);
+    if (kind_of(mode) == Kind::cr)
+      EXPECT_LE(syrk * 100, gemm * 55) << bf16x_mode_name(mode) << ": SYRK " << syrk << " tiles, GEMM " << gemm;
+    else
+      EXPECT_EQ(syrk * 100, gemm * 55) << bf16x_mode_name(mode) << ": SYRK " << syrk << " micro-tiles, GEMM " << gemm;
+    int q = 0, checked = 0;
+    for (Rt rt : {Rt::syrk, Rt::syr2k, Rt::gemmt})
+      for (const Opt& o : combos(rt)) {
+        if (q++ % 2) continue;  // every other option combination, both triangles among them
+        for (Cls cls : {Cls::uniform, Cls::sparse, Cls::graded}) {
+          Spec s;
+          s.rt = rt, s.o = o, s.cls = cls;
+          s.o.layout = (q / 2) % 2 ? BF16X_ROW_MAJOR : BF16X_COL_MAJOR;
+          // (the correctly rounded modes' exact reference per entry is slower: a smaller problem, still over
+          // several of their work items and past the 64-row diagonal blocks)
+          const bool cr = kind_of(mode) == Kind::cr;
+          s.n = cr ? 150 : 300, s.k = (rt == Rt::syr2k ? 37 : 70) / (cr ? 2 : 1);
+          s.seed = 4000 + std::uint64_t(q) * 3 + std::uint64_t(cls);
+          s.pad = q % 3;
+          set_alpha_beta(s, q, false);
+          Problem<E> p(s);
+          run_and_check(p, mode, "one call");
+          ++checked;
+          int st = 0;
+          const std::vector<E> want = run_config<E>(s, s.o.layout, mode, BF16X_ENGINE_AUTO, 1, &st);
+          ASSERT_EQ(st, BF16X_OK);
+          for (int t = 2; t <= 4; ++t) {
+            const std::vector<E> got = run_config<E>(s, s.o.layout, mode, BF16X_ENGINE_AUTO, t, &st);
+            ASSERT_EQ(st, BF16X_OK);
+            report_difference(s, mode, got, want, std::to_string(t) + " threads", "1 thread");
+          }
+        }
+      }
+    std::printf("[ triangle ] %c %-8s SYRK %llu micro-tiles against GEMM's %llu; %d problems checked\n", Traits<E>::p,
+                bf16x_mode_name(mode), static_cast<unsigned long long>(syrk), static_cast<unsigned long long>(gemm),
+                checked);
+  }
+}
+TYPED_TEST(Level3, TriangleInOneCall) {
+  if constexpr (kCx<TypeParam>)
+    GTEST_SKIP() << "the complex routines run on the complex layer's real GEMMs, as whole GEMMs";
+  else
+    triangle_in_one_call<TypeParam>();
+}
+
 }  // namespace
 }  // namespace bf16x::test

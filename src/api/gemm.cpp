@@ -130,25 +130,32 @@ void report_call(const bf16x_options& opt, const Outcome& out, int st, double se
 template <typename T>
 int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_t k, T alpha, const T* a,
              std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc, bool c_rows,
-             const bf16x_options& opt, Outcome& out) {
+             const bf16x_options& opt, Outcome& out, pack::OutputPart part) {
   constexpr bool is_double = std::is_same_v<T, double>;
+  const bool whole = part == pack::OutputPart::all;
   if (alpha == T(0) || k == 0) {
+    if (!whole) return method::kPartDeclined;
     scale_c(m, n, beta, c, ldc, c_rows);
     out.why = ",quick_return";
     return BF16X_OK;
   }
   CallPlan plan = plan_call(opt, is_double, m, n, k);
   if (plan.status != BF16X_OK) return plan.status;
-  const method::Call<T> x{transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows};
+  // A part: the modes whose method takes one (auto decides on the whole call's data, and may choose the host).
+  if (!whole && (plan.mode == BF16X_MODE_AUTO || !method::row(plan.method) || !method::row(plan.method)->parts))
+    return method::kPartDeclined;
+  const method::Call<T> x{transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows, part};
   if (plan.mode == BF16X_MODE_AUTO)
     if (const int st = settle_auto<T>(plan, x.opa(), x.opb()); st != BF16X_OK) return st;
   return method::run<T>(plan, x, out);
 }
 
 template int run_gemm(int, int, std::int64_t, std::int64_t, std::int64_t, float, const float*, std::int64_t,
-                      const float*, std::int64_t, float, float*, std::int64_t, bool, const bf16x_options&, Outcome&);
+                      const float*, std::int64_t, float, float*, std::int64_t, bool, const bf16x_options&, Outcome&,
+                      pack::OutputPart);
 template int run_gemm(int, int, std::int64_t, std::int64_t, std::int64_t, double, const double*, std::int64_t,
-                      const double*, std::int64_t, double, double*, std::int64_t, bool, const bf16x_options&, Outcome&);
+                      const double*, std::int64_t, double, double*, std::int64_t, bool, const bf16x_options&, Outcome&,
+                      pack::OutputPart);
 
 namespace {
 

@@ -65,6 +65,28 @@ level3::Gemm<E> checked_gemm(const bf16x_options& opt, Outcome& out) {
   };
 }
 
+// The checked GEMM of the call's options on one triangle of C in one call (level3::TriangleGemm), for the real
+// routines: its outcome merged into out where it ran; level3::kDeclined (nothing written, nothing merged) where the
+// call's mode cannot take a triangle or the call needs the host GEMM. Called once, before any other GEMM of the call.
+template <typename E>
+level3::TriangleGemm<E> checked_triangle(const bf16x_options& opt, Outcome& out) {
+  static_assert(level3::kDeclined == method::kPartDeclined);
+  if constexpr (level3::is_complex_v<E>) {
+    return {};
+  } else {
+    return [&opt, &out](bool lower, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a, const Operand<E>& b,
+                        E beta, const level3::View<E>& c) {
+      Outcome one;
+      const int st =
+          run_gemm<E>(a.transposed ? BF16X_TRANS : BF16X_NO_TRANS, b.transposed ? BF16X_TRANS : BF16X_NO_TRANS, n, n, k,
+                      alpha, a.x, a.ld, b.x, b.ld, beta, c.p, c.ld, c.rows, opt, one,
+                      lower ? pack::OutputPart::lower : pack::OutputPart::upper);
+      if (st != method::kPartDeclined) merge_outcome(out, one);
+      return st;
+    };
+  }
+}
+
 // The memory of the output copies, one per thread whatever the element type.
 util::Workspace& kept_space() {
   thread_local util::Workspace kept;
@@ -206,7 +228,7 @@ int level3_call(const Level3Call& call, int checked, const bf16x_options* user, 
         kept.emplace(output, col ? call.output.rows : call.output.cols, col ? call.output.cols : call.output.rows,
                      call.output.ld, call.part());
         const ThreadScope threads;  // bf16x_set_num_threads, for the GEMMs and the layer's own loops
-        st = body(checked_gemm<E>(opt, out));
+        st = body(checked_gemm<E>(opt, out), checked_triangle<E>(opt, out));
       } catch (const std::bad_alloc&) {
         st = BF16X_ERR_NOMEM;
       } catch (const std::length_error&) {
@@ -273,18 +295,19 @@ int rank_update(int layout, int uplo, int trans, std::int64_t n, std::int64_t k,
   const Level3Call call(names[hermitian][two], std::string{uplo_char(uplo), ',', t},
                         (two ? 2.0 : 1.0) * double(n) * double(n) * double(k), layout, n, n, two ? 2 * k : k, lda,
                         two ? ldb : 0, ldc, Stored{n, n, ldc, BF16X_ERR_LDC}, uplo);
-  return level3_call<E>(call, st, opt, c, alpha, beta, [&](const level3::Gemm<E>& gemm) {
-    const Triangle tri{uplo == BF16X_LOWER, false, hermitian};
-    const int partner = kind == Kind::hermitian ? BF16X_CONJ_TRANS : BF16X_TRANS;
-    const int ta = notrans ? BF16X_NO_TRANS : partner;
-    if (two)
-      return level3::syr2k<E>(gemm, tri, n, k, alpha, operand(layout, a, lda, ta), operand(layout, b, ldb, ta), beta,
-                              view(layout, c, ldc));
-    // op(B) = op(A)^T (^H): the other transpose of the same A.
-    const int tb = notrans ? partner : BF16X_NO_TRANS;
-    return level3::gemmt<E>(gemm, tri, n, k, alpha, operand(layout, a, lda, ta), operand(layout, a, lda, tb), beta,
-                            view(layout, c, ldc));
-  });
+  return level3_call<E>(call, st, opt, c, alpha, beta,
+                        [&](const level3::Gemm<E>& gemm, const level3::TriangleGemm<E>& whole) {
+                          const Triangle tri{uplo == BF16X_LOWER, false, hermitian};
+                          const int partner = kind == Kind::hermitian ? BF16X_CONJ_TRANS : BF16X_TRANS;
+                          const int ta = notrans ? BF16X_NO_TRANS : partner;
+                          if (two)
+                            return level3::syr2k<E>(gemm, tri, n, k, alpha, operand(layout, a, lda, ta),
+                                                    operand(layout, b, ldb, ta), beta, view(layout, c, ldc), whole);
+                          // op(B) = op(A)^T (^H): the other transpose of the same A.
+                          const int tb = notrans ? partner : BF16X_NO_TRANS;
+                          return level3::gemmt<E>(gemm, tri, n, k, alpha, operand(layout, a, lda, ta),
+                                                  operand(layout, a, lda, tb), beta, view(layout, c, ldc), whole);
+                        });
 }
 
 // SYMM and HEMM: C = alpha A B + beta C (left) or alpha B A + beta C.
@@ -302,7 +325,7 @@ int symmetric(int layout, int side, int uplo, std::int64_t m, std::int64_t n, E 
   const Level3Call call(hermitian ? "hemm" : "symm", std::string{side_char(side), ',', uplo_char(uplo)},
                         2.0 * double(m) * double(n) * double(ka), layout, m, n, ka, lda, ldb, ldc,
                         Stored{m, n, ldc, BF16X_ERR_LDC});
-  return level3_call<E>(call, st, opt, c, alpha, beta, [&](const level3::Gemm<E>& gemm) {
+  return level3_call<E>(call, st, opt, c, alpha, beta, [&](const level3::Gemm<E>& gemm, const auto&) {
     const level3::Stored<E> sa{a, lda, layout == BF16X_ROW_MAJOR};
     return level3::symm<E>(gemm, side == BF16X_LEFT, Triangle{uplo == BF16X_LOWER, false, hermitian}, m, n, alpha, sa,
                            operand(layout, b, ldb, BF16X_NO_TRANS), beta, view(layout, c, ldc));
@@ -325,7 +348,7 @@ int triangular(int layout, int side, int uplo, int trans, int diag, std::int64_t
       solve ? "trsm" : "trmm",
       std::string{side_char(side), ',', uplo_char(uplo), ',', trans_char(trans), ',', diag_char(diag)},
       double(m) * double(n) * double(ka), layout, m, n, ka, lda, ldb, ldb, Stored{m, n, ldb, BF16X_ERR_LDB});
-  return level3_call<E>(call, st, opt, b, alpha, from_real<E>(0), [&](const level3::Gemm<E>& gemm) {
+  return level3_call<E>(call, st, opt, b, alpha, from_real<E>(0), [&](const level3::Gemm<E>& gemm, const auto&) {
     const Triangle t{uplo == BF16X_LOWER, diag == BF16X_UNIT, false};
     const level3::Stored<E> sa{a, lda, layout == BF16X_ROW_MAJOR};
     const bool left = side == BF16X_LEFT;
@@ -350,10 +373,11 @@ int gemmt(int layout, int uplo, int transa, int transb, std::int64_t n, std::int
   const Level3Call call("gemmt", std::string{uplo_char(uplo), ',', trans_char(transa), ',', trans_char(transb)},
                         double(n) * double(n) * double(k), layout, n, n, k, lda, ldb, ldc,
                         Stored{n, n, ldc, BF16X_ERR_LDC}, uplo);
-  return level3_call<E>(call, st, opt, c, alpha, beta, [&](const level3::Gemm<E>& gemm) {
-    return level3::gemmt<E>(gemm, Triangle{uplo == BF16X_LOWER}, n, k, alpha, operand(layout, a, lda, transa),
-                            operand(layout, b, ldb, transb), beta, view(layout, c, ldc));
-  });
+  return level3_call<E>(
+      call, st, opt, c, alpha, beta, [&](const level3::Gemm<E>& gemm, const level3::TriangleGemm<E>& whole) {
+        return level3::gemmt<E>(gemm, Triangle{uplo == BF16X_LOWER}, n, k, alpha, operand(layout, a, lda, transa),
+                                operand(layout, b, ldb, transb), beta, view(layout, c, ldc), whole);
+      });
 }
 
 // A scalar of the routine's element type: s itself, or s + 0i for the real scalars of the Hermitian routines.

@@ -7,6 +7,7 @@
 
 #include "bf16x/bf16x.h"
 #include "method/outcome.hpp"
+#include "pack/operand.hpp"
 #include "planner/call_plan.hpp"
 #include "report/verbose.hpp"
 #include "settings/env.hpp"
@@ -35,10 +36,13 @@ int check_options(const bf16x_options& o, bool is_double);
 // A checked call on column-major operand views (row-major operands already read as transposed) and a C in either
 // layout (c_rows: C(i, j) at c[i * ldc + j]): quick return, engine and mode, then the driver or the host GEMM.
 // Returns the status; C is written only when it returns BF16X_OK.
+// With `part` a triangle of the square C (GEMMT in one call), only that part is computed and written, where the
+// plan's method takes parts (method::Row::parts) and the call needs no host GEMM; else method::kPartDeclined, with
+// nothing written and nothing in `out`.
 template <typename T>
 int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_t k, T alpha, const T* a,
              std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc, bool c_rows,
-             const bf16x_options& opt, Outcome& out);
+             const bf16x_options& opt, Outcome& out, pack::OutputPart part = pack::OutputPart::all);
 
 // The interleaved complex type of bf16x.h for float or double.
 template <typename T>

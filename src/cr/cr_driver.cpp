@@ -160,11 +160,12 @@ void pack_lines_of(const pack::MatrixView<T>& v, bool of_a, const std::vector<in
 // The tile sums of op(A) (m x k) times op(B) (k x ncols), both views finite where their line exponents say so
 // (ea, eb: line_exponents), handed tile by tile to finish(i0, j0, s, c, t, panels), which rounds and writes the tile's
 // entries (panels.mr x panels.nr, entry (ii, jj) at ii * nr + jj) and returns how many took the exact sum. Every
-// entry is finished once, by one thread.
+// entry is finished once, by one thread. Only the work items and tiles that hold entries of `part` run (a triangle
+// of a square C: finish then writes only those entries).
 template <typename T, typename Finish>
 void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::MatrixView<T>& a,
                const pack::MatrixView<T>& b, const Lines& la, const Lines& lb, CrConfig& cfg, const Packs& packs,
-               Finish&& finish, TileSums sums = nullptr) {
+               Finish&& finish, TileSums sums = nullptr, pack::OutputPart part = pack::OutputPart::all) {
   double* const bpack = packs.b;
   double* const apack = packs.a;
   // One thread where the work does not repay a parallel region (as the slice and CRT drivers decide).
@@ -193,12 +194,14 @@ void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::M
       util::share_loop(items * groups, util::Schedule::dynamic_nowait, 1, [&](std::int64_t item) {
         const std::int64_t r0 = item / groups * kRows, group = item % groups;
         const std::int64_t p0 = col_panels * group / groups, p1 = col_panels * (group + 1) / groups;
+        if (!pack::block_in_part(part, r0, std::min(kRows, m - r0), j0 + p0 * nr, (p1 - p0) * nr)) return;
         // This item's rows, by this thread: the panels that hold some of them (the loop below runs those only).
         const std::int64_t live_panels = std::min<std::int64_t>(kRows / mr, (m - r0 + mr - 1) / mr);
         pack_lines_of(a, true, ea, r0, live_panels, mr, m, k, ap, false);
         lap.lap(mine.pack);
         for (std::int64_t panel = 0; panel < kRows / mr && r0 + panel * mr < m; ++panel)
           for (std::int64_t p = p0; p < p1; ++p) {
+            if (!pack::block_in_part(part, r0 + panel * mr, mr, j0 + p * nr, nr)) continue;
             sums(k, ap + panel * 2 * mr * k, bpack + p * nr * k, s, c, t);
             ++my_tiles;
             lap.lap(mine.products);
@@ -236,7 +239,7 @@ std::uint64_t decide_tile(DecideRows decide_rows, const pack::GemmArgs<T>& g, co
     for (int jj = 0; jj < v.nr; ++jj) {
       const std::int64_t i = i0 + ii, j = j0 + jj, x = ii * v.nr + jj;
       f1[x] = f2[x] = std::numeric_limits<double>::quiet_NaN(), c0[x] = 0;
-      if (i >= g.m || j >= g.n) continue;
+      if (i >= g.m || j >= g.n || !pack::in_part(g.part, i, j)) continue;
       const int sa = ea[std::size_t(i)], sb = eb[std::size_t(j)];
       if (sa == kNonfinite || sb == kNonfinite || sa + sb < -kScaleRange || sa + sb > kScaleRange) continue;
       const int e1 = (sa + sb) / 2;  // scale2's factors (cr/entry_rounding_impl.hpp)
@@ -296,6 +299,7 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
     for (int ii = 0; ii < pn.mr && i0 + ii < m; ++ii)
       for (int jj = 0; jj < pn.nr && j0 + jj < n; ++jj) {
         const std::int64_t i = i0 + ii, j = j0 + jj, x = ii * pn.nr + jj;
+        if (!pack::in_part(g.part, i, j)) continue;
         T& cij = c_at(i, j);
         const double c0[2] = {g.beta != T(0) ? double(cij) : 0.0, 0};
         const std::int64_t cols[2] = {j, j};
@@ -317,7 +321,7 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
       }
     return exact;
   };
-  run_tiles<T>(m, n, k, g.a, g.b, la, lb, cfg, packs, finish);
+  run_tiles<T>(m, n, k, g.a, g.b, la, lb, cfg, packs, finish, nullptr, g.part);
   util::thread_workspace().release_if_large();  // one large call pins no memory
   cfg.phases.bytes_write += std::uint64_t(sizeof(T)) * std::uint64_t(m) * std::uint64_t(n) * (g.beta != T(0) ? 2 : 1);
   return util::DriverStatus::ok;

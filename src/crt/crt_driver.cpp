@@ -327,6 +327,11 @@ struct CrtCall {
            (std::size_t(kk) * std::size_t(planes) + std::size_t(t)) * plane;
   }
 
+  // The b-th block handed out: row by row, a lower triangle's from the last block row up (its rows with the most
+  // blocks first, so that the dynamic schedule ends with short rows). Any order gives the same bits.
+  std::int64_t visit_order(std::int64_t b) const {
+    return x.part == pack::OutputPart::lower ? (mb - 1 - b / nb) * nb + b % nb : b;
+  }
   // Block b's origin and extent, and its extent in panels.
   Block block(std::int64_t b) const {
     const std::int64_t i0 = (b / nb) * mc, j0 = (b % nb) * nc;
@@ -446,7 +451,8 @@ void over_blocks(CrtCall<T>& c, const CrtPlan* plan, int bits, double util::Phas
       clk.lap(ph.*fill_phase);
     }
     util::share_loop(c.nblocks, util::Schedule::dynamic, c.chunk, [&](std::int64_t blkid) {
-      const Block blk = c.block(blkid);
+      const Block blk = c.block(c.visit_order(blkid));
+      if (!block_in_part(c.x.part, blk.i0, blk.rows, blk.j0, blk.cols)) return;
       const bool have_a = c.keep_a && a_row == blk.i0;
       a_row = blk.i0;
       block(ws, blk, have_a, clk, ph, fill, mine...);
@@ -486,6 +492,23 @@ void merge_maxima(CrtCall<T>& c, const ThreadSpace& ws, const Block& blk, bool s
   }
 }
 
+// A triangular call's bound entries outside its part set to zero (H >= 0: they no longer count in the maxima), so
+// that each line's scale comes from its entries in the part alone, not from the rest of the tiles the edge cuts.
+template <typename T>
+void clear_outside_part(const CrtCall<T>& c, const ThreadSpace& ws, const Block& blk, bool in_acc) {
+  for (int i = 0; i < blk.rows; ++i) {
+    const pack::Span in = pack::row_in_part(c.x.part, blk.i0 + i, blk.j0, blk.cols);
+    const int lo = int(std::clamp<std::int64_t>(in.lo - blk.j0, 0, blk.cols));
+    const int hi = int(std::clamp<std::int64_t>(in.hi - blk.j0, lo, blk.cols));
+    const std::size_t row = std::size_t(i) * c.nc;
+    const auto clear = [&](auto* h) {
+      std::fill(h + row, h + row + lo, 0);
+      std::fill(h + row + hi, h + row + blk.cols, 0);
+    };
+    in_acc ? clear(ws.acc) : clear(ws.work);
+  }
+}
+
 // One block of the bound GEMM (digit_product.hpp): its digit panels where no cache holds them, H = digits(A)
 // digits(B) over every k-block, and its row and column maxima merged into hrow, hcol.
 template <typename T>
@@ -505,9 +528,10 @@ void bound_block(CrtCall<T>& c, const ThreadSpace& ws, const TileRunner& kernel,
     if (step == 1) clk.lap(ph.products);
     if (step == 2) clk.lap(ph.products, ph.sums);  // exact sums outside the engine (bf16x_stats.seconds_sums)
   };
-  const BlockSums h = block_product(kernel, blk, c.kb, fit, ws.acc, ws.work, c.nc, panels, lap);
+  const BlockSums h = block_product(kernel, blk, c.kb, fit, ws.acc, ws.work, c.nc, panels, lap, c.x.part);
   tiles += h.tiles;
   dots += h.dots;
+  if (c.x.part != pack::OutputPart::all) clear_outside_part(c, ws, blk, h.in_acc);
   merge_maxima(c, ws, blk, h.in_acc);
   clk.lap(ph.scan);
 }
@@ -594,14 +618,23 @@ void residue_products(CrtCall<T>& c, const ThreadSpace& ws, const TileRunner& ke
         // In cache for the kernel: no fill of all N blocks first. One k-block: only the live entries, the
         // only ones residue_rows reads; else the whole tile (reduce_mod runs over whole planes).
         if (kk == 0) one_k ? zero_tile(tile, ld, tr, tc) : zero_tile(tile, ld);
-        kernel(at + ip * c.ap_bytes, bt + jp * c.bp_bytes, kcp, len, tile, ld, tr, tc);
+        if (tile_in_part(c.x.part, blk, ip, jp))
+          kernel(at + ip * c.ap_bytes, bt + jp * c.bp_bytes, kcp, len, tile, ld, tr, tc);
       }
       if (one_k) {
         // A clock read costs about as much as a few thousand INT8 products: around small tile columns the
         // residues are timed with the products, not apart.
         const bool timed = std::int64_t(rows) * live_lines(cols, jp) * len >= (1 << 16);
         if (timed) clk.lap(ph.products);
-        residue_rows(column, kTile, rows, live_lines(cols, jp), plan, t, res + accn * t + jp * kTile, nc);
+        // Only the rows with entries of the part in this tile column (the others are neither reconstructed nor
+        // written: reconstruct_block).
+        const int tc = live_lines(cols, jp);
+        const std::int64_t jf = j0 + std::int64_t(jp) * kTile;
+        const int r0 = int(pack::col_in_part(c.x.part, jf, i0, rows).lo - i0);
+        const int r1 = int(pack::col_in_part(c.x.part, jf + tc - 1, i0, rows).hi - i0);
+        if (r0 < r1)
+          residue_rows(column + std::size_t(r0) * kTile, kTile, r1 - r0, tc, plan, t,
+                       res + accn * t + std::size_t(r0) * nc + jp * kTile, nc);
         if (timed) clk.lap(ph.write);
       }
     }
@@ -619,12 +652,26 @@ void reconstruct_block(CrtCall<T>& c, const ThreadSpace& ws, const Block& blk, b
   auto* res = reinterpret_cast<std::int8_t*>(ws.acc);
   if (!one_k)  // in place, plane by plane and row by row (crt_ops.hpp)
     for (int t = 0; t < N; ++t) residue_rows(ws.acc + accn * t, nc, rows, cols, plan, t, res + accn * t, nc);
-  for (int i = 0; i < rows; ++i)
-    reconstruct_row(res + std::size_t(i) * nc, accn, cols, plan, ws.s12, ws.s12 + nc, ws.work + std::size_t(i) * nc);
   const std::int64_t rs = c.x.c_row_major ? c.x.ldc : 1, cs = c.x.c_row_major ? 1 : c.x.ldc;
   WriteScales w = scales;
   w.f_row += i0, w.e_row += i0, w.f_col += j0, w.e_col += j0;
-  write_scaled(c.x.c + i0 * rs + j0 * cs, rs, cs, ws.work, nc, rows, cols, w);
+  if (!pack::block_cut_by_part(c.x.part, i0, rows, j0, cols)) {
+    for (int i = 0; i < rows; ++i)
+      reconstruct_row(res + std::size_t(i) * nc, accn, cols, plan, ws.s12, ws.s12 + nc, ws.work + std::size_t(i) * nc);
+    write_scaled(c.x.c + i0 * rs + j0 * cs, rs, cs, ws.work, nc, rows, cols, w);
+    return;
+  }
+  for (int i = 0; i < rows; ++i) {  // a block the triangle's edge cuts: each row's entries in the part alone
+    const pack::Span in = pack::row_in_part(c.x.part, i0 + i, j0, cols);
+    if (in.lo >= in.hi) continue;
+    const int j = int(in.lo - j0);
+    const std::size_t at = std::size_t(i) * nc + std::size_t(j);
+    reconstruct_row(res + at, accn, int(in.hi - in.lo), plan, ws.s12, ws.s12 + nc, ws.work + at);
+    WriteScales r = w;
+    r.f_row += i, r.e_row += i, r.f_col += j, r.e_col += j;
+    write_scaled(c.x.c + (i0 + i) * rs + in.lo * cs, rs, cs, ws.work + std::size_t(i) * nc + j, nc, 1,
+                 int(in.hi - in.lo), r);
+  }
 }
 
 // The block's int32 planes (rp x cp tiles of each of the N moduli) reduced modulo their moduli (crt_ops.hpp).
@@ -633,6 +680,14 @@ void reduce_planes(const CrtCall<T>& c, const ThreadSpace& ws, int rp, int cp) {
   for (int t = 0; t < c.plan.n; ++t)
     for (int i = 0; i < rp * kTile; ++i)
       reduce_mod(ws.acc + std::size_t(c.mc) * c.nc * t + std::size_t(i) * c.nc, cp * kTile, c.plan, t);
+}
+
+// The block's tiles that hold an entry of the part (tile_in_part).
+inline std::uint64_t live_tiles(pack::OutputPart part, const Block& b) {
+  std::uint64_t live = 0;
+  for (int ip = 0; ip < b.rp; ++ip)
+    for (int jp = 0; jp < b.cp; ++jp) live += tile_in_part(part, b, ip, jp);
+  return live;
 }
 
 // One block of the products pass: its residue panels where no cache holds them, the N residue products of every
@@ -654,8 +709,9 @@ void product_block(CrtCall<T>& c, const ThreadSpace& ws, const TileRunner& kerne
     bytes_pack += pack_block(c, ws, blk, kb, apack, have_a, &c.plan, c.max_s);
     clk.lap(ph.pack);
     residue_products(c, ws, kernel, blk, kk, apack, one_k, clk, ph);
-    tiles += std::uint64_t(blk.rp) * blk.cp * N;
-    dots += std::uint64_t(blk.rp) * blk.cp * N * (kb.kcp / 64) * 4;
+    const std::uint64_t live = live_tiles(c.x.part, blk);
+    tiles += live * N;
+    dots += live * N * (kb.kcp / 64) * 4;
     if (!one_k && ++pending == flush_res) {
       clk.lap(ph.products);
       reduce_planes(c, ws, blk.rp, blk.cp);
@@ -671,7 +727,7 @@ void product_block(CrtCall<T>& c, const ThreadSpace& ws, const TileRunner& kerne
 // passes, without the engine; then the same CRT and write. One block, one k-block.
 template <typename T>
 bool direct(const CrtCall<T>& c) {
-  return direct_call(c.plan.n, c.x.m, c.x.n, c.x.k, c.blk);
+  return c.x.part == pack::OutputPart::all && direct_call(c.plan.n, c.x.m, c.x.n, c.x.k, c.blk);
 }
 // Its scratch (after the threads' spaces and the caches), with op(A) and op(B) loaded in it: as the digits of the
 // bound pass, or scaled by the chosen scales (the factors fa, fb hold either in turn).

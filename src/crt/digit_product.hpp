@@ -11,6 +11,7 @@
 
 #include "crt/crt_ops.hpp"
 #include "engine/int8_kernel.hpp"
+#include "pack/operand.hpp"
 
 namespace bf16x::crt {
 
@@ -27,6 +28,14 @@ struct KBlock {
 
 // The live rows x cols of the tile (ip, jp) of a block of rows x cols.
 inline int live_lines(int extent, int p) { return std::min(engine::int8::kTile, extent - p * engine::int8::kTile); }
+
+// Whether the tile (ip, jp) of block b holds an entry of the call's output part (pack::OutputPart): the tiles of a
+// triangular call that hold none are neither multiplied nor written.
+inline bool tile_in_part(pack::OutputPart part, const Block& b, int ip, int jp) {
+  constexpr int kTile = engine::int8::kTile;
+  return pack::block_in_part(part, b.i0 + std::int64_t(ip) * kTile, live_lines(b.rows, ip),
+                             b.j0 + std::int64_t(jp) * kTile, live_lines(b.cols, jp));
+}
 
 // The kTile x kTile accumulator tile at c (row stride ldc) set to zero, 16 bytes a store (SSE2, baseline x86-64):
 // a fill of each 128-byte row compiles to `rep stos`, whose start-up cost per row made this a tenth of fp64c15's
@@ -91,10 +100,12 @@ struct BlockSums {
 // live tile's product is summed into acc (row stride ld). Where all `kblocks` fit the int32 sums (at most `fit`) H
 // stays in acc, each tile zeroed before its first product (only its live entries: the others are not read);
 // else acc and sums (row stride ld) start zero and acc is added into sums every `fit` k-blocks and at the end.
-// lap(step) after each k-block's packing (0), products (1) and sums (2): the caller's phase clock.
+// lap(step) after each k-block's packing (0), products (1) and sums (2): the caller's phase clock. The tiles outside
+// `part` are left zero, not multiplied.
 template <typename Panels, typename Lap>
 BlockSums block_product(const TileRunner& kernel, const Block& blk, std::int64_t kblocks, std::int64_t fit,
-                        std::int32_t* acc, double* sums, int ld, Panels&& panels, Lap&& lap) {
+                        std::int32_t* acc, double* sums, int ld, Panels&& panels, Lap&& lap,
+                        pack::OutputPart part = pack::OutputPart::all) {
   constexpr int kTile = engine::int8::kTile;
   const int rows = blk.rows, cols = blk.cols, rp = blk.rp, cp = blk.cp;  // (lambdas capture no structured bindings)
   BlockSums r{kblocks <= fit};
@@ -111,10 +122,11 @@ BlockSums block_product(const TileRunner& kernel, const Block& blk, std::int64_t
         std::int32_t* tile = acc + std::size_t(ip) * kTile * ld + jp * kTile;
         const int tr = live_lines(rows, ip), tc = live_lines(cols, jp);
         if (r.in_acc && kk == 0) zero_tile(tile, ld, tr, tc);
+        if (!tile_in_part(part, blk, ip, jp)) continue;
         kernel(p.a + ip * p.a_bytes, p.b + jp * p.b_bytes, p.kb.kcp, p.kb.len, tile, ld, tr, tc);
+        ++r.tiles;
+        r.dots += std::uint64_t(p.kb.kcp / 64) * 4;
       }
-    r.tiles += std::uint64_t(rp) * cp;
-    r.dots += std::uint64_t(rp) * cp * (p.kb.kcp / 64) * 4;
     lap(1);
     if (!r.in_acc && (++pending == fit || kk + 1 == kblocks)) {
       for (int i = 0; i < rows; ++i)

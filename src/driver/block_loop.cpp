@@ -24,6 +24,17 @@ using util::align64;
 template <typename T, typename Acc>
 void write_output(const BlockOutput<T>& out, std::int64_t ci, std::int64_t cj, const Acc* acc, int ld, int rows,
                   int cols) {
+  const bool cut = pack::block_cut_by_part(out.part, ci, rows, cj, cols);
+  if (cut && !out.c_row_major) {  // the part's entries of each column alone
+    for (int c = 0; c < cols; ++c) {
+      const std::int64_t j = cj + c;
+      const pack::Span in = pack::col_in_part(out.part, j, ci, rows);
+      if (in.lo < in.hi)
+        write_block(out.c + j * out.ldc + in.lo, out.ldc, acc + (in.lo - ci) * ld + c, ld, int(in.hi - in.lo), 1,
+                    out.alpha, out.beta, out.ea ? out.ea + in.lo : nullptr, out.eb ? out.eb + j : nullptr);
+    }
+    return;
+  }
   if (!out.c_row_major) {
     write_block(out.c + cj * out.ldc + ci, out.ldc, acc, ld, rows, cols, out.alpha, out.beta,
                 out.ea ? out.ea + ci : nullptr, out.eb ? out.eb + cj : nullptr);
@@ -36,8 +47,18 @@ void write_output(const BlockOutput<T>& out, std::int64_t ci, std::int64_t cj, c
       for (int i = 0; i < tr; ++i)
         for (int j = 0; j < tc; ++j) t[j * kTileM + i] = acc[std::int64_t(r0 + i) * ld + c0 + j];
       const std::int64_t i = ci + r0, j = cj + c0;
-      write_block(out.c + i * out.ldc + j, out.ldc, t, kTileM, tc, tr, out.alpha, out.beta,
-                  out.eb ? out.eb + j : nullptr, out.ea ? out.ea + i : nullptr);
+      if (!cut) {
+        write_block(out.c + i * out.ldc + j, out.ldc, t, kTileM, tc, tr, out.alpha, out.beta,
+                    out.eb ? out.eb + j : nullptr, out.ea ? out.ea + i : nullptr);
+        continue;
+      }
+      for (int r = 0; r < tr; ++r) {  // the part's entries of each row of C (a column of C^T) alone
+        const pack::Span in = pack::row_in_part(out.part, i + r, j, tc);
+        if (in.lo < in.hi)
+          write_block(out.c + (i + r) * out.ldc + in.lo, out.ldc, t + (in.lo - j) * kTileM + r, kTileM,
+                      int(in.hi - in.lo), 1, out.alpha, out.beta, out.eb ? out.eb + in.lo : nullptr,
+                      out.ea ? out.ea + i + r : nullptr);
+      }
     }
 }
 
@@ -126,6 +147,7 @@ double run_block_window(const BlockOutput<T>& out, const BlockCompute& comp, con
   const bf16_t* bp[pack::kMaxSlices];
   float* outs[pack::kMaxSlices * pack::kMaxSlices];  // group outputs (FP64 path): at most one per slice product
   const std::int64_t ci = win.row0 + i0, cj = win.col0 + j0;  // the block in C
+  if (!pack::block_in_part(out.part, ci, rows, cj, cols)) return 0.0;
 
   // step(kb, kg, tile, tr, tc) over the window's k-blocks and the block's micro-tiles (visit_tiles), with the tile's
   // operands set and its accumulator (in the block accumulator acc) prefetched; kg is the k-block's index in the whole
@@ -133,11 +155,12 @@ double run_block_window(const BlockOutput<T>& out, const BlockCompute& comp, con
   const bool k_inner = pa.kblk.k <= pack::kBlockK;
   auto each_tile = [&](auto* acc, const auto& step) {
     auto visit = [&](std::int64_t kb, int mt, int nt) {
+      const int tr = std::min(kTileM, rows - mt * kTileM), tc = std::min(kTileN, cols - nt * kTileN);
+      if (!pack::block_in_part(out.part, ci + mt * kTileM, tr, cj + nt * kTileN, tc)) return;
       for (int s = 0; s < pa.slices; ++s) ap[s] = pa.panel(kb, p0 + mt, s);
       for (int s = 0; s < pb.slices; ++s) bp[s] = pb.panel(kb, q0 + nt, s);
       if (kb == 0 && win.kb_first != 0) prefetch_next_tile(acc, ld, mt, nt, mtiles, ntiles);
-      step(kb, win.kb_first + kb, acc + std::int64_t(mt) * kTileM * ld + nt * kTileN,
-           std::min(kTileM, rows - mt * kTileM), std::min(kTileN, cols - nt * kTileN));
+      step(kb, win.kb_first + kb, acc + std::int64_t(mt) * kTileM * ld + nt * kTileN, tr, tc);
     };
     visit_tiles(k_inner, pa.kblk.blocks(), mtiles, ntiles, visit);
     if (!win.write) return 0.0;

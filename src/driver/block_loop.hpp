@@ -14,6 +14,7 @@
 
 #include "driver/block_plan.hpp"
 #include "engine/engine.hpp"
+#include "pack/operand.hpp"
 #include "pack/panels.hpp"
 
 namespace bf16x::driver {
@@ -27,6 +28,9 @@ struct BlockOutput {
   const int* ea;  // scale exponents of the rows of op(A) / columns of op(B); null: no scaling
   const int* eb;
   bool c_row_major = false;  // C(i, j) at c[i * ldc + j]
+  // Only this part of C is computed and written (a triangle: the blocks and micro-tiles without an entry of it are
+  // skipped, a block its edge cuts is written entry by entry of the part).
+  pack::OutputPart part = pack::OutputPart::all;
 };
 
 struct BlockCompute {

@@ -212,17 +212,29 @@ struct DriverCall {
   double t_compute = 0;
   util::PhaseTimes ph{};  // the master's (bf16x_stats version 3); seconds_split is its scan + pack
 
-  // The windows of step t (identical in every thread), packed into buffer set t % 2.
-  void windows(std::int64_t t, pack::PackedPanels& wa, pack::PackedPanels& wb, Step& st) const {
+  // Whether step t's output panel holds an entry of the call's part of C (a triangle's others are skipped, their
+  // windows neither packed nor multiplied).
+  bool live(std::int64_t t) const {
+    const Step s = step_at(lay, args.m, args.n, args.k, t);
+    return pack::block_in_part(args.part, s.ic, s.rows, s.jc, s.cols);
+  }
+  // The first live step from t on (lay.steps: none).
+  std::int64_t next_live(std::int64_t t) const {
+    while (t < lay.steps && !live(t)) ++t;
+    return t;
+  }
+  // The windows of step t (identical in every thread), packed into buffer set q % 2 (q: the step's place among the
+  // steps that run).
+  void windows(std::int64_t q, std::int64_t t, pack::PackedPanels& wa, pack::PackedPanels& wb, Step& st) const {
     st = step_at(lay, args.m, args.n, args.k, t);
     pack::init_panels(wa, st.rows, st.depth, bk, used.a);
     pack::init_panels(wb, st.cols, st.depth, bk, used.b);
     wa.scale_window = ea.data() + st.ic;
     wb.scale_window = eb.data() + st.jc;
-    wa.data = reinterpret_cast<bf16_t*>(base + lay.a_off[t % 2]);
-    wb.data = reinterpret_cast<bf16_t*>(base + lay.b_off[t % 2]);
-    // Step t + 2 repacks set t % 2 in place: the generation, not the address, tells the engine what it holds.
-    wa.generation = wb.generation = std::uint64_t(t) + 1;
+    wa.data = reinterpret_cast<bf16_t*>(base + lay.a_off[q % 2]);
+    wb.data = reinterpret_cast<bf16_t*>(base + lay.b_off[q % 2]);
+    // Step q + 2 repacks set q % 2 in place: the generation, not the address, tells the engine what it holds.
+    wa.generation = wb.generation = std::uint64_t(q) + 1;
   }
   void pack_step(const Step& st, pack::PackedPanels& wa, pack::PackedPanels& wb) const {
     const auto& a = args.a;
@@ -243,18 +255,22 @@ void run_steps(DriverCall<T>& c, bool master, engine::EngineCounters* cnt, doubl
   // Every thread describes the same windows; the packed data and the accumulators are shared.
   pack::PackedPanels wa[2], wb[2];
   Step st[2];
-  c.windows(0, wa[0], wb[0], st[0]);
+  std::int64_t step = c.next_live(0);  // (0 where the part is all of C)
+  if (step == c.lay.steps) return;
+  c.windows(0, step, wa[0], wb[0], st[0]);
   c.pack_step(st[0], wa[0], wb[0]);
   if (master) c.ph.pack += now() - t;
 #pragma omp barrier
-  for (std::int64_t s = 0; s < c.lay.steps; ++s) {
+  for (std::int64_t s = 0; step < c.lay.steps; ++s) {
     const int cur = int(s % 2), nxt = 1 - cur;
-    if (s + 1 < c.lay.steps) {
+    const std::int64_t after = c.next_live(step + 1);
+    if (after < c.lay.steps) {
       const double tp = master ? now() : 0;
-      c.windows(s + 1, wa[nxt], wb[nxt], st[nxt]);
+      c.windows(s + 1, after, wa[nxt], wb[nxt], st[nxt]);
       c.pack_step(st[nxt], wa[nxt], wb[nxt]);
       if (master) c.ph.pack += now() - tp;
     }
+    step = after;
     const Step& w = st[cur];
     const BlockPlan bp = panel_plan(w.rows, w.cols, c.max_threads, c.lay.blk);
     const std::size_t acc_stride = block_acc_bytes(bp, c.acc);
@@ -318,6 +334,7 @@ void phase_bytes(const DriverCall<T>& c, util::PhaseTimes& ph) {
   ph.bytes_scan = std::uint64_t(m * k + k * n) * sizeof(T);
   ph.bytes_pack = 0;
   for (std::int64_t t = 0; t < c.lay.steps; ++t) {
+    if (!c.live(t)) continue;
     const Step s = step_at(c.lay, m, n, k, t);
     ph.bytes_pack += std::uint64_t(s.rows * s.depth + s.depth * s.cols) * sizeof(T) +
                      packed(s.rows, s.depth, c.used.a, kTileM) + packed(s.cols, s.depth, c.used.b, kTileN);
@@ -366,7 +383,7 @@ DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg) {
       tl_eb,
       layout_for(m, n, k, bk, used, acc, ngroups, max_threads),
       BlockOutput<T>{m, n, double(args.alpha), double(args.beta), args.c, args.ldc, cfg.scaled ? tl_ea.data() : nullptr,
-                     cfg.scaled ? tl_eb.data() : nullptr, args.c_row_major},
+                     cfg.scaled ? tl_eb.data() : nullptr, args.c_row_major, args.part},
       pack::SplitOptions{used.a, cfg.scaled},
       pack::SplitOptions{used.b, cfg.scaled},
       args.a.trans ? args.a.ld : 1,

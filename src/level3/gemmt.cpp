@@ -120,14 +120,17 @@ util::Workspace& pair_space() {
 
 template <typename E>
 int gemmt(const Gemm<E>& gemm, Triangle t, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
-          const Operand<E>& b, E beta, const View<E>& c) {
+          const Operand<E>& b, E beta, const View<E>& c, const TriangleGemm<E>& whole) {
   if (n == 0) return BF16X_OK;
+  // One call where the mode takes the triangle (below one diagonal block the recursion is that one call too).
+  if (whole && n > kDiagonalBlock && !t.hermitian)
+    if (const int st = whole(t.lower, n, k, alpha, a, b, beta, c); st != kDeclined) return st;
   return TriangularProduct<E>{gemm, t, k, alpha, a, b, beta, c}.run(n);
 }
 
 template <typename E>
 int syr2k(const Gemm<E>& gemm, Triangle t, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
-          const Operand<E>& b, E beta, const View<E>& c) {
+          const Operand<E>& b, E beta, const View<E>& c, const TriangleGemm<E>& whole) {
   if (n == 0) return BF16X_OK;
   // alpha = 0 or k = 0: C = beta C without reading A or B (which may be NULL then).
   if (is_zero(alpha) || k == 0) return gemmt<E>(gemm, t, n, 0, alpha, a, b, beta, c);
@@ -167,16 +170,16 @@ int syr2k(const Gemm<E>& gemm, Triangle t, std::int64_t n, std::int64_t k, E alp
     }
   });
   const Operand<E> pa{ab, n, false}, pb{ba, k2, false};
-  const int st = gemmt<E>(gemm, t, n, k2, fold ? one<E>() : alpha, pa, pb, beta, c);
+  const int st = gemmt<E>(gemm, t, n, k2, fold ? one<E>() : alpha, pa, pb, beta, c, whole);
   kept.release_if_large();
   return st;
 }
 
 #define BF16X_LEVEL3_GEMMT(E)                                                                                          \
   template int gemmt<E>(const Gemm<E>&, Triangle, std::int64_t, std::int64_t, E, const Operand<E>&, const Operand<E>&, \
-                        E, const View<E>&);                                                                            \
+                        E, const View<E>&, const TriangleGemm<E>&);                                                    \
   template int syr2k<E>(const Gemm<E>&, Triangle, std::int64_t, std::int64_t, E, const Operand<E>&, const Operand<E>&, \
-                        E, const View<E>&);
+                        E, const View<E>&, const TriangleGemm<E>&);
 BF16X_LEVEL3_GEMMT(float)
 BF16X_LEVEL3_GEMMT(double)
 BF16X_LEVEL3_GEMMT(bf16x_complex_float)

@@ -59,6 +59,15 @@ template <typename E>
 using Gemm = std::function<int(std::int64_t m, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
                                const Operand<E>& b, E beta, const View<E>& c)>;
 
+// C's triangle (lower: i >= j, else i <= j; n x n, op(A) n x k, op(B) k x n) = alpha op(A) op(B) + beta C in one
+// GEMM call that computes and writes that triangle alone, where the call's mode can (the CRT modes: their operands
+// scaled and packed once for the whole triangle, the blocks outside it skipped). kDeclined where it cannot, with
+// nothing written: the triangle is then covered by whole GEMMs. Real element types only; empty: none.
+constexpr int kDeclined = 0x7fff0001;
+template <typename E>
+using TriangleGemm = std::function<int(bool lower, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
+                                       const Operand<E>& b, E beta, const View<E>& c)>;
+
 // The triangle of a square matrix that an operation stores (uplo) and how its diagonal reads.
 struct Triangle {
   bool lower;
@@ -77,12 +86,12 @@ struct Stored {
 };
 
 // C = alpha op(A) op(B) + beta C on C's triangle t (n x n, op(A) n x k, op(B) k x n): GEMMT, and SYRK and HERK
-// (op(B) = op(A)^T or ^H). Off-diagonal blocks by recursive halving straight into C, the diagonal blocks through a
-// small packed copy of their stored triangle; the small pieces side by side, one thread each (so `gemm` may be
-// called from several threads at once).
+// (op(B) = op(A)^T or ^H). One call of `whole` where it takes the triangle; else off-diagonal blocks by recursive
+// halving straight into C, the diagonal blocks through a small packed copy of their stored triangle; the small
+// pieces side by side, one thread each (so `gemm` may be called from several threads at once).
 template <typename E>
 int gemmt(const Gemm<E>& gemm, Triangle t, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
-          const Operand<E>& b, E beta, const View<E>& c);
+          const Operand<E>& b, E beta, const View<E>& c, const TriangleGemm<E>& whole = {});
 
 // C = alpha op(A) op(B)^T + alpha op(B) op(A)^T + beta C (SYR2K), or alpha op(A) op(B)^H + conj(alpha) op(B) op(A)^H
 // + beta C (HER2K, t.hermitian), on C's triangle: one GEMMT of inner dimension 2k over [op(A) op(B)] and
@@ -90,7 +99,7 @@ int gemmt(const Gemm<E>& gemm, Triangle t, std::int64_t n, std::int64_t k, E alp
 // per packed entry, as the reference HER2K folds it).
 template <typename E>
 int syr2k(const Gemm<E>& gemm, Triangle t, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
-          const Operand<E>& b, E beta, const View<E>& c);
+          const Operand<E>& b, E beta, const View<E>& c, const TriangleGemm<E>& whole = {});
 
 // C = alpha A B + beta C (left) or alpha B A + beta C, A symmetric or Hermitian (t) and m x m or n x n: row
 // (column) panels of A expanded from its stored triangle, one GEMM each.

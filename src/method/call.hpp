@@ -38,10 +38,13 @@ struct Call {
   T* c;
   std::int64_t ldc;
   bool c_rows;
+  // Only this part of C (square then) is computed and written, by the methods whose row takes parts; the guard's
+  // host GEMMs cannot keep to it, so a call that needs them is declined (kPartDeclined).
+  pack::OutputPart part = pack::OutputPart::all;
   pack::MatrixView<T> opa() const { return {a, lda, transa != BF16X_NO_TRANS}; }
   pack::MatrixView<T> opb() const { return {b, ldb, transb != BF16X_NO_TRANS}; }
   driver::RepairArgs<T> repair() const { return {k, alpha, opa(), opb(), beta, c, ldc, c_rows}; }
-  pack::GemmArgs<T> args() const { return {m, n, k, alpha, opa(), opb(), beta, c, ldc, c_rows}; }
+  pack::GemmArgs<T> args() const { return {m, n, k, alpha, opa(), opb(), beta, c, ldc, c_rows, part}; }
   // The host GEMM for the whole call: BF16X_OK, or why it could not run.
   int host() const {
     return host_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows) ? int(BF16X_OK)

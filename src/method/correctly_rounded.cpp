@@ -42,7 +42,8 @@ template <typename T>
 int gemm(const Plan& p, const Call<T>& x, Outcome& out) {
   cr::CrConfig cfg = config(p);
   const util::ThreadScope threads(p.threads);
-  if (cr::gemm_cr(x.args(), cfg) != util::DriverStatus::ok) return nonfinite_to_host(x, out);
+  if (cr::gemm_cr(x.args(), cfg) != util::DriverStatus::ok)
+    return x.part == pack::OutputPart::all ? nonfinite_to_host(x, out) : kPartDeclined;
   outcome(p, cfg, out);
   return BF16X_OK;
 }
@@ -69,7 +70,7 @@ std::uint64_t workspace(const Plan& p, std::int64_t m, std::int64_t n, std::int6
 
 const Row& correctly_rounded_row() {
   static const Row r{mode::Method::correctly_rounded, &gemm<float>, &gemm<double>, &gemm_complex<float>,
-                     &gemm_complex<double>,           &workspace};
+                     &gemm_complex<double>,           &workspace,   true};
   return r;
 }
 

@@ -29,7 +29,7 @@ int gemm(const Plan& p, const Call<T>& x, Outcome& out) {
   out.counters.tile_loads += cfg.dot_products;
   out.counters.tile_stores += 4 * cfg.micro_tiles;
   out.workspace_bytes = cfg.workspace_bytes;
-  if (!done) return nonfinite_to_host(x, out);
+  if (!done) return x.part == pack::OutputPart::all ? nonfinite_to_host(x, out) : kPartDeclined;
   ran_as_planned(p, out);
   return BF16X_OK;
 }
@@ -46,7 +46,7 @@ std::uint64_t workspace(const Plan& p, std::int64_t m, std::int64_t n, std::int6
 }  // namespace
 
 const Row& crt_row() {
-  static const Row r{mode::Method::crt, &gemm<float>, &gemm<double>, nullptr, nullptr, &workspace};
+  static const Row r{mode::Method::crt, &gemm<float>, &gemm<double>, nullptr, nullptr, &workspace, true};
   return r;
 }
 

@@ -26,6 +26,9 @@ struct GuardRequest {
   double fill = -1;       // policy::fill_ratio if auto measured it, else -1
   double tau = 0;         // the target; 0: guard_target (4 k u)
   bool host = true;       // a host GEMM can take the call: else every unproved entry is repaired
+  // A triangular call (method::Call::part): only its entries are repaired, and where the host GEMM would run (the
+  // whole call, host lines, NaN or Inf alpha or beta) the call is declined before anything is written.
+  pack::OutputPart part = pack::OutputPart::all;
 };
 
 // Whether a call in `mode` is guarded: `option` (bf16x_options.guard, else BF16X_GUARD: CallPlan::guard), else the
@@ -120,7 +123,9 @@ int run_guarded(const GuardRequest& g, const driver::RepairArgs<T>& x, std::int6
   // A NaN or Inf alpha or beta leaves no finite entry to prove or repair (the repair rounds alpha AB + beta C for
   // finite scalars, and its exact sum would turn an Inf into a finite value): the host GEMM's IEEE classes, as for
   // NaN or Inf operands, where it can take the call; else the mode's own, unrepaired.
+  const bool whole = g.part == pack::OutputPart::all;
   if (!std::isfinite(double(x.alpha)) || !std::isfinite(double(x.beta))) {
+    if (!whole) return kPartDeclined;
     if (!g.host) return emulate(ran);
     out.guard = BF16X_GUARD_NATIVE;
     return host();
@@ -136,6 +141,10 @@ int run_guarded(const GuardRequest& g, const driver::RepairArgs<T>& x, std::int6
   }
   out.seconds_guard += util::now() - t0;
   if (p.nonfinite) return emulate(ran);  // the mode hands NaN/Inf to the host GEMM itself
+  if (!whole) {
+    if (p.native || !p.lines.rows.empty() || !p.lines.cols.empty()) return kPartDeclined;
+    std::erase_if(p.failing, [&](const Entry& e) { return !pack::in_part(g.part, e.i, e.j); });
+  }
   out.guard = p.result;
   if (p.native) return host();
   LineCopies<T> lines;

@@ -24,6 +24,7 @@ int guarded_run(const Plan& p, const Call<T>& x, Outcome& out, bool& done, Drive
   }
   GuardRequest g = *p.guard;
   g.host = host::can_take(x.m, x.n, x.k, x.lda, x.ldb, x.ldc);  // else the guard repairs every unproved entry
+  g.part = x.part;
   const int st = run_guarded<T>(g, x.repair(), x.m, x.n, out, emulate, [&] { return x.host_guarded(); });
   if (out.guard == BF16X_GUARD_NATIVE) out.why += p.reason;
   return st;

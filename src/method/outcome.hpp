@@ -11,6 +11,10 @@
 
 namespace bf16x::method {
 
+// What a method returns for a triangular call (method::Call::part not all) that it cannot run as one: nothing was
+// written, and the caller covers the triangle with whole GEMMs instead (level3/gemmt.cpp). Never a caller's status.
+constexpr int kPartDeclined = 0x7fff0001;
+
 struct Outcome {
   int mode = BF16X_MODE_NATIVE;  // mode that ran
   int engine = -1;               // engine that ran, -1: the host BLAS

@@ -30,7 +30,7 @@ int gemm(const Plan& p, const Call<T>& x, Outcome& out) {
   bool done;
   const int st = guarded_run<T>(p, x, out, done, [&] { return driver::gemm_emulated(x.args(), cfg); });
   if (st != BF16X_OK || out.guard == BF16X_GUARD_NATIVE) return st;
-  if (!done) return nonfinite_to_host(x, out);
+  if (!done) return x.part == pack::OutputPart::all ? nonfinite_to_host(x, out) : kPartDeclined;
   out.seconds_split = cfg.seconds_split;
   out.seconds_compute = cfg.seconds_compute;
   out.phases = cfg.phases;
@@ -48,7 +48,7 @@ std::uint64_t workspace(const Plan& p, std::int64_t m, std::int64_t n, std::int6
 }  // namespace
 
 const Row& slices_row() {
-  static const Row r{mode::Method::slices, &gemm<float>, &gemm<double>, nullptr, nullptr, &workspace};
+  static const Row r{mode::Method::slices, &gemm<float>, &gemm<double>, nullptr, nullptr, &workspace, true};
   return r;
 }
 

@@ -31,6 +31,8 @@ struct Row {
   RunComplex<double> complex_d = nullptr;
   // The bytes of workspace a call of this shape reserves on the plan's threads.
   std::uint64_t (*workspace)(const Plan&, std::int64_t m, std::int64_t n, std::int64_t k) = nullptr;
+  // Whether real_s / real_d take a call on one triangle of C (Call::part), computing only its blocks.
+  bool parts = false;
 };
 
 // The row of a method that runs (native, slices, crt, correctly_rounded); nullptr for the two that choose

@@ -15,6 +15,41 @@ struct MatrixView {
   std::int64_t col_step() const { return trans ? 1 : ld; }
 };
 
+// The part of C that a call computes and writes: all of it, or one triangle of a square C (GEMMT in one call: the
+// level-3 layer's SYRK, SYR2K and GEMMT where the method takes it). The other part is neither read nor written.
+enum class OutputPart : unsigned char { all, lower, upper };
+
+// Whether C(i, j) is in the part.
+inline bool in_part(OutputPart p, std::int64_t i, std::int64_t j) {
+  return p == OutputPart::all || (p == OutputPart::lower ? i >= j : i <= j);
+}
+// Whether the block of rows [i0, i0 + rows) and columns [j0, j0 + cols) holds an entry of the part.
+inline bool block_in_part(OutputPart p, std::int64_t i0, std::int64_t rows, std::int64_t j0, std::int64_t cols) {
+  return p == OutputPart::all || (p == OutputPart::lower ? i0 + rows - 1 >= j0 : i0 <= j0 + cols - 1);
+}
+// The columns [lo, hi) of row i within [j0, j0 + cols) that are in the part (lo >= hi: none).
+struct Span {
+  std::int64_t lo, hi;
+};
+inline Span row_in_part(OutputPart p, std::int64_t i, std::int64_t j0, std::int64_t cols) {
+  std::int64_t lo = j0, hi = j0 + cols;
+  if (p == OutputPart::lower) hi = hi < i + 1 ? hi : i + 1;
+  if (p == OutputPart::upper) lo = lo > i ? lo : i;
+  return {lo, hi};
+}
+
+// The rows [lo, hi) of column j within [i0, i0 + rows) that are in the part.
+inline Span col_in_part(OutputPart p, std::int64_t j, std::int64_t i0, std::int64_t rows) {
+  std::int64_t lo = i0, hi = i0 + rows;
+  if (p == OutputPart::lower) lo = lo > j ? lo : j;
+  if (p == OutputPart::upper) hi = hi < j + 1 ? hi : j + 1;
+  return {lo, hi};
+}
+// Whether the part's edge cuts the block (some of its entries in the part, some not).
+inline bool block_cut_by_part(OutputPart p, std::int64_t i0, std::int64_t rows, std::int64_t j0, std::int64_t cols) {
+  return p != OutputPart::all && (p == OutputPart::lower ? j0 + cols - 1 > i0 : i0 + rows - 1 > j0);
+}
+
 // One GEMM call as both drivers take it (driver::gemm_emulated, crt::gemm_crt): C = alpha op(A) op(B) + beta C with
 // op(A) m x k and op(B) k x n as views, C column-major (or row-major where c_row_major), beta 0: C not read.
 template <typename T>
@@ -26,7 +61,8 @@ struct GemmArgs {
   T beta;
   T* c;
   std::int64_t ldc;
-  bool c_row_major = false;  // C(i, j) at c[i * ldc + j] (the caller's row-major C, kept as it is)
+  bool c_row_major = false;           // C(i, j) at c[i * ldc + j] (the caller's row-major C, kept as it is)
+  OutputPart part = OutputPart::all;  // (m == n where not all)
 };
 
 }  // namespace bf16x::pack
