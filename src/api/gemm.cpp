@@ -130,7 +130,7 @@ void report_call(const bf16x_options& opt, const Outcome& out, int st, double se
 template <typename T>
 int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_t k, T alpha, const T* a,
              std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc, bool c_rows,
-             const bf16x_options& opt, Outcome& out, pack::OutputPart part) {
+             const bf16x_options& opt, Outcome& out, pack::OutputPart part, pack::LowerOperand a_lower) {
   constexpr bool is_double = std::is_same_v<T, double>;
   const bool whole = part == pack::OutputPart::all;
   if (alpha == T(0) || k == 0) {
@@ -144,7 +144,7 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
   // A part: the modes whose method takes one (auto decides on the whole call's data, and may choose the host).
   if (!whole && (plan.mode == BF16X_MODE_AUTO || !method::row(plan.method) || !method::row(plan.method)->parts))
     return method::kPartDeclined;
-  const method::Call<T> x{transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows, part};
+  const method::Call<T> x{transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows, part, a_lower};
   if (plan.mode == BF16X_MODE_AUTO)
     if (const int st = settle_auto<T>(plan, x.opa(), x.opb()); st != BF16X_OK) return st;
   return method::run<T>(plan, x, out);
@@ -152,10 +152,10 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
 
 template int run_gemm(int, int, std::int64_t, std::int64_t, std::int64_t, float, const float*, std::int64_t,
                       const float*, std::int64_t, float, float*, std::int64_t, bool, const bf16x_options&, Outcome&,
-                      pack::OutputPart);
+                      pack::OutputPart, pack::LowerOperand);
 template int run_gemm(int, int, std::int64_t, std::int64_t, std::int64_t, double, const double*, std::int64_t,
                       const double*, std::int64_t, double, double*, std::int64_t, bool, const bf16x_options&, Outcome&,
-                      pack::OutputPart);
+                      pack::OutputPart, pack::LowerOperand);
 
 namespace {
 

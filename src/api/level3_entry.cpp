@@ -53,7 +53,8 @@ level3::Gemm<E> checked_gemm(const bf16x_options& opt, Outcome& out) {
                                                {b.transposed, b.conj}, beta, c.p, c.ld, c.rows, opt, one);
     else
       st = run_gemm<E>(a.transposed ? BF16X_TRANS : BF16X_NO_TRANS, b.transposed ? BF16X_TRANS : BF16X_NO_TRANS, m, n,
-                       k, alpha, a.x, a.ld, b.x, b.ld, beta, c.p, c.ld, c.rows, opt, one);
+                       k, alpha, a.x, a.ld, b.x, b.ld, beta, c.p, c.ld, c.rows, opt, one, pack::OutputPart::all,
+                       pack::LowerOperand{a.lower, a.lower_shift});
     // The call reports the emulated mode of its GEMMs where any ran emulated (out.guard says where the guard sent
     // some to the host), else native.
     const std::lock_guard<std::mutex> lock(merged->mu);

@@ -38,11 +38,13 @@ int check_options(const bf16x_options& o, bool is_double);
 // Returns the status; C is written only when it returns BF16X_OK.
 // With `part` a triangle of the square C (GEMMT in one call), only that part is computed and written, where the
 // plan's method takes parts (method::Row::parts) and the call needs no host GEMM; else method::kPartDeclined, with
-// nothing written and nothing in `out`.
+// nothing written and nothing in `out`. `a_lower`: op(A) is lower triangular (pack::LowerOperand), and the
+// drivers may skip its zero products.
 template <typename T>
 int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_t k, T alpha, const T* a,
              std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc, bool c_rows,
-             const bf16x_options& opt, Outcome& out, pack::OutputPart part = pack::OutputPart::all);
+             const bf16x_options& opt, Outcome& out, pack::OutputPart part = pack::OutputPart::all,
+             pack::LowerOperand a_lower = {});
 
 // The interleaved complex type of bf16x.h for float or double.
 template <typename T>

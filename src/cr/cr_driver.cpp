@@ -161,11 +161,13 @@ void pack_lines_of(const pack::MatrixView<T>& v, bool of_a, const std::vector<in
 // (ea, eb: line_exponents), handed tile by tile to finish(i0, j0, s, c, t, panels), which rounds and writes the tile's
 // entries (panels.mr x panels.nr, entry (ii, jj) at ii * nr + jj) and returns how many took the exact sum. Every
 // entry is finished once, by one thread. Only the work items and tiles that hold entries of `part` run (a triangle
-// of a square C: finish then writes only those entries).
+// of a square C: finish then writes only those entries), and a tile's sums stop where its rows of a lower-triangular
+// op(A) do (the products past them are zero: the sums, bounds and decisions are those of the whole k).
 template <typename T, typename Finish>
 void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::MatrixView<T>& a,
                const pack::MatrixView<T>& b, const Lines& la, const Lines& lb, CrConfig& cfg, const Packs& packs,
-               Finish&& finish, TileSums sums = nullptr, pack::OutputPart part = pack::OutputPart::all) {
+               Finish&& finish, TileSums sums = nullptr, pack::OutputPart part = pack::OutputPart::all,
+               pack::LowerOperand a_lower = {}) {
   double* const bpack = packs.b;
   double* const apack = packs.a;
   // One thread where the work does not repay a parallel region (as the slice and CRT drivers decide).
@@ -202,7 +204,7 @@ void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::M
         for (std::int64_t panel = 0; panel < kRows / mr && r0 + panel * mr < m; ++panel)
           for (std::int64_t p = p0; p < p1; ++p) {
             if (!pack::block_in_part(part, r0 + panel * mr, mr, j0 + p * nr, nr)) continue;
-            sums(k, ap + panel * 2 * mr * k, bpack + p * nr * k, s, c, t);
+            sums(a_lower.reach(r0 + panel * mr, mr, k), ap + panel * 2 * mr * k, bpack + p * nr * k, s, c, t);
             ++my_tiles;
             lap.lap(mine.products);
             my_exact += finish(r0 + panel * mr, j0 + p * nr, s, c, t,
@@ -321,7 +323,7 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
       }
     return exact;
   };
-  run_tiles<T>(m, n, k, g.a, g.b, la, lb, cfg, packs, finish, nullptr, g.part);
+  run_tiles<T>(m, n, k, g.a, g.b, la, lb, cfg, packs, finish, nullptr, g.part, g.a_lower);
   util::thread_workspace().release_if_large();  // one large call pins no memory
   cfg.phases.bytes_write += std::uint64_t(sizeof(T)) * std::uint64_t(m) * std::uint64_t(n) * (g.beta != T(0) ? 2 : 1);
   return util::DriverStatus::ok;

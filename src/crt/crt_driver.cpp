@@ -528,7 +528,7 @@ void bound_block(CrtCall<T>& c, const ThreadSpace& ws, const TileRunner& kernel,
     if (step == 1) clk.lap(ph.products);
     if (step == 2) clk.lap(ph.products, ph.sums);  // exact sums outside the engine (bf16x_stats.seconds_sums)
   };
-  const BlockSums h = block_product(kernel, blk, c.kb, fit, ws.acc, ws.work, c.nc, panels, lap, c.x.part);
+  const BlockSums h = block_product(kernel, blk, c.kb, fit, ws.acc, ws.work, c.nc, panels, lap, c.x.part, c.x.a_lower);
   tiles += h.tiles;
   dots += h.dots;
   if (c.x.part != pack::OutputPart::all) clear_outside_part(c, ws, blk, h.in_acc);
@@ -618,8 +618,9 @@ void residue_products(CrtCall<T>& c, const ThreadSpace& ws, const TileRunner& ke
         // In cache for the kernel: no fill of all N blocks first. One k-block: only the live entries, the
         // only ones residue_rows reads; else the whole tile (reduce_mod runs over whole planes).
         if (kk == 0) one_k ? zero_tile(tile, ld, tr, tc) : zero_tile(tile, ld);
-        if (tile_in_part(c.x.part, blk, ip, jp))
-          kernel(at + ip * c.ap_bytes, bt + jp * c.bp_bytes, kcp, len, tile, ld, tr, tc);
+        const int depth = tile_depth(c.x.a_lower, blk, ip, KBlock{l0, len, kcp});
+        if (depth > 0 && tile_in_part(c.x.part, blk, ip, jp))
+          kernel(at + ip * c.ap_bytes, bt + jp * c.bp_bytes, kcp, depth, tile, ld, tr, tc);
       }
       if (one_k) {
         // A clock read costs about as much as a few thousand INT8 products: around small tile columns the

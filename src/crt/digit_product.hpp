@@ -37,6 +37,16 @@ inline bool tile_in_part(pack::OutputPart part, const Block& b, int ip, int jp) 
                              b.j0 + std::int64_t(jp) * kTile, live_lines(b.cols, jp));
 }
 
+// The part of k-block kb that the rows of tile row ip of block b reach in a lower-triangular op(A), whose products
+// past it are zero (pack::LowerOperand): 0 for none, kb.len where op(A) is not triangular. A depth below the
+// k-block's runs the engine's part kernel on it (TileRunner), or the whole kernel on the zeros where it has none.
+inline int tile_depth(pack::LowerOperand a_lower, const Block& b, int ip, const KBlock& kb) {
+  if (!a_lower.on) return kb.len;
+  const std::int64_t reach =
+      a_lower.reach(b.i0 + std::int64_t(ip) * engine::int8::kTile, live_lines(b.rows, ip), kb.l0 + kb.len);
+  return int(std::max<std::int64_t>(0, reach - kb.l0));
+}
+
 // The kTile x kTile accumulator tile at c (row stride ldc) set to zero, 16 bytes a store (SSE2, baseline x86-64):
 // a fill of each 128-byte row compiles to `rep stos`, whose start-up cost per row made this a tenth of fp64c15's
 // products phase outside the kernel.
@@ -101,11 +111,12 @@ struct BlockSums {
 // stays in acc, each tile zeroed before its first product (only its live entries: the others are not read);
 // else acc and sums (row stride ld) start zero and acc is added into sums every `fit` k-blocks and at the end.
 // lap(step) after each k-block's packing (0), products (1) and sums (2): the caller's phase clock. The tiles outside
-// `part` are left zero, not multiplied.
+// `part` are left zero, not multiplied; a tile's k range stops where its rows of a lower-triangular op(A) do
+// (tile_depth).
 template <typename Panels, typename Lap>
 BlockSums block_product(const TileRunner& kernel, const Block& blk, std::int64_t kblocks, std::int64_t fit,
                         std::int32_t* acc, double* sums, int ld, Panels&& panels, Lap&& lap,
-                        pack::OutputPart part = pack::OutputPart::all) {
+                        pack::OutputPart part = pack::OutputPart::all, pack::LowerOperand a_lower = {}) {
   constexpr int kTile = engine::int8::kTile;
   const int rows = blk.rows, cols = blk.cols, rp = blk.rp, cp = blk.cp;  // (lambdas capture no structured bindings)
   BlockSums r{kblocks <= fit};
@@ -122,8 +133,9 @@ BlockSums block_product(const TileRunner& kernel, const Block& blk, std::int64_t
         std::int32_t* tile = acc + std::size_t(ip) * kTile * ld + jp * kTile;
         const int tr = live_lines(rows, ip), tc = live_lines(cols, jp);
         if (r.in_acc && kk == 0) zero_tile(tile, ld, tr, tc);
-        if (!tile_in_part(part, blk, ip, jp)) continue;
-        kernel(p.a + ip * p.a_bytes, p.b + jp * p.b_bytes, p.kb.kcp, p.kb.len, tile, ld, tr, tc);
+        const int depth = tile_depth(a_lower, blk, ip, p.kb);
+        if (depth == 0 || !tile_in_part(part, blk, ip, jp)) continue;
+        kernel(p.a + ip * p.a_bytes, p.b + jp * p.b_bytes, p.kb.kcp, depth, tile, ld, tr, tc);
         ++r.tiles;
         r.dots += std::uint64_t(p.kb.kcp / 64) * 4;
       }

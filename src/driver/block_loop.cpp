@@ -157,6 +157,10 @@ double run_block_window(const BlockOutput<T>& out, const BlockCompute& comp, con
     auto visit = [&](std::int64_t kb, int mt, int nt) {
       const int tr = std::min(kTileM, rows - mt * kTileM), tc = std::min(kTileN, cols - nt * kTileN);
       if (!pack::block_in_part(out.part, ci + mt * kTileM, tr, cj + nt * kTileN, tc)) return;
+      // A k-block of zero products only (a lower-triangular op(A)) adds exactly nothing. Never the first: every
+      // accumulator still starts at k-block 0.
+      const std::int64_t k0 = (win.kb_first + kb) * pa.kblk.bk;
+      if (comp.a_lower.on && k0 > 0 && k0 >= comp.a_lower.reach(ci + mt * kTileM, tr, k0 + 1)) return;
       for (int s = 0; s < pa.slices; ++s) ap[s] = pa.panel(kb, p0 + mt, s);
       for (int s = 0; s < pb.slices; ++s) bp[s] = pb.panel(kb, q0 + nt, s);
       if (kb == 0 && win.kb_first != 0) prefetch_next_tile(acc, ld, mt, nt, mtiles, ntiles);

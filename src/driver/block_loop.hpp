@@ -41,6 +41,7 @@ struct BlockCompute {
   Accumulation acc;
   const engine::EngineInfo* engine;
   engine::EngineCounters* counters;  // may be null
+  pack::LowerOperand a_lower{};      // op(A) lower triangular: a tile's k-blocks past its rows' reach are skipped
 };
 
 // T = float takes comp.acc running_fp32 or restart_fp32, T = double takes fp64. `scratch` holds plan.threads areas of

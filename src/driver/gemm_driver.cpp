@@ -212,11 +212,13 @@ struct DriverCall {
   double t_compute = 0;
   util::PhaseTimes ph{};  // the master's (bf16x_stats version 3); seconds_split is its scan + pack
 
-  // Whether step t's output panel holds an entry of the call's part of C (a triangle's others are skipped, their
-  // windows neither packed nor multiplied).
+  // Whether step t has work: its output panel holds an entry of the call's part of C (a triangle's others are
+  // skipped, their windows neither packed nor multiplied), and its window of k products that are not all zero (a
+  // lower-triangular op(A): the panel's rows reach no further than `reach`; the first window always runs).
+  std::int64_t reach(const Step& s) const { return args.a_lower.reach(s.ic, s.rows, args.k); }
   bool live(std::int64_t t) const {
     const Step s = step_at(lay, args.m, args.n, args.k, t);
-    return pack::block_in_part(args.part, s.ic, s.rows, s.jc, s.cols);
+    return pack::block_in_part(args.part, s.ic, s.rows, s.jc, s.cols) && (s.pc == 0 || s.pc < reach(s));
   }
   // The first live step from t on (lay.steps: none).
   std::int64_t next_live(std::int64_t t) const {
@@ -274,9 +276,12 @@ void run_steps(DriverCall<T>& c, bool master, engine::EngineCounters* cnt, doubl
     const Step& w = st[cur];
     const BlockPlan bp = panel_plan(w.rows, w.cols, c.max_threads, c.lay.blk);
     const std::size_t acc_stride = block_acc_bytes(bp, c.acc);
-    const BlockCompute comp{&wa[cur], &wb[cur], c.plan.groups.data(), c.ngroups, c.acc, c.cfg.engine, cnt};
+    const BlockCompute comp{&wa[cur],     &wb[cur], c.plan.groups.data(), c.ngroups, c.acc,
+                            c.cfg.engine, cnt,      c.args.a_lower};
     SumsClock sums;
-    const Window win{w.ic, w.jc, w.pc / c.bk, w.pc + w.depth == k, master ? &sums : nullptr};
+    // The panel's last live window writes C.
+    const Window win{w.ic, w.jc, w.pc / c.bk, w.pc + w.depth >= std::max<std::int64_t>(c.reach(w), 1),
+                     master ? &sums : nullptr};
     const double tb = master ? now() : 0;
     double written = 0;
     util::share_loop(bp.units(), util::Schedule::dynamic_nowait, 1, [&](std::int64_t u) {  // loop 2

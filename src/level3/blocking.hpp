@@ -19,10 +19,24 @@ inline std::int64_t half_of(std::int64_t size) {
   return half < size ? half : size / 2;
 }
 
-// TRMM: the panel height of one GEMM each. The zero half of each panel's diagonal block is computed too, a share of
-// about panel / m of the work, while a GEMM of few rows runs below the rate of a square one: eight panels (at
-// n = 2048, fp64x21, one thread: 0.62 of GEMM's rate against 0.56 with four), of 64 rows at least.
-inline std::int64_t triangular_panel(std::int64_t m) { return std::max<std::int64_t>((m / 8 + 31) / 32 * 32, 64); }
+// TRMM: the first row of the next panel up from row `end` of the (lower) triangle: panels halve from the bottom,
+// [m/2, m), [m/4, m/2), ... on multiples of 32, to one of at most 64 rows at the top. Each panel is one GEMM over
+// the rows of B it reaches, which skips the zero products of its diagonal block (Operand::lower); halving keeps the
+// rows that B's panels are packed for near 2m in all (m/2 per panel with equal panels of m/8: 4.5m) and each
+// panel's rows within a factor 2 of one another in length (their scales share B's columns).
+inline std::int64_t trmm_panel_start(std::int64_t end) {
+  if (end <= 64) return 0;
+  const std::int64_t half = end / 2 / 32 * 32;
+  return half > 0 ? half : end / 2;
+}
+
+// TRMM: the columns of B a panel's GEMM takes at a time (its output, and the reversed rows of an upper triangle,
+// at most 64 MiB; 64 columns at least).
+inline std::int64_t trmm_columns(std::int64_t m, std::int64_t n, std::size_t element) {
+  const std::int64_t cols =
+      std::int64_t((std::size_t(64) << 20) / (element * std::size_t(std::max<std::int64_t>(m, 1))));
+  return std::clamp<std::int64_t>(cols, std::min<std::int64_t>(n, 64), std::max<std::int64_t>(n, 1));
+}
 
 // TRSM: the largest block solved by substitution (FP64 or FP32 operations, no matrix engine).
 constexpr std::int64_t kSolveBlock = 64;

@@ -29,6 +29,10 @@ struct Operand {
   std::int64_t ld;
   bool transposed;
   bool conj = false;
+  // op(X)(i, l) = 0 for l > i + lower_shift where `lower` (a panel of TRMM's triangle): a hint that lets the GEMM
+  // skip those products, which add exactly nothing (rows_from and cols_from drop it).
+  bool lower = false;
+  std::int64_t lower_shift = 0;
 
   E at(std::int64_t i, std::int64_t j) const {
     const E v = transposed ? x[j + i * ld] : x[i + j * ld];

@@ -1,7 +1,8 @@
 // TRMM and TRSM (level3/operation.hpp). Both run on the left: the right-side operation X op(A) is the left-side one
 // on the transposes, op(A)^T X^T, with B read through a transposed view, so that one body serves both sides.
-//   TRMM: row panels of B, bottom up where op(A) is lower (top down where upper), each B(panel) = alpha U(panel, K)
-//         B(K) in one GEMM over the rows K that U's panel reaches, into a copy that then replaces the panel.
+//   TRMM: panels of rows halving from the bottom of the lower L = U (or P U P, P the reversal of the rows, where U is
+//         upper), each L(panel, K) B(K) in one GEMM over the rows K that the panel reaches, into a buffer that then
+//         replaces the panel's rows of B; the GEMM skips the zero products of the panel's diagonal block.
 //   TRSM: recursive halving, as ReLAPACK's: the half of X that the other needs solved first, the other half's right
 //         side updated from it in one GEMM, then that half; blocks of at most 64 rows solved by substitution in one
 //         fixed order. The GEMMs are large (the first is m/2 x n x m/2), unlike those of a row-panel loop.
@@ -35,34 +36,50 @@ void scale(const View<E>& b, std::int64_t rows, std::int64_t cols, E alpha) {
     for (std::int64_t i = 0; i < rows; ++i) b.at(i, j) = mul(alpha, b.at(i, j));
 }
 
-// The panels [r0, r1) of an m-row operand, in the order the operation needs them.
-template <typename Body>
-int for_panels(std::int64_t m, bool bottom_up, Body body) {
-  const std::int64_t s = triangular_panel(m), count = (m + s - 1) / s;
-  for (std::int64_t q = 0; q < count; ++q) {
-    const std::int64_t r0 = (bottom_up ? count - 1 - q : q) * s;
-    if (const int st = body(r0, std::min(m, r0 + s)); st != BF16X_OK) return st;
-  }
-  return BF16X_OK;
-}
+// U, or P U P (its rows and columns reversed, lower where U is upper).
+template <typename E>
+struct LowerView {
+  const TriangularView<E>& u;
+  std::int64_t m;
+  bool reversed;
+  E at(std::int64_t i, std::int64_t j) const { return reversed ? u.at(m - 1 - i, m - 1 - j) : u.at(i, j); }
+};
 
+// B = alpha U B as (P) B = alpha L (P) B with the lower L (level3/blocking.hpp, trmm_panel_start): each panel
+// [r0, r1) of L's rows is one GEMM over the rows [0, r1) of (P) B, which no panel below has overwritten yet, and
+// each entry is one GEMM over the whole inner dimension its row of L reaches, as before the zero products skipped.
 template <typename E>
 int trmm_left(const Gemm<E>& gemm, const TriangularView<E>& u, std::int64_t m, std::int64_t n, E alpha,
               const View<E>& b) {
-  const bool lower = u.lower();
-  return for_panels(m, lower, [&](std::int64_t r0, std::int64_t r1) {
-    const std::int64_t k0 = lower ? 0 : r0, k1 = lower ? r1 : m, rows = r1 - r0;
-    const Buffer<E> p = pack_panel<E>(u, r0, r1, k0, k1);
-    const Buffer<E> out = make_buffer<E>(std::size_t(rows * n));  // beta = 0: not read
-    const View<E> o{out.get(), rows, false};
-    if (const int st = gemm_views<E>(gemm, rows, n, k1 - k0, alpha, p.get(), b.block(k0, 0), zero<E>(), o);
-        st != BF16X_OK)
-      return st;
-    const View<E> dst = b.block(r0, 0);
-    for (std::int64_t j = 0; j < n; ++j)
-      for (std::int64_t i = 0; i < rows; ++i) dst.at(i, j) = o.at(i, j);
-    return int(BF16X_OK);
-  });
+  const bool reversed = !u.lower();
+  const LowerView<E> l{u, m, reversed};
+  const auto row = [&](std::int64_t i) { return reversed ? m - 1 - i : i; };  // of B, for row i of (P) B
+  const std::int64_t w = trmm_columns(m, n, sizeof(E)), wc = std::min(n, w);
+  // The outputs and the reversed rows, for the first (largest) panel and then the others: fresh pages fault in at
+  // a tenth of a GEMM's time on a virtual machine.
+  const Buffer<E> out = make_buffer<E>(std::size_t((m - trmm_panel_start(m)) * wc));  // beta = 0: not read
+  const Buffer<E> rev = make_buffer<E>(reversed ? std::size_t(m * wc) : 0);
+  for (std::int64_t r1 = m; r1 > 0;) {
+    const std::int64_t r0 = trmm_panel_start(r1), rows = r1 - r0;
+    const Buffer<E> p = pack_panel<E>(l, r0, r1, 0, r1);
+    const Operand<E> lp{p.get(), rows, false, false, true, r0};
+    for (std::int64_t c0 = 0; c0 < n; c0 += w) {
+      const std::int64_t cols = std::min(w, n - c0);
+      const View<E> bc = b.block(0, c0), o{out.get(), rows, false};
+      Operand<E> bk = bc.operand();
+      if (reversed) {  // the rows [0, r1) of P B
+        util::for_each_index(cols, r1 * cols, [&](std::int64_t j) {
+          for (std::int64_t i = 0; i < r1; ++i) rev[std::size_t(i + j * r1)] = bc.at(row(i), j);
+        });
+        bk = Operand<E>{rev.get(), r1, false};
+      }
+      if (const int st = gemm(rows, cols, r1, alpha, lp, bk, zero<E>(), o); st != BF16X_OK) return st;
+      for (std::int64_t j = 0; j < cols; ++j)
+        for (std::int64_t i = 0; i < rows; ++i) bc.at(row(r0 + i), j) = o.at(i, j);
+    }
+    r1 = r0;
+  }
+  return BF16X_OK;
 }
 
 // Rows [r0, r1) of X, their right side still to be multiplied by `pending` (alpha until an update has applied it

@@ -41,10 +41,11 @@ struct Call {
   // Only this part of C (square then) is computed and written, by the methods whose row takes parts; the guard's
   // host GEMMs cannot keep to it, so a call that needs them is declined (kPartDeclined).
   pack::OutputPart part = pack::OutputPart::all;
+  pack::LowerOperand a_lower{};  // op(A) lower triangular (TRMM's panels): the drivers skip its zero products
   pack::MatrixView<T> opa() const { return {a, lda, transa != BF16X_NO_TRANS}; }
   pack::MatrixView<T> opb() const { return {b, ldb, transb != BF16X_NO_TRANS}; }
   driver::RepairArgs<T> repair() const { return {k, alpha, opa(), opb(), beta, c, ldc, c_rows}; }
-  pack::GemmArgs<T> args() const { return {m, n, k, alpha, opa(), opb(), beta, c, ldc, c_rows, part}; }
+  pack::GemmArgs<T> args() const { return {m, n, k, alpha, opa(), opb(), beta, c, ldc, c_rows, part, a_lower}; }
   // The host GEMM for the whole call: BF16X_OK, or why it could not run.
   int host() const {
     return host_gemm<T>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows) ? int(BF16X_OK)

@@ -50,6 +50,19 @@ inline bool block_cut_by_part(OutputPart p, std::int64_t i0, std::int64_t rows, 
   return p != OutputPart::all && (p == OutputPart::lower ? j0 + cols - 1 > i0 : i0 + rows - 1 > j0);
 }
 
+// A lower-triangular op(A) (a panel of TRMM's triangle): op(A)(i, l) = 0 for l > i + shift. Those products are
+// zero, and the drivers skip the k-blocks (and shorten the k range) of a tile of rows that reach no further.
+struct LowerOperand {
+  bool on = false;
+  std::int64_t shift = 0;
+  // The k up to which rows [i0, i0 + rows) may be nonzero (k itself where !on).
+  std::int64_t reach(std::int64_t i0, std::int64_t rows, std::int64_t k) const {
+    if (!on) return k;
+    const std::int64_t r = i0 + rows + shift;
+    return r < 0 ? 0 : r < k ? r : k;
+  }
+};
+
 // One GEMM call as both drivers take it (driver::gemm_emulated, crt::gemm_crt): C = alpha op(A) op(B) + beta C with
 // op(A) m x k and op(B) k x n as views, C column-major (or row-major where c_row_major), beta 0: C not read.
 template <typename T>
@@ -63,6 +76,7 @@ struct GemmArgs {
   std::int64_t ldc;
   bool c_row_major = false;           // C(i, j) at c[i * ldc + j] (the caller's row-major C, kept as it is)
   OutputPart part = OutputPart::all;  // (m == n where not all)
+  LowerOperand a_lower{};             // op(A) lower triangular: its zero products may be skipped
 };
 
 }  // namespace bf16x::pack

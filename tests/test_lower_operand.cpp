@@ -1,0 +1,125 @@
+// pack::LowerOperand (TRMM's triangular panels): a driver that skips the zero products of a lower-triangular op(A)
+// gives the bits of the same call without the hint, on every engine of the method that runs here. Skipping a
+// nonzero product, or a k-block the rows still reach, changes the sums: the comparison is bit for bit.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bf16x/bf16x.h"
+#include "cpu/features.hpp"
+#include "cr/cr_driver.hpp"
+#include "crt/crt_driver.hpp"
+#include "driver/gemm_driver.hpp"
+#include "engine/records.hpp"
+#include "pack/operand.hpp"
+#include "split/scheme.hpp"
+
+namespace bf16x::test {
+namespace {
+
+// op(A) m x k with A(i, l) = 0 for l > i + shift, op(B) k x n, uniform in [-1, 1] (T's values).
+template <typename T>
+struct LowerProblem {
+  std::int64_t m, n, k, shift;
+  std::vector<T> a, b;
+  LowerProblem(std::int64_t m_, std::int64_t n_, std::int64_t k_, std::int64_t shift_, std::uint64_t seed)
+      : m(m_), n(n_), k(k_), shift(shift_), a(std::size_t(m_ * k_)), b(std::size_t(k_ * n_)) {
+    std::mt19937_64 g(seed);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (std::int64_t l = 0; l < k; ++l)
+      for (std::int64_t i = 0; i < m; ++i) a[std::size_t(i + l * m)] = l > i + shift ? T(0) : T(u(g));
+    for (T& x : b) x = T(u(g));
+  }
+  // C (column-major, beta 0) with or without the hint, from run(args).
+  template <typename Run>
+  std::vector<T> product(bool hint, T alpha, Run run) const {
+    std::vector<T> c(std::size_t(m * n), T(0));
+    pack::GemmArgs<T> args{m, n, k, alpha, {a.data(), m, false}, {b.data(), k, false}, T(0), c.data(), m};
+    args.a_lower = {hint, shift};
+    EXPECT_EQ(run(args), util::DriverStatus::ok);
+    return c;
+  }
+};
+
+template <typename T>
+int differing(const std::vector<T>& x, const std::vector<T>& y) {
+  int d = 0;
+  for (std::size_t q = 0; q < x.size(); ++q) d += std::memcmp(&x[q], &y[q], sizeof(T)) != 0;
+  return d;
+}
+
+// Shapes: a whole triangle over several CRT k-blocks and slice k-blocks, and a TRMM panel (rows [r0, r1) of the
+// triangle over k = r1: shift r0) with edges off the 32-line tiles.
+struct Shape {
+  std::int64_t m, n, k, shift;
+};
+constexpr Shape kShapes[] = {{300, 70, 300, 0}, {133, 45, 261, 128}, {64, 33, 64, 0}};
+
+template <typename T>
+void each_problem(const char* what, const std::function<std::vector<T>(const LowerProblem<T>&, bool)>& product) {
+  std::uint64_t seed = 11;
+  for (const Shape& s : kShapes) {
+    const LowerProblem<T> p(s.m, s.n, s.k, s.shift, seed++);
+    EXPECT_EQ(differing(product(p, true), product(p, false)), 0)
+        << what << " m=" << s.m << " n=" << s.n << " k=" << s.k << " shift=" << s.shift;
+  }
+}
+
+TEST(LowerOperand, CrtSkipsOnlyZeroProducts) {
+  for (int e : {BF16X_ENGINE_REFERENCE, BF16X_ENGINE_AVX512VNNI, BF16X_ENGINE_AVX2_INT8, BF16X_ENGINE_AMX_MODEL}) {
+    if (!bf16x_engine_available(e) || !engine::int8_engine(e)) continue;
+    each_problem<double>("fp64c15", [&](const LowerProblem<double>& p, bool hint) {
+      return p.product(hint, -0.75, [&](const pack::GemmArgs<double>& args) {
+        crt::CrtConfig cfg;
+        cfg.moduli = 15;
+        cfg.engine = engine::int8_engine(e);
+        cfg.kc = 128;  // several k-blocks
+        return crt::gemm_crt(args, cfg);
+      });
+    });
+    each_problem<float>("fp32c8", [&](const LowerProblem<float>& p, bool hint) {
+      return p.product(hint, 1.5f, [&](const pack::GemmArgs<float>& args) {
+        crt::CrtConfig cfg;
+        cfg.moduli = 8;
+        cfg.engine = engine::int8_engine(e);
+        return crt::gemm_crt(args, cfg);
+      });
+    });
+  }
+}
+
+TEST(LowerOperand, SliceDriverSkipsOnlyZeroProducts) {
+  for (int e : {BF16X_ENGINE_REFERENCE, BF16X_ENGINE_AVX512BF16, BF16X_ENGINE_AVX2}) {
+    if (!bf16x_engine_available(e) || !engine::engine_info(e)) continue;
+    each_problem<double>("fp64x21", [&](const LowerProblem<double>& p, bool hint) {
+      return p.product(hint, -0.75, [&](const pack::GemmArgs<double>& args) {
+        driver::DriverConfig cfg{split::scheme_for_mode(BF16X_MODE_FP64X21), engine::engine_info(e)};
+        return driver::gemm_emulated(args, cfg);
+      });
+    });
+    each_problem<float>("fp32x6", [&](const LowerProblem<float>& p, bool hint) {
+      return p.product(hint, 1.5f, [&](const pack::GemmArgs<float>& args) {
+        driver::DriverConfig cfg{split::scheme_for_mode(BF16X_MODE_FP32X6), engine::engine_info(e)};
+        return driver::gemm_emulated(args, cfg);
+      });
+    });
+  }
+}
+
+TEST(LowerOperand, CorrectlyRoundedTilesSkipOnlyZeroProducts) {
+  each_problem<double>("fp64cr", [&](const LowerProblem<double>& p, bool hint) {
+    return p.product(hint, -0.75, [&](const pack::GemmArgs<double>& args) {
+      cr::CrConfig cfg;
+      cfg.level = cpu::vector_level();
+      return cr::gemm_cr(args, cfg);
+    });
+  });
+}
+
+}  // namespace
+}  // namespace bf16x::test
