@@ -16,6 +16,7 @@
 #include "crt/crt_driver.hpp"
 #include "driver/gemm_driver.hpp"
 #include "engine/records.hpp"
+#include "level3/blocking.hpp"
 #include "pack/operand.hpp"
 #include "split/scheme.hpp"
 
@@ -119,6 +120,26 @@ TEST(LowerOperand, CorrectlyRoundedTilesSkipOnlyZeroProducts) {
       return cr::gemm_cr(args, cfg);
     });
   });
+}
+
+// TRMM's panels (level3::trmm_panel_start): from the bottom they cover every row once, each packed panel (rows x
+// its last row) within 64 MiB or at most 64 rows, and where that bound does not cut them, the rows of B their GEMMs
+// reach add up to about 2m (halving), not the 4.5m of eight equal panels.
+TEST(LowerOperand, TrmmPanelsCoverTheTriangleWithinTheirBound) {
+  for (const std::size_t e : {std::size_t(4), std::size_t(8), std::size_t(16)})
+    for (const std::int64_t m : {1, 31, 64, 65, 100, 2048, 4000, 8192, 100000}) {
+      std::int64_t reach = 0, panels = 0;
+      bool capped = false;
+      for (std::int64_t r1 = m; r1 > 0;) {
+        const std::int64_t r0 = level3::trmm_panel_start(r1, e), rows = r1 - r0;
+        ASSERT_TRUE(r0 >= 0 && r0 < r1) << "m=" << m << " end=" << r1 << " start=" << r0;
+        const bool within = double(rows) * double(r1) * double(e) <= double(64 << 20);
+        EXPECT_TRUE(within || rows <= 64) << "m=" << m << " rows " << rows << " x " << r1;
+        capped = capped || rows < r1 / 2 - 32;
+        reach += r1, ++panels, r1 = r0;
+      }
+      if (!capped) EXPECT_LE(reach, 2 * m + 64) << "m=" << m << " element " << e << ": " << panels << " panels";
+    }
 }
 
 }  // namespace

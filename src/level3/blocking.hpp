@@ -23,11 +23,13 @@ inline std::int64_t half_of(std::int64_t size) {
 // [m/2, m), [m/4, m/2), ... on multiples of 32, to one of at most 64 rows at the top. Each panel is one GEMM over
 // the rows of B it reaches, which skips the zero products of its diagonal block (Operand::lower); halving keeps the
 // rows that B's panels are packed for near 2m in all (m/2 per panel with equal panels of m/8: 4.5m) and each
-// panel's rows within a factor 2 of one another in length (their scales share B's columns).
-inline std::int64_t trmm_panel_start(std::int64_t end) {
+// panel's rows within a factor 2 of one another in length (their scales share B's columns). A packed panel (its
+// rows x end elements) stays within 64 MiB: below that, panels of as many rows as fit (64 at least).
+inline std::int64_t trmm_panel_start(std::int64_t end, std::size_t element) {
   if (end <= 64) return 0;
-  const std::int64_t half = end / 2 / 32 * 32;
-  return half > 0 ? half : end / 2;
+  const std::int64_t half = end / 2 / 32 * 32, start = half > 0 ? half : end / 2;
+  const std::int64_t fit = std::int64_t((std::size_t(64) << 20) / (element * std::size_t(end))) / 32 * 32;
+  return std::max(start, end - std::max<std::int64_t>(fit, 64));
 }
 
 // TRMM: the columns of B a panel's GEMM takes at a time (its output, and the reversed rows of an upper triangle,

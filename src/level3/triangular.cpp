@@ -55,12 +55,15 @@ int trmm_left(const Gemm<E>& gemm, const TriangularView<E>& u, std::int64_t m, s
   const LowerView<E> l{u, m, reversed};
   const auto row = [&](std::int64_t i) { return reversed ? m - 1 - i : i; };  // of B, for row i of (P) B
   const std::int64_t w = trmm_columns(m, n, sizeof(E)), wc = std::min(n, w);
-  // The outputs and the reversed rows, for the first (largest) panel and then the others: fresh pages fault in at
-  // a tenth of a GEMM's time on a virtual machine.
-  const Buffer<E> out = make_buffer<E>(std::size_t((m - trmm_panel_start(m)) * wc));  // beta = 0: not read
+  std::int64_t most = 0;  // the rows of the largest panel
+  for (std::int64_t r1 = m; r1 > 0; r1 = trmm_panel_start(r1, sizeof(E)))
+    most = std::max(most, r1 - trmm_panel_start(r1, sizeof(E)));
+  // The outputs and the reversed rows, one buffer each for all panels: fresh pages fault in at a tenth of a GEMM's
+  // time on a virtual machine.
+  const Buffer<E> out = make_buffer<E>(std::size_t(most * wc));  // beta = 0: not read
   const Buffer<E> rev = make_buffer<E>(reversed ? std::size_t(m * wc) : 0);
   for (std::int64_t r1 = m; r1 > 0;) {
-    const std::int64_t r0 = trmm_panel_start(r1), rows = r1 - r0;
+    const std::int64_t r0 = trmm_panel_start(r1, sizeof(E)), rows = r1 - r0;
     const Buffer<E> p = pack_panel<E>(l, r0, r1, 0, r1);
     const Operand<E> lp{p.get(), rows, false, false, true, r0};
     for (std::int64_t c0 = 0; c0 < n; c0 += w) {
