@@ -11,6 +11,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 
 #include "bf16x/bf16x.h"
 #include "bf16x/bf16x_runtime.h"
@@ -660,43 +661,34 @@ TEST(CorrectRoundingKernels, PartsRoundToTheExactRounding) {
         const Terms x{{w, 0}, {beta, 0}, k, fp64};
         // the same entry unscaled, as a 1 x 1 GEMM for MPFR (every unscaled value exact: the scales keep them finite
         // and normal or subnormal without loss, checked)
-        bool exact_inputs = true;
-        if (fp64) {
-          check::Mat<double> ma(1, k), mb(k, 1), mc(1, 1);
+        // The entry in T (FP64 or FP32): its lines, C and scalars in T where they are exact in it.
+        const auto entry = [&](auto type) {
+          using T = decltype(type);
+          check::Mat<T> ma(1, k), mb(k, 1), mc(1, 1);
+          bool exact_inputs = true;
           for (std::int64_t l = 0; l < k; ++l) {
-            ma(0, l) = std::ldexp(a[std::size_t(3 * l)], sa), mb(l, 0) = std::ldexp(b[std::size_t(5 * l)], sb);
-            exact_inputs &= std::ldexp(ma(0, l), -sa) == a[std::size_t(3 * l)] &&
-                            std::ldexp(mb(l, 0), -sb) == b[std::size_t(5 * l)];
-          }
-          mc(0, 0) = c;
-          if (!exact_inputs || !std::isfinite(c)) continue;
-          const double want = check::exact_rounded_gemm<double>(ma, mb, w, beta, mc)(0, 0);
-          double got;
-          ++tried;
-          if (!kern.round_parts_d(parts, count, scale, x, c0, got)) continue;
-          ++decided;
-          below += std::fabs(want) < 0x1p-1022;
-          EXPECT_EQ(std::memcmp(&got, &want, sizeof got), 0)
-              << kern.isa << " trial " << trial << " got " << got << " want " << want << " scale " << scale;
-        } else {
-          check::Mat<float> ma(1, k), mb(k, 1), mc(1, 1);
-          for (std::int64_t l = 0; l < k; ++l) {
-            ma(0, l) = float(std::ldexp(a[std::size_t(3 * l)], sa)),
-                  mb(l, 0) = float(std::ldexp(b[std::size_t(5 * l)], sb));
+            ma(0, l) = T(std::ldexp(a[std::size_t(3 * l)], sa)), mb(l, 0) = T(std::ldexp(b[std::size_t(5 * l)], sb));
             exact_inputs &= std::ldexp(double(ma(0, l)), -sa) == a[std::size_t(3 * l)] &&
                             std::ldexp(double(mb(l, 0)), -sb) == b[std::size_t(5 * l)];
           }
-          mc(0, 0) = float(c);
-          if (!exact_inputs || !std::isfinite(float(c)) || float(w) != w || float(beta) != beta) continue;
-          const float want = check::exact_rounded_gemm<float>(ma, mb, float(w), float(beta), mc)(0, 0);
-          float got;
+          mc(0, 0) = T(c);
+          if (!exact_inputs || !std::isfinite(T(c)) || T(w) != w || T(beta) != beta) return;
+          const T want = check::exact_rounded_gemm<T>(ma, mb, T(w), T(beta), mc)(0, 0);
+          T got;
           ++tried;
-          if (!kern.round_parts_f(parts, count, scale, x, c0, got)) continue;
+          bool rounded;
+          if constexpr (std::is_same_v<T, double>)
+            rounded = kern.round_parts_d(parts, count, scale, x, c0, got);
+          else
+            rounded = kern.round_parts_f(parts, count, scale, x, c0, got);
+          if (!rounded) return;
           ++decided;
-          below += std::fabs(want) < 0x1p-126f;
+          below += std::fabs(want) < std::numeric_limits<T>::min();
           EXPECT_EQ(std::memcmp(&got, &want, sizeof got), 0)
-              << kern.isa << " FP32 trial " << trial << " got " << got << " want " << want << " scale " << scale;
-        }
+              << kern.isa << (fp64 ? " trial " : " FP32 trial ") << trial << " got " << got << " want " << want
+              << " scale " << scale;
+        };
+        fp64 ? entry(double{}) : entry(float{});
       }
       std::printf("parts %s %s: %lld of %lld decided (%lld below the normal range)\n", kern.isa, fp64 ? "FP64" : "FP32",
                   (long long)decided, (long long)tried, (long long)below);

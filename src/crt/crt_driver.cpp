@@ -702,6 +702,7 @@ void product_block(CrtCall<T>& c, const ThreadSpace& ws, const TileRunner& kerne
   // k-blocks an int32 accumulator can take: residue products <= 2^14, and up to 2^7 left from the last reduction.
   const std::int64_t flush_res = std::max<std::int64_t>(1, ((1ll << 31) - 1 - 128) / (std::int64_t(c.kc) << 14));
   std::int64_t pending = 0;
+  const std::uint64_t live = live_tiles(c.x.part, blk);
   for (std::int64_t kk = 0; kk < c.kb; ++kk) {
     const KBlock kb = c.kblock(kk);
     std::int8_t* apack = ws.apack + std::size_t(kk) * c.a_kstride;
@@ -710,7 +711,6 @@ void product_block(CrtCall<T>& c, const ThreadSpace& ws, const TileRunner& kerne
     bytes_pack += pack_block(c, ws, blk, kb, apack, have_a, &c.plan, c.max_s);
     clk.lap(ph.pack);
     residue_products(c, ws, kernel, blk, kk, apack, one_k, clk, ph);
-    const std::uint64_t live = live_tiles(c.x.part, blk);
     tiles += live * N;
     dots += live * N * (kb.kcp / 64) * 4;
     if (!one_k && ++pending == flush_res) {
