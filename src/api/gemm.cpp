@@ -141,9 +141,9 @@ int run_gemm(int transa, int transb, std::int64_t m, std::int64_t n, std::int64_
   }
   CallPlan plan = plan_call(opt, is_double, m, n, k);
   if (plan.status != BF16X_OK) return plan.status;
-  // A part: the modes whose method takes one (auto decides on the whole call's data, and may choose the host).
-  if (!whole && (plan.mode == BF16X_MODE_AUTO || !method::row(plan.method) || !method::row(plan.method)->parts))
-    return method::kPartDeclined;
+  // A part: the modes whose method takes one (auto, which decides on the whole call's data and may choose the
+  // host, has no row until it has chosen).
+  if (const method::Row* r = method::row(plan.method); !whole && (!r || !r->parts)) return method::kPartDeclined;
   const method::Call<T> x{transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, c_rows, part, a_lower};
   if (plan.mode == BF16X_MODE_AUTO)
     if (const int st = settle_auto<T>(plan, x.opa(), x.opb()); st != BF16X_OK) return st;
