@@ -82,7 +82,25 @@ TEST(CrtModuli, ReconstructionOfRandomIntegers) {
         EXPECT_EQ(out[j], xv);
       }
     }
+    // The exact way (the guard's second level): |out - X| <= u |out| + 2 u^2 |X| + 2^(g - 92), against the exact X
+    // (xv - x, formed in 128 bits, is exact). Integers of 53 bits or fewer come out exact, and on this draw so does
+    // every X: the rounding of X itself (double(__int128) rounds to nearest).
+    std::vector<double> exact(cols);
+    crt::reconstruct_row_exact(res.data(), cols, cols, p, exact.data());
+    for (int j = 0; j < cols; ++j) {
+      const double err = std::fabs(double(i128(exact[j]) - x[j]));
+      EXPECT_LE(err, std::ldexp(std::fabs(exact[j]), -53) + std::ldexp(std::fabs(double(x[j])), -105) +
+                         std::ldexp(1.0, p.g - 92))
+          << "n=" << n << " j=" << j;
+      EXPECT_EQ(exact[j], double(x[j])) << "n=" << n << " j=" << j;
+    }
   }
+}
+
+// The exact way's chunks (moduli.hpp): g <= 120 for every moduli count, so that three chunks of 40 bits cover every
+// bit of q_t and P below 2^g.
+TEST(CrtModuli, ExactChunksCoverTheLowBits) {
+  for (int n = 1; n <= crt::kMaxModuli; ++n) EXPECT_LE(crt::crt_plan(n).g, 120) << n;
 }
 
 TEST(CrtModuli, ResiduesOfLargeIntegers) {

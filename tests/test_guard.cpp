@@ -289,6 +289,80 @@ TEST(Guard, HostLinesKeepTheRestEmulated) {
   }
 }
 
+// A product whose entries are all about 2^-50 of their row's and column's largest products (op(A)'s columns graded
+// 2^0 .. 2^-50 along k, op(B)'s rows the other way, so that a large entry of A meets only small ones of B; as in an
+// AO-to-MO transform with core and diffuse functions), with a block of entries whose products are all zero (A's first
+// rows zero on the second half of k, B's first columns on the first). The one-level proof (about 2^-72 S k) proves
+// none of them, and the host GEMM used to run the call; the second level (method/second_level.hpp) keeps it on the
+// engine, every entry within the guard's bound (the zero block exact), in both layouts, with the same bits on every
+// INT8 engine and thread count. The BF16 slices have no second level: fp64x21 sends the call to the host.
+Case graded_across_k(std::int64_t m, std::int64_t k, std::int64_t n, std::mt19937_64& g) {
+  Mat a = random_mat(m, k, g), b = random_mat(k, n, g);
+  for (std::int64_t l = 0; l < k; ++l) {
+    const double down = std::exp2(-50.0 * double(l) / double(k - 1));
+    for (std::int64_t i = 0; i < m; ++i) a(i, l) *= down;
+    for (std::int64_t j = 0; j < n; ++j) b(l, j) *= std::exp2(-50.0) / down;
+  }
+  for (std::int64_t i = 0; i < 6; ++i)
+    for (std::int64_t l = k / 2; l < k; ++l) a(i, l) = 0;
+  for (std::int64_t j = 0; j < 5; ++j)
+    for (std::int64_t l = 0; l < k / 2; ++l) b(l, j) = 0;
+  return {"graded_across_k", a, b};
+}
+
+TEST(Guard, SecondLevelKeepsGradedProductsOnTheEngine) {
+  std::mt19937_64 g(41);
+  const Case cs = graded_across_k(70, 90, 60, g);
+  const std::int64_t m = cs.a.rows, k = cs.a.cols, n = cs.b.cols;
+  // C0 of the products' size (a larger one would hide their errors in the bound's u |beta C0|).
+  const Mat ref = check::exact_gemm(cs.a, cs.b), absab = check::abs_gemm(cs.a, cs.b);
+  Mat c0 = random_mat(m, n, g);
+  for (double& v : c0.v) v *= 0x1p-44;
+  const double alpha = -0.5;  // exact in the check's sums
+  for (int mode : {BF16X_MODE_FP64C(15), BF16X_MODE_FP64C(20), BF16X_MODE_FP64X21}) {
+    for (bool row : {false, true}) {
+      const double beta = row ? 2.0 : 0.0;
+      bf16x_stats st;
+      const Mat c = run_in_layout(mode, row, cs.a, cs.b, alpha, beta, c0, st);
+      const std::string what = std::string(bf16x_mode_name(mode)) + (row ? " row-major, beta 2" : "");
+      EXPECT_EQ(outside_bound(c, ref, absab, c0, alpha, beta, k), "") << what;
+      if (mode == BF16X_MODE_FP64X21) {
+        EXPECT_EQ(st.mode, BF16X_MODE_NATIVE) << what;
+        continue;
+      }
+      EXPECT_EQ(st.mode, mode) << what;
+      EXPECT_EQ(st.guard, BF16X_GUARD_ENTRIES) << what;
+      EXPECT_LT(st.entries_repaired, std::uint64_t(m * n) / 8) << what;
+      for (std::int64_t i = 0; i < 6; ++i)
+        for (std::int64_t j = 0; j < 5; ++j) ASSERT_EQ(c(i, j), beta * c0(i, j)) << what;  // no product: exact
+    }
+  }
+  // Same bits on every INT8 engine and thread count.
+  std::vector<double> first;
+  const int engines[] = {BF16X_ENGINE_REFERENCE, BF16X_ENGINE_AVX2_INT8, BF16X_ENGINE_AVX512VNNI,
+                         BF16X_ENGINE_AMX_MODEL, BF16X_ENGINE_AMX};
+  for (int e : engines) {
+    if (!bf16x_engine_available(e)) continue;
+    for (int t = 1; t <= 4; ++t) {
+      bf16x_set_num_threads(t);
+      Mat c = c0;
+      bf16x_stats st;
+      bf16x_options o = options_for(BF16X_MODE_FP64C(15), &st);
+      o.engine = e;
+      ASSERT_EQ(bf16x_dgemm_ex(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, alpha, cs.a.data(), m,
+                               cs.b.data(), k, 2.0, c.data(), m, &o),
+                BF16X_OK);
+      EXPECT_EQ(st.mode, BF16X_MODE_FP64C(15));
+      if (first.empty())
+        first = c.v;
+      else
+        EXPECT_EQ(std::memcmp(first.data(), c.v.data(), first.size() * sizeof(double)), 0)
+            << "engine " << bf16x_engine_name(e) << " threads " << t;
+    }
+  }
+  bf16x_set_num_threads(0);
+}
+
 // The raw modes (guard off) are what the issue saw: far outside the componentwise bound on the graded inputs, so
 // the check above can fail; Table 4 stays reproducible this way.
 TEST(Guard, RawModesAreNotComponentwise) {
@@ -590,6 +664,15 @@ TEST(Guard, AccuracyOnlyAutoStaysEmulated) {
     ASSERT_EQ(r.status, BF16X_OK);
     EXPECT_NE(r.stats.mode, BF16X_MODE_NATIVE) << cs.name;
   }
+  // Products that one fixed-point level cannot prove: auto's most accurate CRT mode with its second level.
+  std::mt19937_64 g(41);
+  const Case gk = graded_across_k(70, 90, 60, g);
+  const Result r = run(gk, BF16X_MODE_AUTO, BF16X_GUARD_DEFAULT);
+  ASSERT_EQ(r.status, BF16X_OK);
+  EXPECT_EQ(r.stats.mode, BF16X_MODE_FP64C(20));
+  EXPECT_EQ(r.stats.guard, BF16X_GUARD_ENTRIES);
+  EXPECT_LE(componentwise(r.c, check::exact_gemm(gk.a, gk.b), check::abs_gemm(gk.a, gk.b)),
+            (4.0 * double(gk.a.cols) + 1) * kU);
 }
 
 }  // namespace

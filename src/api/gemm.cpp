@@ -116,7 +116,8 @@ void report_call(const bf16x_options& opt, const Outcome& out, int st, double se
              : fma_units       ? "fma"
              : out.engine >= 0 ? bf16x_engine_name(out.engine)
                                : host::library_name();
-  v.why = out.why + (out.guard ? method::guard_why(out.guard, out.repaired, out.host_lines) : std::string());
+  v.why =
+      out.why + (out.guard ? method::guard_why(out.guard, out.repaired, out.host_lines, out.levels) : std::string());
   v.repaired = out.repaired;
   v.threads = out.engine >= 0 ? bf16x_get_num_threads() : -1;
   v.status = st;

@@ -59,6 +59,9 @@ struct CrtConfig {
   // Pack an operand once into a cache shared by all blocks where it fits (crt_workspace_bytes); off: every block
   // packs its own panels. The same results either way (tests compare them).
   bool operand_caches = true;
+  // The CRT of every entry with the exact way (reconstruct_row_exact: only its last sum rounds), for the guard's
+  // second level (method/second_level.hpp); off: the vectorised way, error 2^(g-34) + u |X|.
+  bool exact_reconstruction = false;
   CrtScales* scales = nullptr;
   // Filled by the call.
   std::size_t workspace_bytes = 0;  // crt_workspace_bytes of the call's blocking: what it reserved

@@ -52,6 +52,10 @@ void residue_rows(const std::int32_t* acc, std::size_t ld, int rows, int cols, c
 void reconstruct_row(const std::int8_t* res, std::size_t stride, int cols, const CrtPlan& plan, double* s1, double* s2,
                      double* out);
 
+// reconstruct_row's X_j with every sum exact but the last (the plan's 40-bit chunks, moduli.hpp), in one scalar
+// order on every CPU: |out_j - X_j| <= u |out_j| + 2 u^2 |X_j| + 2^(g - 92) (docs/numerics.md, "Second level").
+void reconstruct_row_exact(const std::int8_t* res, std::size_t stride, int cols, const CrtPlan& plan, double* out);
+
 // C(i, j) at c[i rs + j cs], i < rows, j < cols, from X(i, j) at x[i ldx + j]: v = m_alpha X, s = (v f_row[i])
 // f_col[j] where both are nonzero (one rounding, as ldexp), else ldexp(v, e_row[i] + e_col[j]); then C = T(s) where
 // beta is 0 (C not read), else T(s + beta C) in FP64.

@@ -1,7 +1,9 @@
 #include "crt/moduli.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <mutex>
+#include <utility>
 
 namespace bf16x::crt {
 namespace {
@@ -72,12 +74,15 @@ CrtPlan make_plan(int n) {
   c.P1 = P.range(c.g, c.bits);
   c.P2 = P.range(0, c.g);
   c.invP = 1.0 / (c.P1 + c.P2);
+  const auto chunk = [&](int i) { return std::pair{std::max(0, c.g - 40 * (i + 1)), std::max(0, c.g - 40 * i)}; };
+  for (int i = 0; i < 3; ++i) c.Px[i] = P.range(chunk(i).first, chunk(i).second);
   for (int t = 0; t < n; ++t) {
     const std::uint32_t p = std::uint32_t(kModuli[t]);
     const Big M = P.div(p);
     const Big q = M.mul(inverse_mod(M.mod(p), p));  // < M p = P
     c.q1[t] = q.range(c.g, c.bits);
     c.q2[t] = q.range(0, c.g);
+    for (int i = 0; i < 3; ++i) c.qx[i][t] = q.range(chunk(i).first, chunk(i).second);
     c.p[t] = p;
     c.invp[t] = 1.0 / p;
     c.pf[t] = float(p);

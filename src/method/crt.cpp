@@ -1,9 +1,13 @@
 // The CRT modes (fp64c<N>, fp32c<N>): Ozaki scheme II on the plan's INT8 engine (crt/), under the guard where it
 // applies.
+#include <algorithm>
+#include <type_traits>
+
 #include "crt/crt_driver.hpp"
 #include "crt/crt_mode.hpp"
 #include "engine/records.hpp"
 #include "method/guarded_run.hpp"
+#include "method/second_level.hpp"
 #include "method/table.hpp"
 #include "util/thread_scope.hpp"
 
@@ -18,7 +22,29 @@ int gemm(const Plan& p, const Call<T>& x, Outcome& out) {
   cfg.fast_scaling = p.fast_scaling;
   const util::ThreadScope threads(p.threads);
   bool done;
-  const int st = guarded_run<T>(p, x, out, done, [&] { return crt::gemm_crt(x.args(), cfg); });
+  // The second level's products on the call's engine and threads with the exact reconstruction, their counts and
+  // times added to the call's.
+  const auto level = [&](const GuardRequest& g, std::uint64_t limit, Outcome& o) {
+    if constexpr (std::is_same_v<T, double>) {
+      const auto product = [&](const pack::GemmArgs<double>& y) {
+        crt::CrtConfig one = cfg;
+        one.exact_reconstruction = true;
+        const util::DriverStatus s = crt::gemm_crt(y, one);
+        cfg.micro_tiles += one.micro_tiles;
+        cfg.dot_products += one.dot_products;
+        cfg.seconds_scale += one.seconds_scale;
+        cfg.seconds_products += one.seconds_products;
+        cfg.phases.add(one.phases);
+        cfg.workspace_bytes = std::max(cfg.workspace_bytes, one.workspace_bytes);
+        return s;
+      };
+      return second_level(g, x.repair(), x.m, x.n, limit, o, product);
+    } else {
+      return no_second_level(g, limit, o);
+    }
+  };
+  const int st = guarded_run<T>(
+      p, x, out, done, [&] { return crt::gemm_crt(x.args(), cfg); }, level);
   if (st != BF16X_OK || out.guard == BF16X_GUARD_NATIVE) return st;
   out.seconds_split = cfg.seconds_scale;
   out.seconds_compute = cfg.seconds_products;

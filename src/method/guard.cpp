@@ -89,7 +89,7 @@ GuardPlan plan_guard(const GuardRequest& g, const pack::MatrixView<T>& a, const 
   p.nonfinite = c.nonfinite;
   p.micro_tiles = c.micro_tiles;
   if (!c.complete || (!c.nonfinite && !choose_host_lines(c.failing, m, n, limit, p.lines))) {
-    p.native = true;
+    p.native = p.unproved = true;
     p.result = BF16X_GUARD_NATIVE;
     return p;
   }
@@ -342,7 +342,7 @@ template void run_host_lines(const driver::RepairArgs<float>&, std::int64_t, std
 template void run_host_lines(const driver::RepairArgs<double>&, std::int64_t, std::int64_t, const HostLines&,
                              LineCopies<double>&, std::vector<Entry>&, std::vector<double>&);
 
-std::string guard_why(int result, std::uint64_t repaired, std::uint64_t host_lines) {
+std::string guard_why(int result, std::uint64_t repaired, std::uint64_t host_lines, int levels) {
   static const char* const names[] = {"none", "envelope", "entries", "native"};
   char why[96];
   if (result == BF16X_GUARD_ENTRIES && host_lines > 0)
@@ -352,7 +352,7 @@ std::string guard_why(int result, std::uint64_t repaired, std::uint64_t host_lin
     std::snprintf(why, sizeof why, ",guard=entries,repaired=%llu", static_cast<unsigned long long>(repaired));
   else
     std::snprintf(why, sizeof why, ",guard=%s", names[std::clamp(result, 0, 3)]);
-  return why;
+  return levels > 1 ? why + std::string(",levels=") + std::to_string(levels) : std::string(why);
 }
 
 }  // namespace bf16x::method

@@ -26,6 +26,10 @@ struct GuardRequest {
   double fill = -1;       // policy::fill_ratio if auto measured it, else -1
   double tau = 0;         // the target; 0: guard_target (4 k u)
   bool host = true;       // a host GEMM can take the call: else every unproved entry is repaired
+  // Where too many entries stay unproved, the second level (method/second_level.hpp: four products of the mode)
+  // instead of the host GEMM: for a mode asked for, and for auto on accuracy alone; auto's cost model chose the
+  // emulation for one product's price, so its calls go to the host as before.
+  bool second_level = true;
   // A triangular call (method::Call::part): only its entries are repaired, and where the host GEMM would run (the
   // whole call, host lines, NaN or Inf alpha or beta) the call is declined before anything is written.
   pack::OutputPart part = pack::OutputPart::all;
@@ -42,6 +46,7 @@ bool guard_applies(int option, int mode, bool chosen_by_auto, bool scaled);
 // does not prove, plan_guard).
 struct GuardPlan {
   bool native = false;
+  bool unproved = false;  // native for too many unproved entries (the second level's case), not for a tiny call
   bool nonfinite = false;
   int result = 0;  // bf16x_guard_result
   std::vector<Entry> failing;
@@ -52,8 +57,8 @@ template <typename T>
 GuardPlan plan_guard(const GuardRequest& g, const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std::int64_t m,
                      std::int64_t n, std::int64_t k);
 
-// The verbose fields of a guarded call: ",guard=envelope|entries|native[,repaired=N[,host_lines=L]]".
-std::string guard_why(int result, std::uint64_t repaired, std::uint64_t host_lines = 0);
+// The verbose fields of a guarded call: ",guard=envelope|entries|native[,repaired=N[,host_lines=L][,levels=2]]".
+std::string guard_why(int result, std::uint64_t repaired, std::uint64_t host_lines = 0, int levels = 1);
 
 // alpha (op(A) op(B))_ij + beta c0 rounded once from the exact value (cr/exact_sum.hpp): the repair's last resort
 // where the FP64 dot product leaves the exponent range (driver::repair_entries).
@@ -114,11 +119,12 @@ void run_host_lines(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t
                     LineCopies<T>& copies, std::vector<Entry>& failing, std::vector<T>& c0);
 
 // emulate(bool& ran) runs the mode (ran = false where it handed the call to the host GEMM: NaN/Inf); host() runs the
-// host GEMM (host_in_range). Both return a bf16x status. C is written only by them and, after a successful emulation,
-// by the repair.
-template <typename T, typename Emulate, typename Host>
+// host GEMM (host_in_range); level(g, limit, out) the second fixed-point level (method/second_level.hpp) where the
+// proof left too many entries unproved, kSecondLevelNotRun where it did not run. Each returns a bf16x status. C is
+// written only by them and, after a successful emulation, by the repair.
+template <typename T, typename Emulate, typename Host, typename Level>
 int run_guarded(const GuardRequest& g, const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n, Outcome& out,
-                Emulate&& emulate, Host&& host) {
+                Emulate&& emulate, Host&& host, Level&& level) {
   bool ran = true;
   // A NaN or Inf alpha or beta leaves no finite entry to prove or repair (the repair rounds alpha AB + beta C for
   // finite scalars, and its exact sum would turn an Inf into a finite value): the host GEMM's IEEE classes, as for
@@ -146,6 +152,11 @@ int run_guarded(const GuardRequest& g, const driver::RepairArgs<T>& x, std::int6
     std::erase_if(p.failing, [&](const Entry& e) { return !pack::in_part(g.part, e.i, e.j); });
   }
   out.guard = p.result;
+  if (p.native && p.unproved && whole && g.second_level) {
+    const std::uint64_t entries = std::uint64_t(m) * std::uint64_t(n);
+    const int st = level(g, g.host ? entries / 8 : entries, out);
+    if (st != kSecondLevelNotRun) return st;
+  }
   if (p.native) return host();
   LineCopies<T> lines;
   try {

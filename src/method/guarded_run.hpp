@@ -10,8 +10,10 @@ namespace bf16x::method {
 // driver() runs the method's driver (a util::DriverStatus): `done` where it wrote C, not where it handed NaN or Inf to
 // the host GEMM (nonfinite_input). The status of the call; out.guard == BF16X_GUARD_NATIVE where the guard sent the
 // whole call to the host GEMM instead (the plan's reason then on the verbose line, as for a call the method ran).
-template <typename T, typename Driver>
-int guarded_run(const Plan& p, const Call<T>& x, Outcome& out, bool& done, Driver&& driver) {
+// level(g, limit, out): the method's second fixed-point level (method/second_level.hpp), kSecondLevelNotRun where it
+// has none; `done` where it ran.
+template <typename T, typename Driver, typename Level>
+int guarded_run(const Plan& p, const Call<T>& x, Outcome& out, bool& done, Driver&& driver, Level&& level) {
   done = false;
   const auto emulate = [&](bool& ran) {
     const util::DriverStatus s = driver();
@@ -25,7 +27,13 @@ int guarded_run(const Plan& p, const Call<T>& x, Outcome& out, bool& done, Drive
   GuardRequest g = *p.guard;
   g.host = host::can_take(x.m, x.n, x.k, x.lda, x.ldb, x.ldc);  // else the guard repairs every unproved entry
   g.part = x.part;
-  const int st = run_guarded<T>(g, x.repair(), x.m, x.n, out, emulate, [&] { return x.host_guarded(); });
+  const auto second = [&](const GuardRequest& r, std::uint64_t limit, Outcome& o) {
+    const int st = level(r, limit, o);
+    done = st == BF16X_OK;
+    return st;
+  };
+  const int st = run_guarded<T>(
+      g, x.repair(), x.m, x.n, out, emulate, [&] { return x.host_guarded(); }, second);
   if (out.guard == BF16X_GUARD_NATIVE) out.why += p.reason;
   return st;
 }
@@ -38,6 +46,9 @@ inline void ran_as_planned(const Plan& p, Outcome& out) {
 }
 
 // NaN or Inf in the operands, or a NaN or Inf alpha or beta: the host GEMM classifies them exactly.
+// A method without a second level (guarded_run's `level`).
+inline int no_second_level(const GuardRequest&, std::uint64_t, Outcome&) { return kSecondLevelNotRun; }
+
 template <typename T>
 int nonfinite_to_host(const Call<T>& x, Outcome& out) {
   out.why = ",fallback=nonfinite";

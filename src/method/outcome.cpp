@@ -15,6 +15,7 @@ void merge_outcome(Outcome& total, const Outcome& one) {
   total.guard = std::max(total.guard, one.guard);  // the strongest step any product needed
   total.repaired += one.repaired;
   total.host_lines += one.host_lines;
+  total.levels = std::max(total.levels, one.levels);
   total.seconds_guard += one.seconds_guard;
   total.phases.add(one.phases);
 }

@@ -15,6 +15,10 @@ namespace bf16x::method {
 // written, and the caller covers the triangle with whole GEMMs instead (level3/gemmt.cpp). Never a caller's status.
 constexpr int kPartDeclined = 0x7fff0001;
 
+// What the guard's second fixed-point level (method/second_level.hpp) returns where it did not run: C untouched, the
+// caller runs the host GEMM instead. Never a caller's status.
+constexpr int kSecondLevelNotRun = 0x7fff0002;
+
 struct Outcome {
   int mode = BF16X_MODE_NATIVE;  // mode that ran
   int engine = -1;               // engine that ran, -1: the host BLAS
@@ -25,6 +29,7 @@ struct Outcome {
   int guard = 0;                 // bf16x_guard_result
   std::uint64_t repaired = 0;    // entries the guard recomputed (by dot products, or by the host on its host lines)
   std::uint64_t host_lines = 0;  // rows and columns the guard sent to the host (method/guard_lines.hpp)
+  int levels = 1;                // 2: the guard's second fixed-point level ran the call (method/second_level.hpp)
   double seconds_guard = 0;      // the guard's proof and repair
   util::PhaseTimes phases;       // the driver's (bf16x_stats version 3)
 };

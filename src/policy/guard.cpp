@@ -33,7 +33,7 @@ EntryBound entry_bound(int mode, std::int64_t k, int block_k) {
     // sa, sb >= sigma under either scaling; the write rounds X~, m_alpha X~ and the sum: (1 + 3u) on E,
     // (2u + u^2) |alpha R| and u (or u32 + 2u) |C|, with |C| <= |alpha| (P + E) + |beta C0|.
     const crt::CrtPlan& plan = crt::crt_plan(crt::crt_moduli(mode));
-    const int sigma = (plan.L - ceil_log2(k) - 1) / 2;
+    const int sigma = crt_sigma(mode, k);
     const double uc = crt::is_fp64c(mode) ? u : kUnitRoundoff32 + 2 * u;
     const double grow = (1 + 3 * u) * (1 + uc);
     b.c_norm = std::ldexp(1.0, -sigma) * grow;
@@ -42,6 +42,10 @@ EntryBound entry_bound(int mode, std::int64_t k, int block_k) {
     b.valid = sigma > 0;
   }
   return b;
+}
+
+int crt_sigma(int mode, std::int64_t k) {
+  return crt::is_crt_mode(mode) ? (crt::crt_plan(crt::crt_moduli(mode)).L - ceil_log2(k) - 1) / 2 : 0;
 }
 
 double guard_target(bool is_double, std::int64_t k) {

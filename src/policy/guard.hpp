@@ -28,6 +28,10 @@ struct EntryBound {
 };
 EntryBound entry_bound(int mode, std::int64_t k, int block_k);
 
+// The bits every row of op(A) and column of op(B) keeps below its largest magnitude in a CRT mode at depth k, under
+// either scaling: sigma = floor((L - ceil(log2 k) - 1) / 2) (docs/numerics.md, "CRT modes"); 0 for other modes.
+int crt_sigma(int mode, std::int64_t k);
+
 // The guard's target: 4 k u, u the unit roundoff of the routine.
 double guard_target(bool is_double, std::int64_t k);
 
