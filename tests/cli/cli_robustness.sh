@@ -160,11 +160,11 @@ awk '($3 == "fp64c8" || $3 == "fp64cr") && $4 == "dgemm" {n++; if ($10 != "-" ||
   { echo "FAIL bench: xraw/overhead not '-' for fp64c8/fp64cr:"; grep -E 'fp64c8|fp64cr' out.txt | head -2; fail=1; }
 
 # bench --routine of a level-3 routine: one row per mode with the routine's rate, the same mode's GEMM rate and
-# their ratio; the precision from the mode or the routine's letter, a mode of the other precision or an unknown
+# their ratio, measured and in the AMX projection; the precision from the mode or the routine's letter, a mode of the other precision or an unknown
 # routine refused before anything runs, and the outputs it does not write refused too.
 l3=(--sizes 32 --threads 1 --reps 1 --warmup 0)
 expect 0 "bench --routine syrk --modes fp64x21,fp32x6" "$cli" bench --routine syrk "${l3[@]}" --modes fp64x21,fp32x6
-grep -Eq '^dsyrk +32 +1 +fp64x21 +- +[a-z0-9-]+( +[0-9.]+){5}$' out.txt &&
+grep -Eq '^dsyrk +32 +1 +fp64x21 +- +[a-z0-9-]+( +[0-9.]+){5} +[0-9.]+$' out.txt &&
   grep -Eq '^ssyrk +32 +1 +fp32x6 ' out.txt || { echo "FAIL bench --routine syrk rows:"; cat out.txt; fail=1; }
 expect 0 "bench --routine zherk --complex-method 3m --csv" "$cli" bench --routine zherk "${l3[@]}" --modes fp64c15 \
   --complex-method 3m --csv l3.csv

@@ -16,6 +16,7 @@
 #include "bf16x/bf16x.hpp"
 #include "cli_checks.hpp"
 #include "cmd_bench_baselines.hpp"
+#include "cmd_bench_phases.hpp"
 #include "command.hpp"
 #include "host/host_blas.hpp"
 #include "settings/names.hpp"
@@ -132,14 +133,22 @@ struct Row {
   int threads = 0;
   std::string mode, method, engine = "-";
   double seconds = 0, gemm_seconds = 0, flops = 0, gemm_flops = 0, ratio = 0;  // ratio: median of per-run ratios
+  double amx_ratio =
+      bench::kNone;  // the same ratio in the AMX projection (a model; kNone: the mode has no tile operations)
   std::string error;
 };
 
 // One (routine, n, threads, mode, method) row: --warmup untimed pairs, then --reps pairs (GEMM, then the routine,
 // on the same operands), the rates' ratio formed pair by pair.
+// A call's time in the AMX projection (cmd_bench_phases.hpp): its time outside the engine's products, their sums,
+// and its tile operations at 16 cycles each on t threads at clock f.
+double projected(double seconds, const bf16x_stats& st, double clock_hz, int threads) {
+  return seconds - st.seconds_products + st.seconds_sums + double(st.dot_products) * 16.0 / (clock_hz * threads);
+}
+
 template <typename T>
 Row bench_row(const Level3BenchArgs& a, const Routine& r, char letter, std::int64_t n, int threads,
-              const std::string& mode, const std::string& method) {
+              const std::string& mode, const std::string& method, double clock_hz) {
   Row row;
   row.routine = std::string(1, letter) + r.name;
   row.n = n, row.threads = threads, row.mode = mode, row.method = method.empty() ? "-" : method;
@@ -180,20 +189,25 @@ Row bench_row(const Level3BenchArgs& a, const Routine& r, char letter, std::int6
   o.stats = &st;
 
   int status = BF16X_OK, ran = o.mode, gemm_ran = o.mode;
+  bf16x_stats gemm_st, routine_st;
   const auto gemm = [&] {
     const int s = call_gemm<T>(n, A.data(), B.data(), G.data(), &o);
     if (s != BF16X_OK) status = s;
     gemm_ran = st.mode;
+    gemm_st = st;
   };
   const auto routine = [&] {
     const int s = call_routine<T>(r.name, n, a_routine, B.data(), C.data(), o);
     if (s != BF16X_OK) status = s;
     ran = st.mode;
+    routine_st = st;
   };
+  // The correctly rounded modes run on the FMA units, native on the host: no tile operations to project.
+  const bool project = o.mode != BF16X_MODE_NATIVE && mode.find("cr") == std::string::npos && clock_hz > 0;
   const double unit = double(n) * double(n) * double(n) * (kComplex<T> ? 4.0 : 1.0);
   row.flops = r.flops * unit;
   row.gemm_flops = 2.0 * unit;
-  std::vector<double> tr, tg, q;
+  std::vector<double> tr, tg, q, qa;
   for (int i = 0; i < a.warmup + a.reps && status == BF16X_OK; ++i) {
     if (in_place) C = B;  // B again (trmm, trsm work in place), outside the timed part
     const double g = seconds_of(gemm);
@@ -201,6 +215,9 @@ Row bench_row(const Level3BenchArgs& a, const Routine& r, char letter, std::int6
     if (i < a.warmup) continue;
     tg.push_back(g), tr.push_back(t);
     q.push_back((row.flops / t) / (row.gemm_flops / g));
+    if (project)
+      qa.push_back((row.flops / projected(t, routine_st, clock_hz, threads)) /
+                   (row.gemm_flops / projected(g, gemm_st, clock_hz, threads)));
   }
   if (status != BF16X_OK) {
     row.error = fmt::format("{} (status {})", bf16x_status_string(status), status);
@@ -220,6 +237,7 @@ Row bench_row(const Level3BenchArgs& a, const Routine& r, char letter, std::int6
   row.seconds = median(tr);
   row.gemm_seconds = median(tg);
   row.ratio = median(q);
+  if (!qa.empty()) row.amx_ratio = median(qa);
   return row;
 }
 
@@ -228,9 +246,10 @@ void print_row(const Row& r) {
     fmt::print("{:<7} {:>6} {:>4}  {:<13} {:<3}  error: {}\n", r.routine, r.n, r.threads, r.mode, r.method, r.error);
     return;
   }
-  fmt::print("{:<7} {:>6} {:>4}  {:<13} {:<3} {:<11} {:>10.3f} {:>9.2f} {:>10.3f} {:>9.2f} {:>7.3f}\n", r.routine, r.n,
-             r.threads, r.mode, r.method, r.engine, r.seconds * 1e3, r.flops / r.seconds * 1e-9, r.gemm_seconds * 1e3,
-             r.gemm_flops / r.gemm_seconds * 1e-9, r.ratio);
+  fmt::print("{:<7} {:>6} {:>4}  {:<13} {:<3} {:<11} {:>10.3f} {:>9.2f} {:>10.3f} {:>9.2f} {:>7.3f} {:>7}\n", r.routine,
+             r.n, r.threads, r.mode, r.method, r.engine, r.seconds * 1e3, r.flops / r.seconds * 1e-9,
+             r.gemm_seconds * 1e3, r.gemm_flops / r.gemm_seconds * 1e-9, r.ratio,
+             std::isfinite(r.amx_ratio) ? fmt::format("{:.3f}", r.amx_ratio) : "-");
 }
 
 }  // namespace
@@ -278,16 +297,19 @@ int run_level3_bench(const Level3BenchArgs& a) {
     std::fprintf(stderr, "bf16x bench: --csv %s is not writable\n", a.csv.c_str());
     return kExitUsage;
   }
-  if (csv) std::fprintf(csv, "routine,n,threads,mode,method,engine,ms,gflops,gemm_ms,gemm_gflops,ratio\n");
+  if (csv) std::fprintf(csv, "routine,n,threads,mode,method,engine,ms,gflops,gemm_ms,gemm_gflops,ratio,amx_ratio\n");
   fmt::print(
       "host {} ({}); uniform [-1, 1], m = n = k, column-major, lower, side left, no transpose, alpha 1, beta 0 "
       "(trsm: a well-conditioned triangle); median of {} after {}\n",
       host::library_name(), host::core_name(), a.reps, a.warmup);
   fmt::print(
       "flops: syrk/herk n^2 k, syr2k/her2k 2 n^2 k, symm/hemm 2 m^2 n, trmm/trsm m^2 n, gemmt n^2 k, gemm 2 m n k; "
-      "complex 4x. ratio: the routine's rate over the same mode's GEMM rate, run by run (median)\n");
-  fmt::print("{:<7} {:>6} {:>4}  {:<13} {:<3} {:<11} {:>10} {:>9} {:>10} {:>9} {:>7}\n", "", "n", "thr", "mode", "alg",
-             "engine", "t [ms]", "GFLOP/s", "gemm [ms]", "gemm GF/s", "ratio");
+      "complex 4x. ratio: the routine's rate over the same mode's GEMM rate, run by run (median); amx: that ratio in "
+      "the AMX projection (a MODEL, not a measurement: each call's time less its products, plus their sums and its "
+      "tile operations at 16 cycles; docs/performance.md \"AMX projection\")\n");
+  fmt::print("{:<7} {:>6} {:>4}  {:<13} {:<3} {:<11} {:>10} {:>9} {:>10} {:>9} {:>7} {:>7}\n", "", "n", "thr", "mode",
+             "alg", "engine", "t [ms]", "GFLOP/s", "gemm [ms]", "gemm GF/s", "ratio", "amx");
+  const double clock_hz = bench::core_clock_hz();
   int rc = 0;
   for (std::int64_t n : a.sizes)
     for (int t : a.threads) {
@@ -312,10 +334,10 @@ int run_level3_bench(const Level3BenchArgs& a) {
         }
         const std::vector<std::string> methods = cplx && !a.methods.empty() ? a.methods : std::vector<std::string>{""};
         for (const std::string& method : methods) {
-          const Row row = l == 's'   ? bench_row<float>(a, *r, l, n, t, m, method)
-                          : l == 'd' ? bench_row<double>(a, *r, l, n, t, m, method)
-                          : l == 'c' ? bench_row<std::complex<float>>(a, *r, l, n, t, m, method)
-                                     : bench_row<std::complex<double>>(a, *r, l, n, t, m, method);
+          const Row row = l == 's'   ? bench_row<float>(a, *r, l, n, t, m, method, clock_hz)
+                          : l == 'd' ? bench_row<double>(a, *r, l, n, t, m, method, clock_hz)
+                          : l == 'c' ? bench_row<std::complex<float>>(a, *r, l, n, t, m, method, clock_hz)
+                                     : bench_row<std::complex<double>>(a, *r, l, n, t, m, method, clock_hz);
           print_row(row);
           std::fflush(stdout);
           if (!row.error.empty()) {
@@ -323,10 +345,11 @@ int run_level3_bench(const Level3BenchArgs& a) {
             continue;
           }
           if (csv)
-            std::fprintf(csv, "%s,%lld,%d,%s,%s,%s,%.6f,%.3f,%.6f,%.3f,%.4f\n", row.routine.c_str(), (long long)row.n,
-                         row.threads, row.mode.c_str(), row.method.c_str(), row.engine.c_str(), row.seconds * 1e3,
-                         row.flops / row.seconds * 1e-9, row.gemm_seconds * 1e3,
-                         row.gemm_flops / row.gemm_seconds * 1e-9, row.ratio);
+            std::fprintf(csv, "%s,%lld,%d,%s,%s,%s,%.6f,%.3f,%.6f,%.3f,%.4f,%s\n", row.routine.c_str(),
+                         (long long)row.n, row.threads, row.mode.c_str(), row.method.c_str(), row.engine.c_str(),
+                         row.seconds * 1e3, row.flops / row.seconds * 1e-9, row.gemm_seconds * 1e3,
+                         row.gemm_flops / row.gemm_seconds * 1e-9, row.ratio,
+                         std::isfinite(row.amx_ratio) ? fmt::format("{:.4f}", row.amx_ratio).c_str() : "");
         }
       }
     }
