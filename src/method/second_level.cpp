@@ -105,7 +105,7 @@ int second_level(const GuardRequest& g, const driver::RepairArgs<double>& x, std
     if (!run(a2, vb2, g3)) return kSecondLevelNotRun;
     // |G~ - AB|_ij <= S_ij es + c_rel P_ij: G1 and P1 only the exact reconstruction's S c_exact (their operands are
     // exact in the fixed point), G2 and G3 also the truncation, on scales 2^-t S with 1-norms of at most k; the
-    // reconstructions' u |X| terms sum to at most (u + 3u^2) P <= c_rel P (docs/numerics.md, "Second level"). r and
+    // reconstructions' u |X| terms sum to at most (u + 2u^2) P <= c_rel P (docs/numerics.md, "Second level"). r and
     // the sum each round once. P_ij >= P1_ij >= (P1~ - S c_exact) / (1 + c_rel).
     const double c_exact = std::ldexp(1 + 8 * u, crt::crt_plan(crt::crt_moduli(g.mode)).g - 92 - 2 * t);
     const double es =
