@@ -22,13 +22,15 @@ int gemm(const Plan& p, const Call<T>& x, Outcome& out) {
   cfg.fast_scaling = p.fast_scaling;
   const util::ThreadScope threads(p.threads);
   bool done;
-  // The second level's products on the call's engine and threads with the exact reconstruction, their counts and
-  // times added to the call's.
+  // The second level's products on the call's engine and threads with the exact reconstruction and the scales from
+  // the 2-norms (no bound pass: every line keeps at least sigma bits under either scaling), their counts and times
+  // added to the call's.
   const auto level = [&](const GuardRequest& g, std::uint64_t limit, Outcome& o) {
     if constexpr (std::is_same_v<T, double>) {
       const auto product = [&](const pack::GemmArgs<double>& y) {
         crt::CrtConfig one = cfg;
         one.exact_reconstruction = true;
+        one.fast_scaling = true;
         const util::DriverStatus s = crt::gemm_crt(y, one);
         cfg.micro_tiles += one.micro_tiles;
         cfg.dot_products += one.dot_products;
