@@ -294,8 +294,8 @@ TEST(Guard, HostLinesKeepTheRestEmulated) {
 // AO-to-MO transform with core and diffuse functions), with a block of entries whose products are all zero (A's first
 // rows zero on the second half of k, B's first columns on the first). The one-level proof (about 2^-72 S k) proves
 // none of them, and the host GEMM used to run the call; the second level (method/second_level.hpp) keeps it on the
-// engine, every entry within the guard's bound (the zero block exact), in both layouts, with the same bits on every
-// INT8 engine and thread count. The BF16 slices have no second level: fp64x21 sends the call to the host.
+// engine, every entry within the guard's bound (the zero block exact), with the same bits in both layouts and on
+// every INT8 engine and thread count. The BF16 slices have no second level: fp64x21 sends the call to the host.
 Case graded_across_k(std::int64_t m, std::int64_t k, std::int64_t n, std::mt19937_64& g) {
   Mat a = random_mat(m, k, g), b = random_mat(k, n, g);
   for (std::int64_t l = 0; l < k; ++l) {
@@ -358,6 +358,11 @@ TEST(Guard, SecondLevelKeepsGradedProductsOnTheEngine) {
       else
         EXPECT_EQ(std::memcmp(first.data(), c.v.data(), first.size() * sizeof(double)), 0)
             << "engine " << bf16x_engine_name(e) << " threads " << t;
+      // Row-major: the same bits.
+      bf16x_stats rs;
+      const Mat r = run_in_layout(BF16X_MODE_FP64C(15), true, cs.a, cs.b, alpha, 2.0, c0, rs);
+      ASSERT_EQ(r.v.size(), first.size());
+      EXPECT_EQ(std::memcmp(first.data(), r.v.data(), first.size() * sizeof(double)), 0) << "row-major, threads " << t;
     }
   }
   bf16x_set_num_threads(0);
