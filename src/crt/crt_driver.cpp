@@ -656,13 +656,15 @@ void reconstruct_block(CrtCall<T>& c, const ThreadSpace& ws, const Block& blk, b
   const std::int64_t rs = c.x.c_row_major ? c.x.ldc : 1, cs = c.x.c_row_major ? 1 : c.x.ldc;
   WriteScales w = scales;
   w.f_row += i0, w.e_row += i0, w.f_col += j0, w.e_col += j0;
+  // The entries [at, at + len) of the block's rows: the exact way for the guard's second level, else the vectorised.
+  const auto crt_row = [&](std::size_t at, int len) {
+    if (c.cfg.exact_reconstruction)
+      reconstruct_row_exact(res + at, accn, len, plan, ws.work + at);
+    else
+      reconstruct_row(res + at, accn, len, plan, ws.s12, ws.s12 + nc, ws.work + at);
+  };
   if (!pack::block_cut_by_part(c.x.part, i0, rows, j0, cols)) {
-    for (int i = 0; i < rows; ++i)
-      if (c.cfg.exact_reconstruction)
-        reconstruct_row_exact(res + std::size_t(i) * nc, accn, cols, plan, ws.work + std::size_t(i) * nc);
-      else
-        reconstruct_row(res + std::size_t(i) * nc, accn, cols, plan, ws.s12, ws.s12 + nc,
-                        ws.work + std::size_t(i) * nc);
+    for (int i = 0; i < rows; ++i) crt_row(std::size_t(i) * nc, cols);
     write_scaled(c.x.c + i0 * rs + j0 * cs, rs, cs, ws.work, nc, rows, cols, w);
     return;
   }
@@ -671,10 +673,7 @@ void reconstruct_block(CrtCall<T>& c, const ThreadSpace& ws, const Block& blk, b
     if (in.lo >= in.hi) continue;
     const int j = int(in.lo - j0);
     const std::size_t at = std::size_t(i) * nc + std::size_t(j);
-    if (c.cfg.exact_reconstruction)
-      reconstruct_row_exact(res + at, accn, int(in.hi - in.lo), plan, ws.work + at);
-    else
-      reconstruct_row(res + at, accn, int(in.hi - in.lo), plan, ws.s12, ws.s12 + nc, ws.work + at);
+    crt_row(at, int(in.hi - in.lo));
     WriteScales r = w;
     r.f_row += i, r.e_row += i, r.f_col += j, r.e_col += j;
     write_scaled(c.x.c + (i0 + i) * rs + in.lo * cs, rs, cs, ws.work + std::size_t(i) * nc + j, nc, 1,

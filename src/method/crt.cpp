@@ -25,7 +25,7 @@ int gemm(const Plan& p, const Call<T>& x, Outcome& out) {
   // The second level's products on the call's engine and threads with the exact reconstruction and the scales from
   // the 2-norms (no bound pass: every line keeps at least sigma bits under either scaling), their counts and times
   // added to the call's.
-  const auto level = [&](const GuardRequest& g, std::uint64_t limit, Outcome& o) {
+  const auto level = [&](const GuardRequest& g, std::uint64_t limit, const GuardLines& scan, Outcome& o) {
     if constexpr (std::is_same_v<T, double>) {
       const auto product = [&](const pack::GemmArgs<double>& y) {
         crt::CrtConfig one = cfg;
@@ -40,9 +40,9 @@ int gemm(const Plan& p, const Call<T>& x, Outcome& out) {
         cfg.workspace_bytes = std::max(cfg.workspace_bytes, one.workspace_bytes);
         return s;
       };
-      return second_level(g, x.repair(), x.m, x.n, limit, o, product);
+      return second_level(g, x.repair(), x.m, x.n, limit, scan, o, product);
     } else {
-      return no_second_level(g, limit, o);
+      return no_second_level(g, limit, scan, o);
     }
   };
   const int st = guarded_run<T>(

@@ -91,6 +91,7 @@ GuardPlan plan_guard(const GuardRequest& g, const pack::MatrixView<T>& a, const 
   if (!c.complete || (!c.nonfinite && !choose_host_lines(c.failing, m, n, limit, p.lines))) {
     p.native = p.unproved = true;
     p.result = BF16X_GUARD_NATIVE;
+    p.scan = std::move(lines);
     return p;
   }
   p.result = BF16X_GUARD_ENTRIES;

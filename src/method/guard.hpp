@@ -50,6 +50,7 @@ struct GuardPlan {
   bool nonfinite = false;
   int result = 0;  // bf16x_guard_result
   std::vector<Entry> failing;
+  GuardLines scan{0, 0};  // where `unproved`: the lines' exponents and 1-norms the check measured
   HostLines lines;
   std::uint64_t micro_tiles = 0;
 };
@@ -119,9 +120,9 @@ void run_host_lines(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t
                     LineCopies<T>& copies, std::vector<Entry>& failing, std::vector<T>& c0);
 
 // emulate(bool& ran) runs the mode (ran = false where it handed the call to the host GEMM: NaN/Inf); host() runs the
-// host GEMM (host_in_range); level(g, limit, out) the second fixed-point level (method/second_level.hpp) where the
-// proof left too many entries unproved, kSecondLevelNotRun where it did not run. Each returns a bf16x status. C is
-// written only by them and, after a successful emulation, by the repair.
+// host GEMM (host_in_range); level(g, limit, scan, out) the second fixed-point level (method/second_level.hpp) where
+// the proof left too many entries unproved (scan: its lines), kSecondLevelNotRun where it did not run. Each returns a
+// bf16x status. C is written only by them and, after a successful emulation, by the repair.
 template <typename T, typename Emulate, typename Host, typename Level>
 int run_guarded(const GuardRequest& g, const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n, Outcome& out,
                 Emulate&& emulate, Host&& host, Level&& level) {
@@ -154,7 +155,7 @@ int run_guarded(const GuardRequest& g, const driver::RepairArgs<T>& x, std::int6
   out.guard = p.result;
   if (p.native && p.unproved && whole && g.second_level) {
     const std::uint64_t entries = std::uint64_t(m) * std::uint64_t(n);
-    const int st = level(g, g.host ? entries / 8 : entries, out);
+    const int st = level(g, g.host ? entries / 8 : entries, p.scan, out);
     if (st != kSecondLevelNotRun) return st;
   }
   if (p.native) return host();

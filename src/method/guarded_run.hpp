@@ -10,8 +10,8 @@ namespace bf16x::method {
 // driver() runs the method's driver (a util::DriverStatus): `done` where it wrote C, not where it handed NaN or Inf to
 // the host GEMM (nonfinite_input). The status of the call; out.guard == BF16X_GUARD_NATIVE where the guard sent the
 // whole call to the host GEMM instead (the plan's reason then on the verbose line, as for a call the method ran).
-// level(g, limit, out): the method's second fixed-point level (method/second_level.hpp), kSecondLevelNotRun where it
-// has none; `done` where it ran.
+// level(g, limit, scan, out): the method's second fixed-point level (method/second_level.hpp), kSecondLevelNotRun
+// where it has none; `done` where it ran.
 template <typename T, typename Driver, typename Level>
 int guarded_run(const Plan& p, const Call<T>& x, Outcome& out, bool& done, Driver&& driver, Level&& level) {
   done = false;
@@ -27,8 +27,8 @@ int guarded_run(const Plan& p, const Call<T>& x, Outcome& out, bool& done, Drive
   GuardRequest g = *p.guard;
   g.host = host::can_take(x.m, x.n, x.k, x.lda, x.ldb, x.ldc);  // else the guard repairs every unproved entry
   g.part = x.part;
-  const auto second = [&](const GuardRequest& r, std::uint64_t limit, Outcome& o) {
-    const int st = level(r, limit, o);
+  const auto second = [&](const GuardRequest& r, std::uint64_t limit, const GuardLines& scan, Outcome& o) {
+    const int st = level(r, limit, scan, o);
     done = st == BF16X_OK;
     return st;
   };
@@ -45,10 +45,12 @@ inline void ran_as_planned(const Plan& p, Outcome& out) {
   out.why += p.reason;
 }
 
-// NaN or Inf in the operands, or a NaN or Inf alpha or beta: the host GEMM classifies them exactly.
 // A method without a second level (guarded_run's `level`).
-inline int no_second_level(const GuardRequest&, std::uint64_t, Outcome&) { return kSecondLevelNotRun; }
+inline int no_second_level(const GuardRequest&, std::uint64_t, const GuardLines&, Outcome&) {
+  return kSecondLevelNotRun;
+}
 
+// NaN or Inf in the operands, or a NaN or Inf alpha or beta: the host GEMM classifies them exactly.
 template <typename T>
 int nonfinite_to_host(const Call<T>& x, Outcome& out) {
   out.why = ",fallback=nonfinite";

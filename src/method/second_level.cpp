@@ -48,7 +48,7 @@ enum : std::uint8_t { kProved = 0, kUnproved = 1, kZeroCandidate = 2 };
 }  // namespace
 
 int second_level(const GuardRequest& g, const driver::RepairArgs<double>& x, std::int64_t m, std::int64_t n,
-                 std::uint64_t limit, Outcome& out, const LevelProduct& product) {
+                 std::uint64_t limit, const GuardLines& lines, Outcome& out, const LevelProduct& product) {
   const std::int64_t k = x.k;
   if (!crt::is_fp64c(g.mode) || g.part != pack::OutputPart::all || x.alpha == 0 || m == 0 || n == 0 || k == 0)
     return kSecondLevelNotRun;
@@ -63,8 +63,7 @@ int second_level(const GuardRequest& g, const driver::RepairArgs<double>& x, std
   const double t0 = util::now();
   double in_products = 0;
   try {
-    GuardLines lines(m, n);
-    if (scan_lines(x.a, x.b, m, n, k, lines) || !in_range(lines, t, k, double(x.alpha))) return kSecondLevelNotRun;
+    if (!in_range(lines, t, k, double(x.alpha))) return kSecondLevelNotRun;
     const std::size_t mk = std::size_t(m) * std::size_t(k), kn = std::size_t(k) * std::size_t(n),
                       mn = std::size_t(m) * std::size_t(n);
     std::vector<double> a1(mk), a2(mk), b1(kn), b2(kn), g1(mn), g2(mn), g3(mn);

@@ -26,11 +26,12 @@ namespace bf16x::method {
 // reconstructed exactly.
 using LevelProduct = std::function<util::DriverStatus(const pack::GemmArgs<double>&)>;
 
-// C = alpha op(A) op(B) + beta C0 by the second level, every entry within the guard's bound: BF16X_OK, or
+// C = alpha op(A) op(B) + beta C0 by the second level, every entry within the guard's bound, from the lines the
+// one-level check measured (`lines`: the exponents and 1-norms of op(A)'s rows and op(B)'s columns): BF16X_OK, or
 // kSecondLevelNotRun (method/outcome.hpp) where the mode is not an FP64 CRT mode, the call is triangular, its lines'
 // scales leave the range the proof assumes, the copies cannot be allocated, a product did not run, or more entries
 // stay unproved than the repair takes (`limit`).
 int second_level(const GuardRequest& g, const driver::RepairArgs<double>& x, std::int64_t m, std::int64_t n,
-                 std::uint64_t limit, Outcome& out, const LevelProduct& product);
+                 std::uint64_t limit, const GuardLines& lines, Outcome& out, const LevelProduct& product);
 
 }  // namespace bf16x::method

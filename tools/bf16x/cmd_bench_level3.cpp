@@ -138,14 +138,14 @@ struct Row {
   std::string error;
 };
 
-// One (routine, n, threads, mode, method) row: --warmup untimed pairs, then --reps pairs (GEMM, then the routine,
-// on the same operands), the rates' ratio formed pair by pair.
-// A call's time in the AMX projection (cmd_bench_phases.hpp): its time outside the engine's products, their sums,
-// and its tile operations at 16 cycles each on t threads at clock f.
+// A call's time in the AMX projection (cmd_bench_phases.hpp), from its stats.
 double projected(double seconds, const bf16x_stats& st, double clock_hz, int threads) {
-  return seconds - st.seconds_products + st.seconds_sums + double(st.dot_products) * 16.0 / (clock_hz * threads);
+  return bench::amx_projected_seconds(seconds, st.seconds_products, st.seconds_sums, double(st.dot_products), clock_hz,
+                                      threads, st.engine == BF16X_ENGINE_AMX);
 }
 
+// One (routine, n, threads, mode, method) row: --warmup untimed pairs, then --reps pairs (GEMM, then the routine,
+// on the same operands), the rates' ratio formed pair by pair, measured and in the AMX projection.
 template <typename T>
 Row bench_row(const Level3BenchArgs& a, const Routine& r, char letter, std::int64_t n, int threads,
               const std::string& mode, const std::string& method, double clock_hz) {

@@ -79,16 +79,21 @@ double core_clock_hz() {
   return best;
 }
 
+double amx_projected_seconds(double seconds, double products, double sums, double dot_products, double clock_hz,
+                             int threads, bool on_amx) {
+  // The sums of the engine's results stay on the vector units with AMX: outside the tile operations' time.
+  return on_amx ? seconds : (seconds - products + sums) + dot_products * 16.0 / (clock_hz * double(threads));
+}
+
 void project_amx(Row& r, double bandwidth, double clock_hz, bool fp64, bool on_amx) {
   r.bandwidth = bandwidth;
   r.clock_hz = clock_hz;
   if (!(r.prod >= 0) || !(r.dot_products >= 0) || !(clock_hz > 0)) return;
   const double t = double(r.threads), n = double(r.n);
   r.amx_measured = on_amx;
-  // The sums of the engine's results stay on the vector units with AMX: outside the tile operations' time. A row
-  // loaded from a file written before bf16x_stats version 4 has no sums (taken as 0).
+  // A row loaded from a file written before bf16x_stats version 4 has no sums (taken as 0).
   const double sums = r.sums >= 0 ? r.sums : 0.0;
-  r.amx_seconds = on_amx ? r.seconds : (r.seconds - r.prod + sums) + r.dot_products * 16.0 / (clock_hz * t);
+  r.amx_seconds = amx_projected_seconds(r.seconds, r.prod, sums, r.dot_products, clock_hz, r.threads, on_amx);
   r.amx_native = 2.0 * n * n * n / ((fp64 ? 32.0 : 64.0) * 0.9 * clock_hz * t);
 }
 

@@ -23,6 +23,12 @@ double stream_bandwidth(int threads);
 // The core clock in Hz: a chain of dependent integer multiplications (three cycles each), best of three.
 double core_clock_hz();
 
+// T_proj of a call that took `seconds`, `products` of them in the engine's products (`sums` of those outside the
+// engine), with `dot_products` tile operations on `threads` threads at `clock_hz`; its own time where it ran on the
+// AMX hardware (`on_amx`).
+double amx_projected_seconds(double seconds, double products, double sums, double dot_products, double clock_hz,
+                             int threads, bool on_amx);
+
 // Fills r.bandwidth, r.clock_hz, r.amx_seconds and r.amx_native from the row's phases and tile operations. A row
 // that ran on the AMX hardware (`on_amx`) keeps its measured time as amx_seconds (r.amx_measured): no model.
 void project_amx(Row& r, double bandwidth, double clock_hz, bool fp64, bool on_amx);
