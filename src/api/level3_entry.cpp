@@ -18,6 +18,7 @@
 #include "api/real_gemm.hpp"
 #include "bf16x/bf16x.h"
 #include "level3/operation.hpp"
+#include "mode/records.hpp"
 #include "planner/call_plan.hpp"
 #include "settings/runtime.hpp"
 #include "util/clock.hpp"
@@ -229,7 +230,9 @@ int level3_call(const Level3Call& call, int checked, const bf16x_options* user, 
         kept.emplace(output, col ? call.output.rows : call.output.cols, col ? call.output.cols : call.output.rows,
                      call.output.ld, call.part());
         const ThreadScope threads;  // bf16x_set_num_threads, for the GEMMs and the layer's own loops
-        st = body(checked_gemm<E>(opt, out), checked_triangle<E>(opt, out));
+        // Whether every entry of the GEMMs is correctly rounded (SYR2K then keeps each entry one GEMM).
+        const bool rounded = plan.method == mode::Method::correctly_rounded;
+        st = body(checked_gemm<E>(opt, out), checked_triangle<E>(opt, out), rounded);
       } catch (const std::bad_alloc&) {
         st = BF16X_ERR_NOMEM;
       } catch (const std::length_error&) {
@@ -297,13 +300,14 @@ int rank_update(int layout, int uplo, int trans, std::int64_t n, std::int64_t k,
                         (two ? 2.0 : 1.0) * double(n) * double(n) * double(k), layout, n, n, two ? 2 * k : k, lda,
                         two ? ldb : 0, ldc, Stored{n, n, ldc, BF16X_ERR_LDC}, uplo);
   return level3_call<E>(call, st, opt, c, alpha, beta,
-                        [&](const level3::Gemm<E>& gemm, const level3::TriangleGemm<E>& whole) {
+                        [&](const level3::Gemm<E>& gemm, const level3::TriangleGemm<E>& whole, bool rounded) {
                           const Triangle tri{uplo == BF16X_LOWER, false, hermitian};
                           const int partner = kind == Kind::hermitian ? BF16X_CONJ_TRANS : BF16X_TRANS;
                           const int ta = notrans ? BF16X_NO_TRANS : partner;
                           if (two)
                             return level3::syr2k<E>(gemm, tri, n, k, alpha, operand(layout, a, lda, ta),
-                                                    operand(layout, b, ldb, ta), beta, view(layout, c, ldc), whole);
+                                                    operand(layout, b, ldb, ta), beta, view(layout, c, ldc), whole,
+                                                    rounded);
                           // op(B) = op(A)^T (^H): the other transpose of the same A.
                           const int tb = notrans ? partner : BF16X_NO_TRANS;
                           return level3::gemmt<E>(gemm, tri, n, k, alpha, operand(layout, a, lda, ta),
@@ -326,7 +330,7 @@ int symmetric(int layout, int side, int uplo, std::int64_t m, std::int64_t n, E 
   const Level3Call call(hermitian ? "hemm" : "symm", std::string{side_char(side), ',', uplo_char(uplo)},
                         2.0 * double(m) * double(n) * double(ka), layout, m, n, ka, lda, ldb, ldc,
                         Stored{m, n, ldc, BF16X_ERR_LDC});
-  return level3_call<E>(call, st, opt, c, alpha, beta, [&](const level3::Gemm<E>& gemm, const auto&) {
+  return level3_call<E>(call, st, opt, c, alpha, beta, [&](const level3::Gemm<E>& gemm, const auto&, bool) {
     const level3::Stored<E> sa{a, lda, layout == BF16X_ROW_MAJOR};
     return level3::symm<E>(gemm, side == BF16X_LEFT, Triangle{uplo == BF16X_LOWER, false, hermitian}, m, n, alpha, sa,
                            operand(layout, b, ldb, BF16X_NO_TRANS), beta, view(layout, c, ldc));
@@ -349,7 +353,7 @@ int triangular(int layout, int side, int uplo, int trans, int diag, std::int64_t
       solve ? "trsm" : "trmm",
       std::string{side_char(side), ',', uplo_char(uplo), ',', trans_char(trans), ',', diag_char(diag)},
       double(m) * double(n) * double(ka), layout, m, n, ka, lda, ldb, ldb, Stored{m, n, ldb, BF16X_ERR_LDB});
-  return level3_call<E>(call, st, opt, b, alpha, from_real<E>(0), [&](const level3::Gemm<E>& gemm, const auto&) {
+  return level3_call<E>(call, st, opt, b, alpha, from_real<E>(0), [&](const level3::Gemm<E>& gemm, const auto&, bool) {
     const Triangle t{uplo == BF16X_LOWER, diag == BF16X_UNIT, false};
     const level3::Stored<E> sa{a, lda, layout == BF16X_ROW_MAJOR};
     const bool left = side == BF16X_LEFT;
@@ -375,7 +379,7 @@ int gemmt(int layout, int uplo, int transa, int transb, std::int64_t n, std::int
                         double(n) * double(n) * double(k), layout, n, n, k, lda, ldb, ldc,
                         Stored{n, n, ldc, BF16X_ERR_LDC}, uplo);
   return level3_call<E>(
-      call, st, opt, c, alpha, beta, [&](const level3::Gemm<E>& gemm, const level3::TriangleGemm<E>& whole) {
+      call, st, opt, c, alpha, beta, [&](const level3::Gemm<E>& gemm, const level3::TriangleGemm<E>& whole, bool) {
         return level3::gemmt<E>(gemm, Triangle{uplo == BF16X_LOWER}, n, k, alpha, operand(layout, a, lda, transa),
                                 operand(layout, b, ldb, transb), beta, view(layout, c, ldc), whole);
       });

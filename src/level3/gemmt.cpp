@@ -128,12 +128,73 @@ int gemmt(const Gemm<E>& gemm, Triangle t, std::int64_t n, std::int64_t k, E alp
   return TriangularProduct<E>{gemm, t, k, alpha, a, b, beta, c}.run(n);
 }
 
+// C's stored entry (i, j) from G = alpha op(A) op(B)^T (^H): (G_ij + G_ji) + beta C0_ij, G_ji conjugated for HER2K
+// (whose diagonal is then real), in double (each part): the sum of two FP32 entries and beta C0 of FP32 factors are
+// exact there, so a float routine rounds once, to T, after the FP64 roundings (docs/numerics.md, "Level 3").
+template <typename E>
+E transpose_sum(const E& gij, const E& gji, const E* c0, const E& beta, bool hermitian, bool diagonal) {
+  if constexpr (is_complex_v<E>) {
+    using R = real_t<E>;
+    const double im_ji = hermitian ? -double(gji.im) : double(gji.im);
+    double re = double(gij.re) + double(gji.re), im = diagonal && hermitian ? 0.0 : double(gij.im) + im_ji;
+    if (c0) {
+      const double c_im = diagonal && hermitian ? 0.0 : double(c0->im);
+      const double b_re = double(beta.re) * double(c0->re) - double(beta.im) * c_im;
+      const double b_im = double(beta.re) * c_im + double(beta.im) * double(c0->re);
+      re = re + b_re;
+      if (!(diagonal && hermitian)) im = im + b_im;
+    }
+    return E{R(re), R(im)};
+  } else {
+    double s = double(gij) + double(gji);
+    if (c0) s = s + double(beta) * double(*c0);
+    return E(s);
+  }
+}
+
+// SYR2K/HER2K as G = alpha op(A) op(B)^T (^H) in one GEMM of inner dimension k into a square the calling thread
+// keeps, then the stored triangle of C from G and its transpose: conj(alpha) op(B) op(A)^H is G^H exactly, so no
+// alpha is folded. Against the pair's GEMMT of inner dimension 2k it scans and packs each operand once (not twice,
+// after a copy) and writes n^2 entries of G (not the triangle's n^2 / 2): the better way where k >= n / 4.
+template <typename E>
+int syr2k_by_transpose(const Gemm<E>& gemm, Triangle t, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
+                       const Operand<E>& b, E beta, const View<E>& c) {
+  util::Workspace& kept = pair_space();
+  std::size_t bytes;
+  if (__builtin_mul_overflow(std::size_t(n), std::size_t(n), &bytes) ||
+      __builtin_mul_overflow(bytes, sizeof(E), &bytes))
+    throw std::bad_alloc();
+  E* const g = static_cast<E*>(kept.reserve(bytes));
+  if (!g) throw std::bad_alloc();
+  const Operand<E> bt{b.x, b.ld, !b.transposed, b.conj != t.hermitian};  // op(B)^T, ^H for HER2K
+  // G in C's layout, as the operands expect (a row-major HER2K's op(B)^H is a conjugate without a transpose).
+  const View<E> gv{g, n, c.rows};
+  if (const int st = gemm(n, n, k, alpha, a, bt, zero<E>(), gv); st != BF16X_OK) return st;
+  const bool read_c = !is_zero(beta);
+  // 32 x 32 tiles of C's triangle, a column of tiles per index: G's tile and its transposed partner stay in L1.
+  constexpr std::int64_t kTile = 32;
+  util::for_each_index((n + kTile - 1) / kTile, n * n, [&](std::int64_t q) {
+    const std::int64_t j0 = q * kTile, j1 = std::min(n, j0 + kTile);
+    const std::int64_t i_begin = t.lower ? j0 : 0, i_end = t.lower ? n : j1;
+    for (std::int64_t i0 = i_begin; i0 < i_end; i0 += kTile)
+      for (std::int64_t j = j0; j < j1; ++j)
+        for (std::int64_t i = std::max(i0, t.lower ? j : i0), i1 = std::min(i0 + kTile, t.lower ? n : j + 1); i < i1;
+             ++i) {
+          E& cij = c.at(i, j);
+          cij = transpose_sum(gv.at(i, j), gv.at(j, i), read_c ? &cij : nullptr, beta, t.hermitian, i == j);
+        }
+  });
+  kept.release_if_large();
+  return BF16X_OK;
+}
+
 template <typename E>
 int syr2k(const Gemm<E>& gemm, Triangle t, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
-          const Operand<E>& b, E beta, const View<E>& c, const TriangleGemm<E>& whole) {
+          const Operand<E>& b, E beta, const View<E>& c, const TriangleGemm<E>& whole, bool rounded) {
   if (n == 0) return BF16X_OK;
   // alpha = 0 or k = 0: C = beta C without reading A or B (which may be NULL then).
   if (is_zero(alpha) || k == 0) return gemmt<E>(gemm, t, n, 0, alpha, a, b, beta, c);
+  if (!rounded && 4 * k >= n) return syr2k_by_transpose(gemm, t, n, k, alpha, a, b, beta, c);
   // [op(A) op(B)] (n x 2k) and its partner [op(B) op(A)]^T (^H for HER2K; 2k x n), both packed column-major. HER2K's
   // conj(alpha) on the second product differs from alpha unless alpha is real: then alpha goes into the partner.
   const bool fold = t.hermitian && !is_real(alpha);
@@ -179,7 +240,7 @@ int syr2k(const Gemm<E>& gemm, Triangle t, std::int64_t n, std::int64_t k, E alp
   template int gemmt<E>(const Gemm<E>&, Triangle, std::int64_t, std::int64_t, E, const Operand<E>&, const Operand<E>&, \
                         E, const View<E>&, const TriangleGemm<E>&);                                                    \
   template int syr2k<E>(const Gemm<E>&, Triangle, std::int64_t, std::int64_t, E, const Operand<E>&, const Operand<E>&, \
-                        E, const View<E>&, const TriangleGemm<E>&);
+                        E, const View<E>&, const TriangleGemm<E>&, bool);
 BF16X_LEVEL3_GEMMT(float)
 BF16X_LEVEL3_GEMMT(double)
 BF16X_LEVEL3_GEMMT(bf16x_complex_float)

@@ -6,7 +6,9 @@
 // One rule makes the accuracy of every routine that of GEMM: each entry of the output is computed by exactly one
 // GEMM over its whole inner dimension (the padding of a packed triangle is zero, which adds exactly nothing), so the
 // guard's componentwise bound and fp64cr/fp32cr's correct rounding hold entry by entry. TRSM is the exception by
-// nature: GEMM updates, then substitution on the diagonal blocks (docs/numerics.md).
+// nature: GEMM updates, then substitution on the diagonal blocks; SYR2K outside the correctly rounded modes sums two
+// entries of one GEMM where that is faster, within the bound of the one GEMM of inner dimension 2k
+// (docs/numerics.md).
 //
 // Every matrix is read and written in place in the caller's layout, and the GEMMs are the same for every layout
 // (the GEMM takes either), so a row-major call runs the same products as the column-major one; the blocking depends
@@ -98,12 +100,13 @@ int gemmt(const Gemm<E>& gemm, Triangle t, std::int64_t n, std::int64_t k, E alp
           const Operand<E>& b, E beta, const View<E>& c, const TriangleGemm<E>& whole = {});
 
 // C = alpha op(A) op(B)^T + alpha op(B) op(A)^T + beta C (SYR2K), or alpha op(A) op(B)^H + conj(alpha) op(B) op(A)^H
-// + beta C (HER2K, t.hermitian), on C's triangle: one GEMMT of inner dimension 2k over [op(A) op(B)] and
-// [op(B) op(A)]^T. A complex alpha of HER2K that is not real is folded into the packed second operand (one rounding
-// per packed entry, as the reference HER2K folds it).
+// + beta C (HER2K, t.hermitian), on C's triangle. Where the GEMM rounds every entry correctly (`rounded`: fp64cr,
+// fp32cr) or k < n / 4: one GEMMT of inner dimension 2k over [op(A) op(B)] and [op(B) op(A)]^T, a complex alpha of
+// HER2K that is not real folded into the packed second operand (one rounding per packed entry, as the reference
+// HER2K folds it). Otherwise G = alpha op(A) op(B)^T in one GEMM and C = (G + G^T) + beta C (G^H for HER2K).
 template <typename E>
 int syr2k(const Gemm<E>& gemm, Triangle t, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
-          const Operand<E>& b, E beta, const View<E>& c, const TriangleGemm<E>& whole = {});
+          const Operand<E>& b, E beta, const View<E>& c, const TriangleGemm<E>& whole = {}, bool rounded = false);
 
 // C = alpha A B + beta C (left) or alpha B A + beta C, A symmetric or Hermitian (t) and m x m or n x n: row
 // (column) panels of A expanded from its stored triangle, one GEMM each.
