@@ -510,6 +510,15 @@ TEST(IsaVariants, CrtLoopsEqualGeneric) {
         v.reconstruct_row(res.data(), 64, kCols, plan, s1.data(), s2.data(), o1.data());
         expect_same_bits(o0, o1, "reconstruct_row", lv.name);
       }
+      // The exact way (the second level's): every column the generic loop's bits, whole rows and 13 columns (a
+      // vector of 8, one of 4 and a scalar one).
+      for (const int cols : {kCols, 13}) {
+        std::vector<double> e0(kCols, 7.0), e1(kCols, 7.0);
+        g.reconstruct_exact(res.data(), 64, cols, plan, e0.data());
+        v.reconstruct_exact(res.data(), 64, cols, plan, e1.data());
+        expect_same_bits(e0, e1, "reconstruct_exact", lv.name);
+        EXPECT_EQ(e1[std::size_t(cols) % std::size_t(kCols)], cols < kCols ? 7.0 : e0[0]) << "wrote past its columns";
+      }
     }
   }
 }

@@ -1,6 +1,7 @@
 // The element loops of crt/crt_ops.hpp, built once per vector level (cmake/isa.cmake), members as documented
-// there. All but the FP64 sums of reconstruct_row are exact integer arithmetic in FP64, and no variant contracts a
-// multiply and an add into an FMA, so every variant gives the same bits.
+// there. All but the FP64 sums of reconstruct_row and the last three of reconstruct_exact are exact integer
+// arithmetic in FP64, and no variant contracts a multiply and an add into an FMA, so every variant gives the same
+// bits.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -28,6 +29,7 @@ struct CrtLoops {
                        std::int8_t* out, std::size_t ld_out);
   void (*reconstruct_row)(const std::int8_t* res, std::size_t stride, int cols, const CrtPlan& plan, double* s1,
                           double* s2, double* out);
+  void (*reconstruct_exact)(const std::int8_t* res, std::size_t stride, int cols, const CrtPlan& plan, double* out);
   void (*maxima)(const std::int32_t* acc, std::size_t ld, int rows, int cols, std::int32_t* row_max,
                  std::int32_t* col_max);
   // out[e] = the symmetric residue modulo p of x2[e] w84 + x1[e] w42 + x0[e], e < count (<= 1024): integer-valued

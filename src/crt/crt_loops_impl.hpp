@@ -595,6 +595,97 @@ void reconstruct_row_loop(const std::int8_t* res, std::size_t stride, int cols, 
   }
 }
 
+// The exact way of the CRT (reconstruct_row_exact, crt_ops.hpp) of V::kLanes columns; load(t): their residues
+// modulo p_t. Written once over V: every variant and the scalar columns run these operations in this order, and
+// every sum but the last three is exact anyway (docs/numerics.md, "Second level").
+struct ExactGrids {
+  double grid[3], inv[3];  // 2^g, 2^(g-40), 2^(g-80) (at least 1) and their inverses: the chunks' grids
+  double P[4];             // P1 and the chunks of P - P1
+  explicit ExactGrids(const CrtPlan& plan)
+      : grid{std::ldexp(1.0, plan.g), std::ldexp(1.0, std::max(0, plan.g - 40)),
+             std::ldexp(1.0, std::max(0, plan.g - 80))},
+        inv{1 / grid[0], 1 / grid[1], 1 / grid[2]},
+        P{plan.P1, plan.Px[0], plan.Px[1], plan.Px[2]} {}
+};
+
+// G independent groups of V::kLanes columns (so that the sums of the moduli overlap); load(t, g): group g's residues
+// modulo p_t, store(g, x): its result.
+template <typename V, int G, typename Load, typename Store>
+void exact_crt(const CrtPlan& plan, const ExactGrids& e, Load&& load, Store&& store) {
+  using R = typename V::reg;
+  // S1 and the chunks' sums, multiples of their grids: each product and sum is exact, so one FMA where the vector
+  // has it gives the bits of a multiply and an add.
+  const auto madd = [](R r, R q, R acc) {
+    if constexpr (V::kLanes > 1)
+      return V::fmadd(r, q, acc);
+    else
+      return V::add(acc, V::mul(r, q));
+  };
+  R s[G][4];
+  for (int g = 0; g < G; ++g) s[g][0] = s[g][1] = s[g][2] = s[g][3] = V::zero();
+  for (int t = 0; t < plan.n; ++t) {
+    const R q[4] = {V::set1(plan.q1[t]), V::set1(plan.qx[0][t]), V::set1(plan.qx[1][t]), V::set1(plan.qx[2][t])};
+    for (int g = 0; g < G; ++g) {
+      const R r = load(t, g);
+      for (int c = 0; c < 4; ++c) s[g][c] = madd(r, q[c], s[g][c]);
+    }
+  }
+  // Rounding to the nearest integer (ties to even) by the 1.5 x 2^52 shift, for |x| < 2^51: the same bits in every
+  // variant and no libm call. The chunks below s[1] move S/P by less than 2^-60.
+  const R shift = V::set1(0x1.8p52);
+  const auto nearest = [&](R x) { return V::sub(V::add(x, shift), shift); };
+  for (int g = 0; g < G; ++g) {
+    const R K = nearest(V::mul(V::add(s[g][0], s[g][1]), V::set1(plan.invP)));
+    // X = d[0] + d[1] + d[2] + d[3], each exact (K < 2^12 and every P_c below 2^41: K P_c is exact, and so is the
+    // difference of two multiples of the grid below 2^53 of it). Each then carries its part above the next grid up
+    // into it (exact sums of multiples of that grid), leaving X as four parts of which no two overlap.
+    R d[4];
+    for (int c = 0; c < 4; ++c) d[c] = V::sub(s[g][c], V::mul(K, V::set1(e.P[c])));
+    for (int c = 3; c > 0; --c) {
+      const R carry = V::mul(nearest(V::mul(d[c], V::set1(e.inv[c - 1]))), V::set1(e.grid[c - 1]));
+      d[c] = V::sub(d[c], carry);
+      d[c - 1] = V::add(d[c - 1], carry);
+    }
+    // TwoSum of the top two (exact), the low part with the rest, one rounding at the end:
+    // |out - X| <= u |out| + 2 u^2 |X| + 2^(g - 92).
+    const R hi = V::add(d[0], d[1]), v = V::sub(hi, d[0]);
+    const R lo = V::add(V::sub(d[0], V::sub(hi, v)), V::sub(d[1], v));
+    store(g, V::add(hi, V::add(lo, V::add(d[2], d[3]))));
+  }
+}
+
+// Columns j.. of a row, G groups of V::kLanes at a time while they fill. Returns the first column left.
+template <typename V, int G>
+int exact_columns(const std::int8_t* res, std::size_t stride, int j, int cols, const CrtPlan& plan,
+                  const ExactGrids& e, double* out) {
+  for (; j + G * V::kLanes <= cols; j += G * V::kLanes)
+    exact_crt<V, G>(
+        plan, e,
+        [&](int t, int g) {
+          const std::int8_t* r = res + stride * std::size_t(t) + j + g * V::kLanes;
+          if constexpr (V::kLanes > 1)
+            return V::from_i8(r);
+          else
+            return double(*r);
+        },
+        [&](int g, typename V::reg x) { V::store(out + j + g * V::kLanes, x); });
+  return j;
+}
+
+void reconstruct_exact_loop(const std::int8_t* res, std::size_t stride, int cols, const CrtPlan& plan, double* out) {
+  const ExactGrids e(plan);
+  int j = 0;
+#ifdef __AVX512F__
+  j = exact_columns<V8, 2>(res, stride, j, cols, plan, e, out);
+  j = exact_columns<V8, 1>(res, stride, j, cols, plan, e, out);
+#endif
+#ifdef __AVX2__
+  j = exact_columns<V4, 2>(res, stride, j, cols, plan, e, out);
+  j = exact_columns<V4, 1>(res, stride, j, cols, plan, e, out);
+#endif
+  exact_columns<util::F64x1, 1>(res, stride, j, cols, plan, e, out);
+}
+
 void maxima_loop(const std::int32_t* acc, std::size_t ld, int rows, int cols, std::int32_t* row_max,
                  std::int32_t* col_max) {
   for (int j = 0; j < cols; ++j) col_max[j] = 0;
@@ -738,6 +829,7 @@ constexpr CrtLoops make_crt_loops() {
           reduce_mod_loop,
           residue_rows_loop,
           reconstruct_row_loop,
+          reconstruct_exact_loop,
           maxima_loop,
           split_residues_loop,
           write_loop<float>,

@@ -55,51 +55,8 @@ void reconstruct_row(const std::int8_t* res, std::size_t stride, int cols, const
   crt_loops().reconstruct_row(res, stride, cols, plan, s1, s2, out);
 }
 
-namespace {
-
-// x rounded to the nearest integer (ties to even) for |x| < 2^51, in two additions: no libm call in this generic
-// translation unit, the same bits everywhere.
-inline double nearest(double x) {
-  constexpr double kShift = 0x1.8p52;
-  return (x + kShift) - kShift;
-}
-
-}  // namespace
-
 void reconstruct_row_exact(const std::int8_t* res, std::size_t stride, int cols, const CrtPlan& plan, double* out) {
-  // The grids of q1 and of the three chunks (moduli.hpp).
-  const double grid[4] = {std::ldexp(1.0, plan.g), std::ldexp(1.0, std::max(0, plan.g - 40)),
-                          std::ldexp(1.0, std::max(0, plan.g - 80)), 1.0};
-  const double inv_grid[3] = {1 / grid[0], 1 / grid[1], 1 / grid[2]};
-  constexpr int kCols = 64;
-  for (int j0 = 0; j0 < cols; j0 += kCols) {
-    const int w = std::min(kCols, cols - j0);
-    double s[4][kCols] = {};  // S1 and the chunks' sums, exact: multiples of their grids below 2^51.4 of them
-    for (int t = 0; t < plan.n; ++t) {
-      const std::int8_t* r = res + stride * std::size_t(t) + std::size_t(j0);
-      const double q[4] = {plan.q1[t], plan.qx[0][t], plan.qx[1][t], plan.qx[2][t]};
-      for (int c = 0; c < 4; ++c)
-        for (int j = 0; j < w; ++j) s[c][j] += double(r[j]) * q[c];
-    }
-    const double P[4] = {plan.P1, plan.Px[0], plan.Px[1], plan.Px[2]};
-    for (int j = 0; j < w; ++j) {
-      const double K = nearest((s[0][j] + s[1][j]) * plan.invP);  // the chunks below move S/P by less than 2^-60
-      // X = d[0] + d[1] + d[2] + d[3], each exact (K < 2^12 and every P_c below 2^41: K P_c is exact, and so is the
-      // difference of two multiples of the grid below 2^53 of it). Each then carries its part above the next grid
-      // up into it (exact sums of multiples of that grid), leaving X as four parts of which no two overlap.
-      double d[4];
-      for (int c = 0; c < 4; ++c) d[c] = s[c][j] - K * P[c];
-      for (int c = 3; c > 0; --c) {
-        const double carry = nearest(d[c] * inv_grid[c - 1]) * grid[c - 1];
-        d[c] -= carry;
-        d[c - 1] += carry;
-      }
-      // TwoSum of the top two (exact), the low part with the rest, one rounding at the end:
-      // |out - X| <= u |out| + 2 u^2 |X| + 2^(g - 92) (docs/numerics.md, "Second level").
-      const double hi = d[0] + d[1], v = hi - d[0], lo = (d[0] - (hi - v)) + (d[1] - v);
-      out[j0 + j] = hi + (lo + (d[2] + d[3]));
-    }
-  }
+  crt_loops().reconstruct_exact(res, stride, cols, plan, out);
 }
 
 void maxima(const std::int32_t* acc, std::size_t ld, int rows, int cols, std::int32_t* row_max, std::int32_t* col_max) {

@@ -18,6 +18,13 @@
 
 namespace bf16x::method {
 
+// The second level's least calls. Its products' and exact reconstructions' fixed costs make a call of 50^3
+// multiply-adds take 25-35 times the host GEMM's whole call (docs/performance.md); below 64^3 a mode asked for by
+// name, a choice of speed, leaves such calls to the host (LAPACK's testers make 2,000 of them), while auto on
+// accuracy alone keeps them emulated down to 32^3, under which the host costs a fraction of the fixed costs and
+// programs have few of their flops (psi4's DF-MP2: 6% in 730 calls).
+constexpr double kSecondLevelNamed = 262144, kSecondLevelAccuracyOnly = 32768;
+
 struct GuardRequest {
   int mode = 0;           // the concrete emulation mode
   bool is_double = true;  // dgemm (the target's unit roundoff)
@@ -27,9 +34,10 @@ struct GuardRequest {
   double tau = 0;         // the target; 0: guard_target (4 k u)
   bool host = true;       // a host GEMM can take the call: else every unproved entry is repaired
   // Where too many entries stay unproved, the second level (method/second_level.hpp: four products of the mode)
-  // instead of the host GEMM: for a mode asked for, and for auto on accuracy alone; auto's cost model chose the
+  // instead of the host GEMM, for calls of at least this many multiply-adds (0: none): a mode asked for by name
+  // from kSecondLevelNamed, auto on accuracy alone from kSecondLevelAccuracyOnly; auto's cost model chose the
   // emulation for one product's price, so its calls go to the host as before.
-  bool second_level = true;
+  double second_level_from = 0;
   // A triangular call (method::Call::part): only its entries are repaired, and where the host GEMM would run (the
   // whole call, host lines, NaN or Inf alpha or beta) the call is declined before anything is written.
   pack::OutputPart part = pack::OutputPart::all;
@@ -153,7 +161,7 @@ int run_guarded(const GuardRequest& g, const driver::RepairArgs<T>& x, std::int6
     std::erase_if(p.failing, [&](const Entry& e) { return !pack::in_part(g.part, e.i, e.j); });
   }
   out.guard = p.result;
-  if (p.native && p.unproved && whole && g.second_level) {
+  if (p.native && p.unproved && whole && g.second_level_from > 0) {
     const std::uint64_t entries = std::uint64_t(m) * std::uint64_t(n);
     const int st = level(g, g.host ? entries / 8 : entries, p.scan, out);
     if (st != kSecondLevelNotRun) return st;

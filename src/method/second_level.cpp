@@ -52,10 +52,7 @@ int second_level(const GuardRequest& g, const driver::RepairArgs<double>& x, std
   const std::int64_t k = x.k;
   if (!crt::is_fp64c(g.mode) || g.part != pack::OutputPart::all || x.alpha == 0 || m == 0 || n == 0 || k == 0)
     return kSecondLevelNotRun;
-  // Below 32^3 multiply-adds the host GEMM costs a fraction of four products' fixed costs, and such calls hold few of
-  // a program's flops (psi4's DF-MP2: 6% in 730 calls; LAPACK's xlintstd makes 2,700 of them).
-  constexpr double kLeastWork = 32768;
-  if (double(m) * double(n) * double(k) < kLeastWork) return kSecondLevelNotRun;
+  if (double(m) * double(n) * double(k) < g.second_level_from) return kSecondLevelNotRun;  // (GuardRequest)
   const policy::EntryBound bound = policy::entry_bound(g.mode, k, g.block_k);
   const int t = policy::crt_sigma(g.mode, k);
   const double tau = g.tau > 0 ? g.tau : policy::guard_target(true, k);

@@ -59,7 +59,9 @@ int finish(CallPlan& p, int mode, bool by_auto, double fill) {
     g.block_k = p.block_k;
     g.fill = fill;
     g.tau = by_auto ? p.user_target : 0;  // auto: a target the caller set (0: the guard's own, 4 k u)
-    g.second_level = !by_auto || !p.settings.auto_cost;
+    g.second_level_from = !by_auto                ? method::kSecondLevelNamed
+                          : !p.settings.auto_cost ? method::kSecondLevelAccuracyOnly
+                                                  : 0.0;
     p.guard = g;
   }
   warn_if_reference(p);
