@@ -51,9 +51,10 @@ GuardPlan plan_guard(const GuardRequest& g, const pack::MatrixView<T>& a, const 
   GuardPlan p;
   // A call of under kHostWork multiply-adds goes to the host unmeasured: the envelope's two passes alone cost more
   // than the host's whole call (any emulation several times more), and the host's error, gamma_k (|A||B|)_ij, is
-  // within the guard's target 4 k u (|A||B|)_ij. LAPACK makes millions of such calls (docs/performance.md).
+  // within the guard's target 4 k u (|A||B|)_ij. LAPACK makes millions of such calls (docs/performance.md). So does
+  // an inner dimension of at most g.host_depth (GuardRequest).
   constexpr double kHostWork = 512;
-  if (g.host && double(m) * double(n) * double(k) < kHostWork) {
+  if (g.host && (double(m) * double(n) * double(k) < kHostWork || k <= g.host_depth)) {
     p.native = true;
     p.result = BF16X_GUARD_NATIVE;
     return p;

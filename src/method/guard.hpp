@@ -25,6 +25,12 @@ namespace bf16x::method {
 // programs have few of their flops (psi4's DF-MP2: 6% in 730 calls).
 constexpr double kSecondLevelNamed = 262144, kSecondLevelAccuracyOnly = 32768;
 
+// Each entry of a product of inner dimension k <= kHostDepth is a dot product of at most four terms, which the host
+// GEMM finishes in fewer operations than the emulation's write of that entry alone (N residues reconstructed, or
+// the group sums of the slice products widened), on every engine, a matrix engine included; its error,
+// gamma_k (|A||B|)_ij, is within the guard's target. (LAPACK's unblocked updates and its testers make many.)
+constexpr std::int64_t kHostDepth = 4;
+
 struct GuardRequest {
   int mode = 0;           // the concrete emulation mode
   bool is_double = true;  // dgemm (the target's unit roundoff)
@@ -38,6 +44,9 @@ struct GuardRequest {
   // from kSecondLevelNamed, auto on accuracy alone from kSecondLevelAccuracyOnly; auto's cost model chose the
   // emulation for one product's price, so its calls go to the host as before.
   double second_level_from = 0;
+  // Calls of inner dimension k <= host_depth go to the host GEMM unmeasured (0: none): kHostDepth for a mode asked
+  // for by name and for auto's cost model, none for auto on accuracy alone.
+  std::int64_t host_depth = 0;
   // A triangular call (method::Call::part): only its entries are repaired, and where the host GEMM would run (the
   // whole call, host lines, NaN or Inf alpha or beta) the call is declined before anything is written.
   pack::OutputPart part = pack::OutputPart::all;

@@ -91,13 +91,28 @@ constexpr bool in_id_order() {
 }
 static_assert(in_id_order(), "mode records must be in bf16x_mode order");
 
+// Each id's row, or -1: record() is on every call's path (several lookups per plan), so one load, not a search.
+constexpr int kIds = 256;
+static_assert(kRecords[kSize - 1].id < kIds, "mode ids must stay below kIds");
+struct RowOfId {
+  signed char row[kIds];
+};
+constexpr RowOfId row_of_id() {
+  RowOfId t{};
+  for (int id = 0; id < kIds; ++id) t.row[id] = -1;
+  for (std::size_t i = 0; i < kSize; ++i) t.row[kRecords[i].id] = static_cast<signed char>(i);
+  return t;
+}
+constexpr RowOfId kRowOfId = row_of_id();
+
 }  // namespace
 
 std::span<const Record> records() { return kRecords; }
 
 const Record* record(int mode) {
-  const Record* r = std::lower_bound(kRecords, kRecords + kSize, mode, [](const Record& x, int v) { return x.id < v; });
-  return r != kRecords + kSize && r->id == mode ? r : nullptr;
+  if (mode < 0 || mode >= kIds) return nullptr;
+  const int row = kRowOfId.row[mode];
+  return row < 0 ? nullptr : &kRecords[row];
 }
 
 const Record* by_name(const char* name) {

@@ -62,6 +62,7 @@ int finish(CallPlan& p, int mode, bool by_auto, double fill) {
     g.second_level_from = !by_auto                ? method::kSecondLevelNamed
                           : !p.settings.auto_cost ? method::kSecondLevelAccuracyOnly
                                                   : 0.0;
+    g.host_depth = by_auto && !p.settings.auto_cost ? 0 : method::kHostDepth;
     p.guard = g;
   }
   warn_if_reference(p);
