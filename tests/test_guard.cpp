@@ -368,12 +368,12 @@ TEST(Guard, SecondLevelKeepsGradedProductsOnTheEngine) {
   bf16x_set_num_threads(0);
 }
 
-// Random graded products for the second level: shapes of 64^3 to 120^3 multiply-adds (kSecondLevelNamed on), op(A)'s columns and op(B)'s
-// rows graded along k to a random depth 2^-d (d up to 90) in opposite directions, random signs, zeros and lines
-// scaled by 2^+-30, alpha and beta, both layouts, fp64c15, fp64c18 and fp64c20: every entry within the guard's bound
-// of the exact product whichever path ran, and most calls kept in their mode (entry by entry: one level or two).
-// STRESS=N runs N calls instead of 24 (400 pass, also on the avx2-int8 and reference engines at 3 threads); with A1
-// cut 12 bits finer than sigma, 18 of the 24 fail.
+// Random graded products for the second level: shapes of 64^3 to 120^3 multiply-adds (kSecondLevelNamed on), op(A)'s
+// columns and op(B)'s rows graded along k to a random depth 2^-d (d up to 90) in opposite directions, random signs,
+// zeros and lines scaled by 2^+-30, alpha and beta, both layouts, fp64c15, fp64c18 and fp64c20: every entry within the
+// guard's bound of the exact product whichever path ran, and most calls kept in their mode (entry by entry: one level
+// or two). STRESS=N runs N calls instead of 24 (400 pass, also on the avx2-int8 and reference engines at 3 threads);
+// with A1 cut 12 bits finer than sigma, 18 of the 24 fail.
 TEST(Guard, SecondLevelRandomCallsKeepTheBound) {
   std::mt19937_64 g(2026);
   std::uniform_int_distribution<int> dim(64, 120), depth(20, 90), shift(-300, 300), pick(0, 3);
@@ -497,6 +497,30 @@ TEST(Guard, CallsUnder512MultiplyAddsRunOnTheHost) {
       EXPECT_EQ(run(ones, mode, BF16X_GUARD_DEFAULT).stats.guard, k < 512 ? BF16X_GUARD_NATIVE : BF16X_GUARD_ENVELOPE)
           << k << " " << bf16x_mode_name(mode);
       EXPECT_EQ(run(ones, mode, BF16X_GUARD_OFF).stats.guard, BF16X_GUARD_NONE) << k;  // the rule is the guard's
+    }
+  }
+}
+
+// A call of inner dimension k <= 4 (method::kHostDepth) goes to the host unmeasured in a mode asked for by name,
+// whatever its size (the host's bits); k = 5 is measured again (fp64c15 proves it). Auto on accuracy alone keeps such
+// calls emulated
+// (AccuracyOnlyAutoStaysEmulated).
+TEST(Guard, CallsOfDepthFourRunOnTheHost) {
+  std::mt19937_64 g(14);
+  for (const std::int64_t k : {1, 4, 5}) {
+    const Case cs{"uniform", random_mat(90, k, g), random_mat(k, 70, g)};
+    const Result host = run(cs, BF16X_MODE_NATIVE, BF16X_GUARD_DEFAULT);
+    ASSERT_EQ(host.status, BF16X_OK);
+    for (int mode : {BF16X_MODE_FP64X21, BF16X_MODE_FP64C(15)}) {
+      const Result r = run(cs, mode, BF16X_GUARD_DEFAULT);
+      ASSERT_EQ(r.status, BF16X_OK);
+      if (k <= 4) {
+        EXPECT_EQ(r.stats.guard, BF16X_GUARD_NATIVE) << k << " " << bf16x_mode_name(mode);
+        EXPECT_EQ(std::memcmp(r.c.data(), host.c.data(), r.c.v.size() * sizeof(double)), 0) << k;
+      } else if (mode == BF16X_MODE_FP64C(15)) {  // measured and proved (fp64x21's proof fails at k = 5 here)
+        EXPECT_NE(r.stats.guard, BF16X_GUARD_NATIVE) << k;
+      }
+      EXPECT_EQ(run(cs, mode, BF16X_GUARD_OFF).stats.mode, mode) << k;  // the rule is the guard's
     }
   }
 }
@@ -711,6 +735,13 @@ TEST(Guard, AccuracyOnlyAutoStaysEmulated) {
     const Result r = run(cs, BF16X_MODE_AUTO, BF16X_GUARD_DEFAULT);
     ASSERT_EQ(r.status, BF16X_OK);
     EXPECT_NE(r.stats.mode, BF16X_MODE_NATIVE) << cs.name;
+  }
+  {  // inner dimension 4: emulated on accuracy alone (a mode asked for by name gives it to the host)
+    std::mt19937_64 g4(15);
+    const Result r =
+        run(Case{"uniform", random_mat(90, 4, g4), random_mat(4, 70, g4)}, BF16X_MODE_AUTO, BF16X_GUARD_DEFAULT);
+    ASSERT_EQ(r.status, BF16X_OK);
+    EXPECT_NE(r.stats.mode, BF16X_MODE_NATIVE);
   }
   // Products that one fixed-point level cannot prove: auto's most accurate CRT mode with its second level.
   std::mt19937_64 g(41);
