@@ -3,7 +3,9 @@
 //   bf16x_microbench --benchmark_filter=Peak            VDPBF16PS issue rate vs independent chains
 //   bf16x_microbench --benchmark_filter=MicroKernel     the 32x32 micro-kernel on one L1-resident k-block
 //   bf16x_microbench --benchmark_filter=RawGemm         the raw BF16 GEMM on packed operands, 1 thread
-//   bf16x_microbench --benchmark_filter=Amx             TDPBF16PS issue rate, then the AMX kernel and raw GEMM
+//   bf16x_microbench --benchmark_filter=Amx             TDPBF16PS and TDPBSSD issue rates, then the AMX kernels (BF16,
+//                                                       INT8) and the raw BF16 GEMM; MicroKernelVnni: the INT8
+//                                                       kernel of the avx512vnni engine beside them
 //   bf16x_microbench --benchmark_filter=Pack            the slice packer on a 2048 x 2048 operand in the driver's
 //                                                       windows, 1 thread; GB_s = bytes read and written per
 //                                                       second, to hold against the bench's stream copy
@@ -13,6 +15,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <random>
 #include <string>
 #include <vector>
@@ -23,6 +26,7 @@
 #include "engine/amx/amx_kernels.hpp"
 #include "engine/avx512bf16/kernel_avx512bf16.hpp"
 #include "engine/engine.hpp"
+#include "engine/int8_kernel.hpp"
 #include "engine/records.hpp"
 #include "pack/panels.hpp"
 
@@ -57,6 +61,76 @@ void AmxPeak(benchmark::State& st) {
 }
 BENCHMARK(AmxPeak);
 
+// TDPBSSD: 16 x 16 x 64 multiply-adds each (the CRT modes' product), on register tiles: the INT8 peak.
+constexpr double kTdpInt8Ops = 2.0 * 16 * 16 * 64;
+
+bool skip_int8(benchmark::State& st, int engine) {
+  const engine::int8::Engine* e = engine::int8_engine(engine);
+  if (e && e->available()) return false;
+  st.SkipWithError((std::string(bf16x_engine_name(engine)) + " (INT8) does not run on this CPU").c_str());
+  return true;
+}
+
+// The tile instructions' issue rate on this machine (per second, register operands), measured once per process:
+// each AMX kernel row reports the share of it that it reaches (peak_share), the device script's question.
+template <typename Loop>
+double issue_rate(Loop loop) {
+  double best = 0;
+  for (int r = 0; r < 5; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::uint64_t ins = loop(std::uint64_t(1) << 15);
+    best = std::max(best, double(ins) / std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  return best;
+}
+double amx_peak_rate(bool int8) {
+  static const double bf16 = issue_rate(engine::amx::tdpbf16ps_peak_loop);
+  static const double i8 = issue_rate(engine::int8::tdpbssd_peak_loop);
+  return int8 ? i8 : bf16;
+}
+
+void AmxInt8Peak(benchmark::State& st) {
+  if (skip_int8(st, BF16X_ENGINE_AMX)) return;
+  std::uint64_t ins = 0;
+  for (auto _ : st) ins += engine::int8::tdpbssd_peak_loop(1 << 14);
+  st.counters["GOPS"] = benchmark::Counter(double(ins) * kTdpInt8Ops * 1e-9, benchmark::Counter::kIsRate);
+  st.counters["TDP_per_s"] = benchmark::Counter(double(ins), benchmark::Counter::kIsRate);
+}
+BENCHMARK(AmxInt8Peak);
+
+// The INT8 micro-kernel (the CRT modes' 32 x 32 tile, kc deep) on L1/L2-resident panels, under the kernel schedule
+// of BF16X_AMX_KERNEL for the amx engine; GOPS = 2 x 32 x 32 x kc per call, TDP_per_s its TDPBSSD equivalents.
+template <int Engine>
+void MicroKernelInt8Of(benchmark::State& st) {
+  if (skip_int8(st, Engine)) return;
+  const engine::int8::Engine& e = *engine::int8_engine(Engine);
+  const int kc = int(st.range(0));
+  std::vector<std::int8_t> a(std::size_t(32 * kc)), b(a.size());
+  std::mt19937 rng(4);
+  for (auto& x : a) x = std::int8_t(int(rng() % 255) - 127);
+  for (auto& x : b) x = std::int8_t(int(rng() % 255) - 127);
+  alignas(64) std::int32_t c[32 * 32] = {};
+  if (e.thread_begin) e.thread_begin();
+  for (auto _ : st) {
+    e.kernel(a.data(), b.data(), kc, c, 32);
+    benchmark::ClobberMemory();
+  }
+  if (e.thread_end) e.thread_end();
+  const double ops = 2.0 * 32 * 32 * kc * double(st.iterations());
+  st.counters["GOPS"] = benchmark::Counter(ops * 1e-9, benchmark::Counter::kIsRate);
+  st.counters["TDP_per_s"] = benchmark::Counter(ops / kTdpInt8Ops, benchmark::Counter::kIsRate);
+  if (Engine == BF16X_ENGINE_AMX)
+    st.counters["peak_share"] =
+        benchmark::Counter(ops / kTdpInt8Ops / amx_peak_rate(true), benchmark::Counter::kIsRate);
+}
+void MicroKernelAmxInt8(benchmark::State& st) { MicroKernelInt8Of<BF16X_ENGINE_AMX>(st); }
+void MicroKernelVnni(benchmark::State& st) { MicroKernelInt8Of<BF16X_ENGINE_AVX512VNNI>(st); }
+BENCHMARK(MicroKernelAmxInt8)->Arg(256)->Arg(1024)->Arg(2048);
+// The same kernels on the tile model (any CPU): the device script's practice run (scripts/device-amx --practice).
+void MicroKernelAmxInt8Model(benchmark::State& st) { MicroKernelInt8Of<BF16X_ENGINE_AMX_MODEL>(st); }
+BENCHMARK(MicroKernelAmxInt8Model)->Arg(256);
+BENCHMARK(MicroKernelVnni)->Arg(256)->Arg(1024)->Arg(2048);
+
 template <int Engine>
 void MicroKernelOf(benchmark::State& st) {
   if (skip(st, Engine)) return;
@@ -82,10 +156,15 @@ void MicroKernelOf(benchmark::State& st) {
   const double flops = 2.0 * 32 * 32 * kb * nprod * double(st.iterations());
   st.counters["GFLOPS"] = benchmark::Counter(flops * 1e-9, benchmark::Counter::kIsRate);
   st.counters["TDP_per_s"] = benchmark::Counter(flops / kTdpFlops, benchmark::Counter::kIsRate);
+  if (Engine == BF16X_ENGINE_AMX)
+    st.counters["peak_share"] =
+        benchmark::Counter(flops / kTdpFlops / amx_peak_rate(false), benchmark::Counter::kIsRate);
 }
 void MicroKernel(benchmark::State& st) { MicroKernelOf<BF16X_ENGINE_AVX512BF16>(st); }
 void MicroKernelAvx2(benchmark::State& st) { MicroKernelOf<BF16X_ENGINE_AVX2>(st); }
 void MicroKernelAmx(benchmark::State& st) { MicroKernelOf<BF16X_ENGINE_AMX>(st); }
+void MicroKernelAmxModel(benchmark::State& st) { MicroKernelOf<BF16X_ENGINE_AMX_MODEL>(st); }
+BENCHMARK(MicroKernelAmxModel)->Args({64, 6});
 BENCHMARK(MicroKernelAmx)->Args({256, 1})->Args({256, 6})->Args({64, 1})->Args({64, 6})->Args({1024, 1});
 BENCHMARK(MicroKernelAvx2)->Args({256, 1})->Args({256, 6})->Args({64, 1})->Args({64, 6})->Args({32, 6});
 BENCHMARK(MicroKernel)->Args({256, 1})->Args({256, 6})->Args({64, 1})->Args({64, 6})->Args({32, 6});
@@ -103,8 +182,11 @@ void RawGemmOf(benchmark::State& st) {
   driver::raw_pack({a.data(), n, false}, {b.data(), n, false}, n, n, n, p);
   std::vector<float> c(std::size_t(n * n));
   for (auto _ : st) driver::raw_gemm_packed(*engine::engine_info(Engine), p, c.data(), n);
-  st.counters["GFLOPS"] = benchmark::Counter(2.0 * double(n) * double(n) * double(n) * double(st.iterations()) * 1e-9,
-                                             benchmark::Counter::kIsRate);
+  const double flops = 2.0 * double(n) * double(n) * double(n) * double(st.iterations());
+  st.counters["GFLOPS"] = benchmark::Counter(flops * 1e-9, benchmark::Counter::kIsRate);
+  if (Engine == BF16X_ENGINE_AMX)
+    st.counters["peak_share"] =
+        benchmark::Counter(flops / kTdpFlops / amx_peak_rate(false), benchmark::Counter::kIsRate);
 }
 void RawGemm(benchmark::State& st) { RawGemmOf<BF16X_ENGINE_AVX512BF16>(st); }
 void RawGemmAvx2(benchmark::State& st) { RawGemmOf<BF16X_ENGINE_AVX2>(st); }

@@ -58,6 +58,9 @@ void kernel_avx512vnni(const std::int8_t* a, const std::int8_t* b, int kc, std::
 void kernel_amx_hw(const std::int8_t* a, const std::int8_t* b, int kc, std::int32_t* c, std::int64_t ldc);
 void kernel_amx_model(const std::int8_t* a, const std::int8_t* b, int kc, std::int32_t* c, std::int64_t ldc);
 void amx_model_thread_end();  // the model's TILERELEASE for this thread
+// TDPBSSD issue rate (16 x 16 x 64 multiply-adds each): 4 x iters instructions on register tiles; returns their
+// number. Only after the amx engine's INT8 available() (bench/bench_engine.cpp: AmxInt8Peak).
+std::uint64_t tdpbssd_peak_loop(std::uint64_t iters);
 void part_reference(const std::int8_t* a, const std::int8_t* b, int kc, int depth, std::int32_t* c, std::int64_t ldc,
                     int rows, int cols);
 void part_avx2(const std::int8_t* a, const std::int8_t* b, int kc, int depth, std::int32_t* c, std::int64_t ldc,

@@ -26,6 +26,34 @@ void kernel_amx_hw(const std::int8_t* a, const std::int8_t* b, int kc, std::int3
   kernel_amx_int8_32x32(t, a, b, kc, c, ldc, amx::schedule());
 }
 
+std::uint64_t tdpbssd_peak_loop(std::uint64_t iters) {
+  // Operands stay in the tiles, four independent accumulators as in the kernel: the instruction's issue rate alone.
+  alignas(64) std::int8_t a[16 * 64], b[16 * 64];
+  alignas(64) std::int32_t sink[16 * 16];
+  for (int i = 0; i < 16 * 64; ++i) a[i] = std::int8_t(i % 7 - 3), b[i] = std::int8_t(i % 5 - 2);
+  amx::hw_thread_begin();
+  HwTilesInt8 t;
+  t.load<amx::kTileA0>(a, 64);
+  t.load<amx::kTileA1>(a, 64);
+  t.load<amx::kTileB0>(b, 64);
+  t.load<amx::kTileB1>(b, 64);
+  t.zero<amx::kTileC00>();
+  t.zero<amx::kTileC01>();
+  t.zero<amx::kTileC10>();
+  t.zero<amx::kTileC11>();
+  for (std::uint64_t i = 0; i < iters; ++i) {
+    t.dpbssd<amx::kTileC00, amx::kTileA0, amx::kTileB0>();
+    t.dpbssd<amx::kTileC01, amx::kTileA0, amx::kTileB1>();
+    t.dpbssd<amx::kTileC10, amx::kTileA1, amx::kTileB0>();
+    t.dpbssd<amx::kTileC11, amx::kTileA1, amx::kTileB1>();
+  }
+  t.store<amx::kTileC00>(sink, 64);
+  t.store<amx::kTileC11>(sink, 64);
+  __asm__ volatile("" : : "r"(sink) : "memory");
+  amx::hw_thread_end();
+  return 4 * iters;
+}
+
 // The part kernel: the whole tile over the 64-k chunks that hold the live depth (as the model's).
 void part_amx_hw(const std::int8_t* a, const std::int8_t* b, int, int depth, std::int32_t* c, std::int64_t ldc, int,
                  int) {
