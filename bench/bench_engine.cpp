@@ -52,12 +52,16 @@ BENCHMARK(Peak)->Arg(1)->Arg(2)->Arg(4)->Arg(8)->Arg(12)->Arg(16)->Arg(24);
 // TDPBF16PS: 16 x 16 x 32 multiply-adds each.
 constexpr double kTdpFlops = 2.0 * 16 * 16 * 32;
 
-void AmxPeak(benchmark::State& st) {
-  if (skip(st, BF16X_ENGINE_AMX)) return;
+// A tile instruction's issue loop on register tiles: `ops` (2 x its multiply-adds) per instruction, as `unit`.
+void tile_peak(benchmark::State& st, std::uint64_t (*loop)(std::uint64_t), double ops, const char* unit) {
   std::uint64_t ins = 0;
-  for (auto _ : st) ins += engine::amx::tdpbf16ps_peak_loop(1 << 14);
-  st.counters["GFLOPS"] = benchmark::Counter(double(ins) * kTdpFlops * 1e-9, benchmark::Counter::kIsRate);
+  for (auto _ : st) ins += loop(1 << 14);
+  st.counters[unit] = benchmark::Counter(double(ins) * ops * 1e-9, benchmark::Counter::kIsRate);
   st.counters["TDP_per_s"] = benchmark::Counter(double(ins), benchmark::Counter::kIsRate);
+}
+
+void AmxPeak(benchmark::State& st) {
+  if (!skip(st, BF16X_ENGINE_AMX)) tile_peak(st, engine::amx::tdpbf16ps_peak_loop, kTdpFlops, "GFLOPS");
 }
 BENCHMARK(AmxPeak);
 
@@ -89,12 +93,18 @@ double amx_peak_rate(bool int8) {
   return int8 ? i8 : bf16;
 }
 
+// A kernel's rate from its operations (2 x multiply-adds) over all iterations: GFLOPS (BF16) or GOPS (INT8), the
+// tile instructions they make (TDP_per_s), and on the tiles, the share of the peak they reach (peak_share).
+void kernel_counters(benchmark::State& st, double ops, bool int8, bool tiles) {
+  const double per_tdp = int8 ? kTdpInt8Ops : kTdpFlops;
+  st.counters[int8 ? "GOPS" : "GFLOPS"] = benchmark::Counter(ops * 1e-9, benchmark::Counter::kIsRate);
+  st.counters["TDP_per_s"] = benchmark::Counter(ops / per_tdp, benchmark::Counter::kIsRate);
+  if (tiles)
+    st.counters["peak_share"] = benchmark::Counter(ops / per_tdp / amx_peak_rate(int8), benchmark::Counter::kIsRate);
+}
+
 void AmxInt8Peak(benchmark::State& st) {
-  if (skip_int8(st, BF16X_ENGINE_AMX)) return;
-  std::uint64_t ins = 0;
-  for (auto _ : st) ins += engine::int8::tdpbssd_peak_loop(1 << 14);
-  st.counters["GOPS"] = benchmark::Counter(double(ins) * kTdpInt8Ops * 1e-9, benchmark::Counter::kIsRate);
-  st.counters["TDP_per_s"] = benchmark::Counter(double(ins), benchmark::Counter::kIsRate);
+  if (!skip_int8(st, BF16X_ENGINE_AMX)) tile_peak(st, engine::int8::tdpbssd_peak_loop, kTdpInt8Ops, "GOPS");
 }
 BENCHMARK(AmxInt8Peak);
 
@@ -116,12 +126,7 @@ void MicroKernelInt8Of(benchmark::State& st) {
     benchmark::ClobberMemory();
   }
   if (e.thread_end) e.thread_end();
-  const double ops = 2.0 * 32 * 32 * kc * double(st.iterations());
-  st.counters["GOPS"] = benchmark::Counter(ops * 1e-9, benchmark::Counter::kIsRate);
-  st.counters["TDP_per_s"] = benchmark::Counter(ops / kTdpInt8Ops, benchmark::Counter::kIsRate);
-  if (Engine == BF16X_ENGINE_AMX)
-    st.counters["peak_share"] =
-        benchmark::Counter(ops / kTdpInt8Ops / amx_peak_rate(true), benchmark::Counter::kIsRate);
+  kernel_counters(st, 2.0 * 32 * 32 * kc * double(st.iterations()), true, Engine == BF16X_ENGINE_AMX);
 }
 void MicroKernelAmxInt8(benchmark::State& st) { MicroKernelInt8Of<BF16X_ENGINE_AMX>(st); }
 void MicroKernelVnni(benchmark::State& st) { MicroKernelInt8Of<BF16X_ENGINE_AVX512VNNI>(st); }
@@ -153,12 +158,7 @@ void MicroKernelOf(benchmark::State& st) {
     benchmark::ClobberMemory();
   }
   if (e.thread_end) e.thread_end();
-  const double flops = 2.0 * 32 * 32 * kb * nprod * double(st.iterations());
-  st.counters["GFLOPS"] = benchmark::Counter(flops * 1e-9, benchmark::Counter::kIsRate);
-  st.counters["TDP_per_s"] = benchmark::Counter(flops / kTdpFlops, benchmark::Counter::kIsRate);
-  if (Engine == BF16X_ENGINE_AMX)
-    st.counters["peak_share"] =
-        benchmark::Counter(flops / kTdpFlops / amx_peak_rate(false), benchmark::Counter::kIsRate);
+  kernel_counters(st, 2.0 * 32 * 32 * kb * nprod * double(st.iterations()), false, Engine == BF16X_ENGINE_AMX);
 }
 void MicroKernel(benchmark::State& st) { MicroKernelOf<BF16X_ENGINE_AVX512BF16>(st); }
 void MicroKernelAvx2(benchmark::State& st) { MicroKernelOf<BF16X_ENGINE_AVX2>(st); }
@@ -182,11 +182,8 @@ void RawGemmOf(benchmark::State& st) {
   driver::raw_pack({a.data(), n, false}, {b.data(), n, false}, n, n, n, p);
   std::vector<float> c(std::size_t(n * n));
   for (auto _ : st) driver::raw_gemm_packed(*engine::engine_info(Engine), p, c.data(), n);
-  const double flops = 2.0 * double(n) * double(n) * double(n) * double(st.iterations());
-  st.counters["GFLOPS"] = benchmark::Counter(flops * 1e-9, benchmark::Counter::kIsRate);
-  if (Engine == BF16X_ENGINE_AMX)
-    st.counters["peak_share"] =
-        benchmark::Counter(flops / kTdpFlops / amx_peak_rate(false), benchmark::Counter::kIsRate);
+  kernel_counters(st, 2.0 * double(n) * double(n) * double(n) * double(st.iterations()), false,
+                  Engine == BF16X_ENGINE_AMX);
 }
 void RawGemm(benchmark::State& st) { RawGemmOf<BF16X_ENGINE_AVX512BF16>(st); }
 void RawGemmAvx2(benchmark::State& st) { RawGemmOf<BF16X_ENGINE_AVX2>(st); }
