@@ -37,32 +37,35 @@ constexpr bool kDouble = std::is_same_v<E, double> || std::is_same_v<E, bf16x_co
 
 // The checked GEMM of the call's options for the layer's blocks, their outcomes summed into out. (Each block is a
 // GEMM call of its own: AUTO decides per block, on that block's shape and data.) The layer may call it from several
-// threads at once (GEMMT's small pieces): the outcomes merge under a lock.
+// threads at once (GEMMT's small pieces): the outcomes merge under a lock. The state lives in the caller's frame, so
+// that the callable holds one reference (std::function keeps it without an allocation: LAPACK makes millions of
+// tiny level-3 calls).
+struct GemmState {
+  const bf16x_options& opt;
+  Outcome& out;
+  std::mutex mu;
+  bool emulated = false;
+};
 template <typename E>
-level3::Gemm<E> checked_gemm(const bf16x_options& opt, Outcome& out) {
-  struct Merged {
-    std::mutex mu;
-    bool emulated = false;
-  };
-  return [&opt, &out, merged = std::make_shared<Merged>()](std::int64_t m, std::int64_t n, std::int64_t k, E alpha,
-                                                           const Operand<E>& a, const Operand<E>& b, E beta,
-                                                           const level3::View<E>& c) {
+level3::Gemm<E> checked_gemm(GemmState& s) {
+  return [&s](std::int64_t m, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a, const Operand<E>& b, E beta,
+              const level3::View<E>& c) {
     Outcome one;
     int st;
     if constexpr (level3::is_complex_v<E>)
       st = run_complex_gemm<level3::real_t<E>>(m, n, k, alpha, a.x, a.ld, {a.transposed, a.conj}, b.x, b.ld,
-                                               {b.transposed, b.conj}, beta, c.p, c.ld, c.rows, opt, one);
+                                               {b.transposed, b.conj}, beta, c.p, c.ld, c.rows, s.opt, one);
     else
       st = run_gemm<E>(a.transposed ? BF16X_TRANS : BF16X_NO_TRANS, b.transposed ? BF16X_TRANS : BF16X_NO_TRANS, m, n,
-                       k, alpha, a.x, a.ld, b.x, b.ld, beta, c.p, c.ld, c.rows, opt, one, pack::OutputPart::all,
+                       k, alpha, a.x, a.ld, b.x, b.ld, beta, c.p, c.ld, c.rows, s.opt, one, pack::OutputPart::all,
                        pack::LowerOperand{a.lower, a.lower_shift});
     // The call reports the emulated mode of its GEMMs where any ran emulated (out.guard says where the guard sent
     // some to the host), else native.
-    const std::lock_guard<std::mutex> lock(merged->mu);
-    const int mode = out.mode, engine = out.engine;
-    merge_outcome(out, one);
-    if (one.mode == BF16X_MODE_NATIVE && merged->emulated) out.mode = mode, out.engine = engine;
-    merged->emulated = merged->emulated || one.mode != BF16X_MODE_NATIVE;
+    const std::lock_guard<std::mutex> lock(s.mu);
+    const int mode = s.out.mode, engine = s.out.engine;
+    merge_outcome(s.out, one);
+    if (one.mode == BF16X_MODE_NATIVE && s.emulated) s.out.mode = mode, s.out.engine = engine;
+    s.emulated = s.emulated || one.mode != BF16X_MODE_NATIVE;
     return st;
   };
 }
@@ -232,7 +235,8 @@ int level3_call(const Level3Call& call, int checked, const bf16x_options* user, 
         const ThreadScope threads;  // bf16x_set_num_threads, for the GEMMs and the layer's own loops
         // Whether every entry of the GEMMs is correctly rounded (SYR2K then keeps each entry one GEMM).
         const bool rounded = plan.method == mode::Method::correctly_rounded;
-        st = body(checked_gemm<E>(opt, out), checked_triangle<E>(opt, out), rounded);
+        GemmState state{opt, out, {}, false};
+        st = body(checked_gemm<E>(state), checked_triangle<E>(opt, out), rounded);
       } catch (const std::bad_alloc&) {
         st = BF16X_ERR_NOMEM;
       } catch (const std::length_error&) {
