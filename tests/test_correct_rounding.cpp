@@ -260,6 +260,38 @@ TYPED_TEST(CorrectRounding, ShapesLayoutsThreads) {
   bf16x_set_num_threads(0);
 }
 
+// Calls of fewer than 512 multiply-adds take each entry from its exact sum (cr/cr_driver.cpp, exact_entries): every
+// class, both layouts and transposes, alpha and beta with inexact factors, shapes at the edge (1 x 1 x 511; 8 x 8 x 8
+// is the tiles' again): the exact rounding, bit for bit, and every entry counted as exact where that path ran.
+TYPED_TEST(CorrectRounding, TinyCallsEntryByEntry) {
+  using T = TypeParam;
+  struct Shape {
+    std::int64_t m, n, k;
+  };
+  const Shape shapes[] = {{7, 7, 7}, {3, 5, 30}, {1, 1, 511}, {8, 1, 60}, {2, 3, 1}, {8, 8, 8}};
+  const T ab[][2] = {{T(1), T(0)}, {T(-0.7), T(1)}, {T(3), T(0.3)}};
+  int seed = 40;
+  for (const Shape& s : shapes)
+    for (Cls c : kClasses)
+      for (int layout : {BF16X_COL_MAJOR, BF16X_ROW_MAJOR}) {
+        ++seed;
+        const std::int64_t k = c == Cls::ties ? 4 * s.n : s.k;  // (ties: k = 4 n, fill_class)
+        if (c == Cls::ties && s.m * s.n * k >= 512) continue;
+        Problem<T> p(s.m, s.n, k, layout, seed % 2 ? BF16X_TRANS : BF16X_NO_TRANS, BF16X_NO_TRANS, seed);
+        fill_class(p, c, seed);
+        p.alpha = c == Cls::ties ? T(1) : ab[seed % 3][0];
+        p.beta = c == Cls::ties ? T(0) : ab[seed % 3][1];
+        const std::string what = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(k) + " " +
+                                 cls_name(c) + " layout " + std::to_string(layout);
+        bf16x_stats st;
+        bf16x_stats_init(&st);
+        EXPECT_EQ(mismatches(p, BF16X_ENGINE_AUTO, what, &st), 0) << what;
+        if (s.m * s.n * k < 512) {
+          EXPECT_EQ(st.entries_repaired, std::uint64_t(s.m * s.n)) << what;
+        }
+      }
+}
+
 // Auto with a target below the native GEMM's bound gamma_k runs the correctly rounded mode (docs/auto.md, "Targets
 // tighter than native"): every entry the exact rounding; a target at gamma_k does not.
 TYPED_TEST(CorrectRounding, AutoWithATargetTighterThanNative) {
@@ -288,9 +320,9 @@ TYPED_TEST(CorrectRounding, AutoWithATargetTighterThanNative) {
 
 // NaN and Inf: an entry whose row of op(A) or column of op(B) holds one is IEEE's NaN / Inf as the host GEMM gives
 // it; the other entries stay correctly rounded. A NaN C0 under beta = 0 is not read.
-TYPED_TEST(CorrectRounding, SpecialValues) {
-  using T = TypeParam;
-  Problem<T> p(6, 5, 40, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 9);
+template <typename T>
+void special_values(std::int64_t k) {
+  Problem<T> p(6, 5, k, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 9);
   fill_class(p, Cls::uniform, 9);
   const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
   p.a[Problem<T>::at(p.layout, 1, 3, p.lda)] = inf;  // row 1: +-Inf (B's entries are nonzero)
@@ -314,6 +346,10 @@ TYPED_TEST(CorrectRounding, SpecialValues) {
   q.c[Problem<T>::at(q.layout, 2, 1, q.ldc)] = inf;
   ASSERT_EQ(q.run(mode_of<T>()), BF16X_OK);
   EXPECT_EQ(q.cval(2, 1), -inf);
+}
+
+TYPED_TEST(CorrectRounding, SpecialValues) {
+  for (const std::int64_t k : {40, 12}) special_values<TypeParam>(k);  // the tiles; under 512 multiply-adds
 }
 
 }  // namespace
