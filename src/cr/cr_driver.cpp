@@ -259,38 +259,6 @@ auto decide_for(const TileKernels& kern, bool complex) {
     return complex ? kern.decide2_f : kern.decide_f;
 }
 
-// A call of fewer than kTinyWork multiply-adds: each entry from its exact value (round_exactly: the fixed-point
-// exact sum), NaN/Inf in its lines or C0 as the tiles take them (round_nonfinite). The tiles' scan, packing, sums and
-// decisions cost more than the exact sums of a few short dot products (LAPACK's testers make millions of such
-// calls); correct rounding has one result, so the bits are the tiles' own. Returns the entries rounded.
-constexpr double kTinyWork = 512;
-template <typename T>
-std::uint64_t exact_entries(const pack::GemmArgs<T>& g) {
-  const Terms terms{{double(g.alpha), 0}, {double(g.beta), 0}, g.k, std::is_same_v<T, double>};
-  const auto finite_row = [&](std::int64_t i) {
-    for (std::int64_t l = 0; l < g.k; ++l)
-      if (!std::isfinite(double(g.a(i, l)))) return false;
-    return true;
-  };
-  unsigned char row_finite[std::size_t(kTinyWork)];  // m < kTinyWork
-  for (std::int64_t i = 0; i < g.m; ++i) row_finite[i] = finite_row(i);
-  std::uint64_t count = 0;
-  for (std::int64_t j = 0; j < g.n; ++j) {
-    bool col_finite = true;
-    for (std::int64_t l = 0; l < g.k && col_finite; ++l) col_finite = std::isfinite(double(g.b(l, j)));
-    const std::int64_t cols[2] = {j, j};
-    for (std::int64_t i = 0; i < g.m; ++i) {
-      if (!pack::in_part(g.part, i, j)) continue;
-      T& cij = g.c_row_major ? g.c[i * g.ldc + j] : g.c[i + j * g.ldc];
-      const double c0[2] = {g.beta != T(0) ? double(cij) : 0.0, 0};
-      cij = row_finite[i] && col_finite && std::isfinite(c0[0]) ? round_exactly(g.a, g.b, i, cols, terms, c0)
-                                                                : round_nonfinite(g.a, g.b, i, cols, terms, c0);
-      ++count;
-    }
-  }
-  return count;
-}
-
 }  // namespace
 
 template <typename T>
@@ -298,10 +266,6 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
   if (!std::isfinite(double(g.alpha)) || (g.beta != T(0) && !std::isfinite(double(g.beta))))
     return util::DriverStatus::nonfinite_input;
   const std::int64_t m = g.m, n = g.n, k = g.k;
-  if (double(m) * double(n) * double(k) < kTinyWork) {
-    cfg.exact_entries += exact_entries(g);
-    return util::DriverStatus::ok;
-  }
   const int threads = omp_get_max_threads();
   util::PhaseClock clock(true);
   // Everything reserved before the first write of C.
