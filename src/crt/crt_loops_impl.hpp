@@ -517,6 +517,16 @@ void residue_rows_loop(const std::int32_t* acc, std::size_t ld, int rows, int co
   }
 }
 
+// Columns j.. of a row, G groups of V::kLanes at a time while they fill, each group's CRT by crt(load, store) (load(t,
+// g): group g's residues modulo p_t; store(g, x): its result). Returns the first column left.
+template <typename V, int G, typename Crt>
+int crt_columns(const std::int8_t* res, std::size_t stride, int j, int cols, double* out, Crt&& crt) {
+  for (; j + G * V::kLanes <= cols; j += G * V::kLanes)
+    crt([&](int t, int g) { return V::from_i8(res + stride * std::size_t(t) + j + g * V::kLanes); },
+        [&](int g, typename V::reg x) { V::store(out + j + g * V::kLanes, x); });
+  return j;
+}
+
 #ifdef __AVX2__
 // The CRT of G vectors of V::kLanes columns of a row: G independent pairs of sums, so that the adds of the moduli
 // overlap instead of waiting on one another; each column's operations and their order are those of
@@ -546,11 +556,8 @@ void reconstruct_group(const CrtPlan& plan, Load&& load, Store&& store) {
 template <typename V, int G>
 int reconstruct_columns(const std::int8_t* res, std::size_t stride, int j0, int cols, const CrtPlan& plan,
                         double* out) {
-  for (; j0 + G * V::kLanes <= cols; j0 += G * V::kLanes)
-    reconstruct_group<V, G>(
-        plan, [&](int t, int g) { return V::from_i8(res + stride * std::size_t(t) + j0 + g * V::kLanes); },
-        [&](int g, typename V::reg x) { V::store(out + j0 + g * V::kLanes, x); });
-  return j0;
+  return crt_columns<V, G>(res, stride, j0, cols, out,
+                           [&](auto&& load, auto&& store) { reconstruct_group<V, G>(plan, load, store); });
 }
 #endif
 
@@ -654,22 +661,12 @@ void exact_crt(const CrtPlan& plan, const ExactGrids& e, Load&& load, Store&& st
   }
 }
 
-// Columns j.. of a row, G groups of V::kLanes at a time while they fill. Returns the first column left.
+// The exact CRT of columns j.. of a row (crt_columns). Returns the first column left.
 template <typename V, int G>
-int exact_columns(const std::int8_t* res, std::size_t stride, int j, int cols, const CrtPlan& plan,
-                  const ExactGrids& e, double* out) {
-  for (; j + G * V::kLanes <= cols; j += G * V::kLanes)
-    exact_crt<V, G>(
-        plan, e,
-        [&](int t, int g) {
-          const std::int8_t* r = res + stride * std::size_t(t) + j + g * V::kLanes;
-          if constexpr (V::kLanes > 1)
-            return V::from_i8(r);
-          else
-            return double(*r);
-        },
-        [&](int g, typename V::reg x) { V::store(out + j + g * V::kLanes, x); });
-  return j;
+int exact_columns(const std::int8_t* res, std::size_t stride, int j, int cols, const CrtPlan& plan, const ExactGrids& e,
+                  double* out) {
+  return crt_columns<V, G>(res, stride, j, cols, out,
+                           [&](auto&& load, auto&& store) { exact_crt<V, G>(plan, e, load, store); });
 }
 
 void reconstruct_exact_loop(const std::int8_t* res, std::size_t stride, int cols, const CrtPlan& plan, double* out) {

@@ -22,6 +22,7 @@ struct F64x1 {
   static reg add(reg a, reg b) { return a + b; }
   static reg sub(reg a, reg b) { return a - b; }
   static reg mul(reg a, reg b) { return a * b; }
+  static reg from_i8(const std::int8_t* x) { return double(*x); }
   static reg abs(reg x) { return x < 0 ? -x : x; }
   static reg max(reg a, reg b) { return a > b ? a : b; }
   static reg max_magnitude(reg top, reg x) { return max(top, abs(x)); }  // top >= 0
