@@ -195,18 +195,20 @@ struct DigitProduct {
   }
 };
 
-// One bit per entry of C, tile by tile (entry (ii, jj) of tile ip + jp mp at bit jj * 32 + ii of its 16 words):
-// m n / 8 bytes, whatever the number of failures; each tile belongs to one block, so threads never share a word.
+// One bit per entry of C, tile by tile (entry (ii, jj) of tile ip + jp mp at bit ii * 32 + jj of its 16 words: a
+// tile row is half a word): m n / 8 bytes, whatever the number of failures; each tile belongs to one block, so
+// threads never share a word.
 struct UnprovedMask {
   static constexpr int kWords = kTile * kTile / 64;
   std::int64_t mp, np;
   std::vector<std::uint64_t> bits;
   UnprovedMask(std::int64_t m, std::int64_t n)
       : mp((m + kTile - 1) / kTile), np((n + kTile - 1) / kTile), bits(std::size_t(mp * np) * kWords, 0) {}
-  void mark(std::int64_t i, std::int64_t j) {
+  // Row i's entries j..j + 31 (j a multiple of kTile): bit jj of row.
+  void mark_row(std::int64_t i, std::int64_t j, std::uint32_t row) {
     const std::int64_t t = i / kTile + (j / kTile) * mp;
-    const int bit = int(j % kTile) * kTile + int(i % kTile);
-    bits[std::size_t(t) * kWords + std::size_t(bit / 64)] |= std::uint64_t(1) << (bit % 64);
+    const int ii = int(i % kTile);
+    bits[std::size_t(t) * kWords + std::size_t(ii / 2)] |= std::uint64_t(row) << (ii % 2 * 32);
   }
   // The marked entries column by column, rows ascending: (j, i) order.
   void collect(std::vector<Entry>& out) const {
@@ -215,7 +217,7 @@ struct UnprovedMask {
         for (std::int64_t ip = 0; ip < mp; ++ip) {
           const std::uint64_t* w = bits.data() + std::size_t(jp * mp + ip) * kWords;
           for (int ii = 0; ii < kTile; ++ii) {
-            const int bit = jj * kTile + ii;
+            const int bit = ii * kTile + jj;
             if (w[bit / 64] >> (bit % 64) & 1) out.push_back({ip * kTile + ii, jp * kTile + jj});
           }
         }
@@ -227,26 +229,45 @@ struct UnprovedMask {
 struct EntryProof {
   const policy::EntryBound& bound;
   double slack, kd;
+  // Every operation evaluated (no branch: a call that fails, fails at most of its entries, in no pattern a branch
+  // predictor follows), each as the proof defines it.
   bool operator()(double hij, double norms) const {
     const double lower = hij - kDigit * norms - kd;  // <= 127^2 P_ij / S_ij
     const double need = bound.c_prod * std::min(kd, hij) + bound.c_norm * norms + bound.c_entry;
-    return slack > 0 && lower > 0 && slack * lower >= kDigit * kDigit * need;
+    return (slack > 0) & (lower > 0) & (slack * lower >= kDigit * kDigit * need);
   }
-  // The entries of the block at (i0, j0) whose H (h, in sp) does not prove them, marked; returns their count.
-  std::uint64_t mark_unproved(const crt::BlockSums& h, const BlockSpace& sp, std::int64_t i0, int rows, std::int64_t j0,
-                              int cols, const GuardLines& lines, UnprovedMask& mask) const {
+  // The entries of the block at (i0, j0) whose H (h, in sp) does not prove them (hij == 0: every product is zero,
+  // the entry is exact), marked, row by row; returns their count. Stops after the row at which more than `room`
+  // have failed: the call then goes native, and the mask is not read.
+  template <typename H>
+  std::uint64_t mark_rows(const H& hij, std::int64_t i0, int rows, std::int64_t j0, int cols, const GuardLines& lines,
+                          std::uint64_t room, UnprovedMask& mask) const {
     std::uint64_t count = 0;
-    for (int jj = 0; jj < cols; ++jj)
-      for (int ii = 0; ii < rows; ++ii) {
-        const std::size_t e = std::size_t(ii) * sp.ld + jj;
-        const double hij = h.in_acc ? double(sp.acc[e]) : sp.sums[e];
-        // hij == 0: every product is zero, the entry is exact.
-        if (hij != 0 && !(*this)(hij, lines.na[std::size_t(i0 + ii)] + lines.nb[std::size_t(j0 + jj)])) {
-          mask.mark(i0 + ii, j0 + jj);
-          ++count;
+    const double* nb = lines.nb.data() + j0;
+    for (int ii = 0; ii < rows && count <= room; ++ii) {
+      const double na = lines.na[std::size_t(i0 + ii)];
+      for (int j = 0; j < cols; j += kTile) {
+        const int len = std::min(kTile, cols - j);
+        std::uint32_t row = 0;
+        for (int jj = 0; jj < len; ++jj) {
+          const double h = hij(ii, j + jj);
+          row |= std::uint32_t((h != 0) & !(*this)(h, na + nb[j + jj])) << jj;
         }
+        if (row == 0) continue;
+        count += std::uint64_t(__builtin_popcount(row));
+        mask.mark_row(i0 + ii, j0 + j, row);
       }
+    }
     return count;
+  }
+  std::uint64_t mark_unproved(const crt::BlockSums& h, const BlockSpace& sp, std::int64_t i0, int rows, std::int64_t j0,
+                              int cols, const GuardLines& lines, std::uint64_t room, UnprovedMask& mask) const {
+    const std::size_t ld = std::size_t(sp.ld);
+    if (h.in_acc)
+      return mark_rows([&](int ii, int jj) { return double(sp.acc[std::size_t(ii) * ld + std::size_t(jj)]); }, i0, rows,
+                       j0, cols, lines, room, mask);
+    return mark_rows([&](int ii, int jj) { return sp.sums[std::size_t(ii) * ld + std::size_t(jj)]; }, i0, rows, j0,
+                     cols, lines, room, mask);
   }
 };
 
@@ -286,12 +307,13 @@ GuardCheck check_entries(const pack::MatrixView<T>& a, const pack::MatrixView<T>
     BlockSpace& sp = spaces[std::size_t(omp_get_thread_num())];
     if (engine.thread_begin) engine.thread_begin();
     util::share_loop(mb * nb, util::Schedule::dynamic, 1, [&](std::int64_t blk) {
-      if (failed.load(std::memory_order_relaxed) > limit) return;  // the call goes native: stop early
+      const std::uint64_t before = failed.load(std::memory_order_relaxed);
+      if (before > limit) return;  // the call goes native: stop early
       const std::int64_t i0 = (blk % mb) * kBlock, j0 = (blk / mb) * kBlock;
       const int rows = int(std::min<std::int64_t>(kBlock, m - i0)), cols = int(std::min<std::int64_t>(kBlock, n - j0));
       const crt::BlockSums h = product.block(sp, i0, rows, j0, cols);
       tiles += h.tiles;
-      const std::uint64_t here = proved.mark_unproved(h, sp, i0, rows, j0, cols, lines, mask);
+      const std::uint64_t here = proved.mark_unproved(h, sp, i0, rows, j0, cols, lines, limit - before, mask);
       if (here) failed.fetch_add(here, std::memory_order_relaxed);
     });
     if (engine.thread_end) engine.thread_end();  // TILERELEASE: no tile state outlives the region

@@ -1,5 +1,6 @@
 #include "policy/error_model.hpp"
 
+#include <emmintrin.h>
 #include <omp.h>
 
 #include <algorithm>
@@ -66,6 +67,11 @@ void count_across(const double* x, std::int64_t sl, int nr, std::int64_t len, co
   fill_loops().count_across_fp64(x, sl, nr, len, c, shift, h);
 }
 
+// Four uint32 counts from p, and whether all four are zero: a graded line's entries leave most bins of its span
+// empty, and a test of four at once skips them.
+__m128i four(const std::uint32_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+bool all_zero(__m128i v) { return _mm_movemask_epi8(_mm_cmpeq_epi32(v, _mm_setzero_si128())) == 0xffff; }
+
 // Lines of op(X): element l of line r sits at data[r * sr + l * sl], walked along the contiguous direction, a block
 // of lines at a time. Two passes over a block: its lines' extremes (pack::line_extremes: the scale, and the lowest
 // nonzero and the highest bin, since bin_of grows with |x|), then the counts.
@@ -103,53 +109,48 @@ Env measure(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count,
     kept.resize(per_thread, 0u);
   std::uint32_t* const counts = big ? team_counts.data() : kept.data();
   // A share of the work: its worksharing constructs are orphaned here (util/team.hpp).
+  //
+  // Each line's count of the bins 0..b, F(b), grows with b, so the envelope W(b) = max over lines of F(b) is the
+  // running maximum over b of M(s), the largest F(s) of any line at a bin s where its count steps (bin 0 and its
+  // nonzero bins): each line takes only its nonzero bins (a graded line of 64 entries spans hundreds of bins, most
+  // empty), and the running maximum is taken once per share.
   const auto share = [&](bool& nonfinite, std::int64_t& lines) {
     std::uint32_t* h = counts + per_thread * std::size_t(omp_get_thread_num());
-    // The worst counts of this share's lines: the envelope's own where one thread measures, else the thread's
-    // copy, cleared when the first nonzero line bounds the bins it needs (below its hi) and merged at the end.
+    // M of this share's lines: the envelope's own where one thread measures, else the thread's copy, merged at the
+    // end.
     std::array<std::int64_t, Env::kBins> own;
     std::int64_t* const worst = solo ? env.worst.data() : own.data();
-    int all_below = Env::kBins;           // every line has all its entries in bins below this one: their worst is len
-    int min_lo = Env::kBins, max_lo = 1;  // the lowest and highest first nonzero bin (at least 1) of the lines
-    // The envelope of line r, taking (and clearing) its count of bin b from take(b). Zeros count in bin 0, the other
-    // entries in bins lo..hi-1 (lo = 0 too where one lies below 2^-128 of the scale): the walk covers the binades
-    // the line's entries span (a few dozen bins of the 513), and the bins below lo, where its count is that of bin
-    // 0, are filled once for all lines at the end.
-    auto add_line = [&](double mx, int lo, int hi, auto&& take) {
-      std::int64_t below = take(0);
-      if (mx != 0) {  // an all-zero line gives exact zeros
-        if (lines++ == 0 && !solo) std::fill_n(own.begin(), hi, std::int64_t(0));
-        all_below = std::min(all_below, hi);
-        worst[0] = std::max(worst[0], below);
-        int b = std::max(lo, 1);
-        min_lo = std::min(min_lo, b), max_lo = std::max(max_lo, b);
-        for (; b < all_below; ++b) {
-          below += take(b);
-          worst[b] = std::max(worst[b], below);
-        }
-        for (; b < hi; ++b) take(b);
-      }
-    };
+    if (!solo) own.fill(0);
+    int top = 0;              // every line of the share has all its entries in bins below this one
+    int bottom = Env::kBins;  // and none in bins 1..bottom-1
+    // Each walk below adds, at a bin b where a line's count steps, that line's F(b) to M(b); each takes (and
+    // clears) the counts of the bins it walks, four bins (along) or four lines (across) at a time, and skips the
+    // fours whose counts are all zero.
 #pragma omp for schedule(static)
     for (std::int64_t blk = 0; blk < blocks; ++blk) {
       const std::int64_t r0 = blk * block, nr = std::min(block, count - r0);
       const T* x = data + r0 * sr;
-      alignas(64) pack::Bits<T> top[kAcross], least[kAcross];
-      pack::line_extremes(x, sr, sl, nr, len, top, least);
-      for (std::int64_t r = 0; r < nr; ++r) nonfinite = nonfinite || pack::nonfinite<T>(top[r]);
+      alignas(64) pack::Bits<T> top_bits[kAcross], least[kAcross];
+      pack::line_extremes(x, sr, sl, nr, len, top_bits, least);
+      for (std::int64_t r = 0; r < nr; ++r) nonfinite = nonfinite || pack::nonfinite<T>(top_bits[r]);
       if (nonfinite) continue;
       double mx[kAcross];
       int scale[kAcross], lo[kAcross], hi[kAcross], offset[kAcross];
       bool fast = true;
       for (std::int64_t r = 0; r < nr; ++r) {
-        mx[r] = pack::magnitude<T>(top[r]);
+        mx[r] = pack::magnitude<T>(top_bits[r]);
         scale[r] = split::scale_exponent(mx[r]);
         lo[r] = len == 0 ? Env::kBins : mx[r] == 0 ? 0 : bin_of(pack::magnitude<T>(least[r]), scale[r]);
         hi[r] = len > 0 ? bin_of(mx[r], scale[r]) + 1 : 0;
         offset[r] = bin_offset(scale[r]);
         fast = fast && scale[r] >= kFastScale;
+        if (mx[r] != 0) ++lines, top = std::max(top, hi[r]), bottom = std::min(bottom, std::max(lo[r], 1));
       }
       if (along) {
+        static_assert(kAlongCopies == 4);
+        std::uint32_t* const h1 = h + Env::kBins;
+        std::uint32_t* const h2 = h + 2 * Env::kBins;
+        std::uint32_t* const h3 = h + 3 * Env::kBins;
         for (std::int64_t r = 0; r < nr; ++r) {
           const T* line = x + r * sr;
           const int c = offset[r], e = scale[r];
@@ -157,11 +158,30 @@ Env measure(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count,
             count_along(line, len, c, h);
           else
             for (std::int64_t l = 0; l < len; ++l) ++h[bin_of(double(line[l]), e)];
-          add_line(mx[r], lo[r], hi[r], [&](int b) {
-            std::uint32_t n = 0;
-            for (int q = 0; q < kAlongCopies; ++q) n += std::exchange(h[q * Env::kBins + b], 0u);
-            return n;
-          });
+          // The line's counts are read bin by bin and cleared at the end, bins 0 and lo..hi-1 of each copy, in
+          // runs of stores.
+          const auto sum = [&](int b) { return h[b] + h1[b] + h2[b] + h3[b]; };
+          const int from = std::max(lo[r], 1);
+          std::int64_t below = sum(0);  // an all-zero line has all its entries there, and gives exact zeros
+          h[0] = h1[0] = h2[0] = h3[0] = 0;
+          if (mx[r] == 0) continue;
+          worst[0] = std::max(worst[0], below);
+          int b = from;
+          // Fours tested only where the line has fewer entries than bins to walk: else most bins hold some.
+          for (; b + 4 <= hi[r] && hi[r] - b > len; b += 4) {
+            if (all_zero(
+                    _mm_or_si128(_mm_or_si128(four(h + b), four(h1 + b)), _mm_or_si128(four(h2 + b), four(h3 + b)))))
+              continue;
+            for (int q = b; q < b + 4; ++q) {
+              below += sum(q);
+              worst[q] = std::max(worst[q], below);
+            }
+          }
+          for (; b < hi[r]; ++b) {
+            below += sum(b);
+            worst[b] = std::max(worst[b], below);
+          }
+          for (std::uint32_t* copy : {h, h1, h2, h3}) std::fill(copy + from, copy + hi[r], 0u);
         }
       } else {
         if (fast) {
@@ -170,24 +190,43 @@ Env measure(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count,
           for (std::int64_t l = 0; l < len; ++l)
             for (std::int64_t r = 0; r < nr; ++r) ++h[bin_of(double(x[r + l * sl]), scale[r]) * block + r];
         }
-        for (std::int64_t r = 0; r < nr; ++r)
-          add_line(mx[r], lo[r], hi[r], [&](int b) { return std::exchange(h[b * block + r], 0u); });
+        // Four lines at a time (block is a multiple of four; the lines from nr on have no counts): each bin's max of
+        // their F(b) (a line walked below its lo has F(b) = F(0), past its hi len: both values of F).
+        for (std::int64_t r = 0; r < nr; r += 4) {
+          std::int64_t below[4];
+          int from = Env::kBins, to = 0;
+          for (int q = 0; q < 4; ++q) {
+            below[q] = std::exchange(h[r + q], 0u);
+            if (r + q < nr && mx[r + q] != 0) {
+              from = std::min(from, std::max(lo[r + q], 1)), to = std::max(to, hi[r + q]);
+              worst[0] = std::max(worst[0], below[q]);
+            } else {
+              below[q] = 0;  // no line, or an all-zero one: every count in bin 0
+            }
+          }
+          for (int b = from; b < to; ++b) {
+            std::uint32_t* const p = h + b * block + r;
+            if (all_zero(four(p))) continue;
+            std::int64_t most = 0;
+            for (int q = 0; q < 4; ++q) most = std::max(most, below[q] += std::exchange(p[q], 0u));
+            worst[b] = std::max(worst[b], most);
+          }
+        }
       }
     }
     if (lines == 0) return;  // no nonzero line in this share (`lines` counts this thread's)
-    // Each line's count grows with the bin, so does their maximum. Below min_lo no line was walked: there it is the
-    // zeros' count of bin 0 (those bins are still zero); from max_lo up every line was; in between, the running
-    // maximum carries each line's count over the bins below its lo.
-    if (worst[0] > 0) std::fill(worst + 1, worst + std::min(min_lo, all_below), worst[0]);  // else still zero
-    for (int b = std::max(min_lo, 1); b < std::min(max_lo, all_below); ++b) worst[b] = std::max(worst[b], worst[b - 1]);
+    // The running maximum of M up to the top bin (no line steps between bins 0 and bottom); from there every line
+    // has counted all its entries.
+    std::fill(worst + 1, worst + bottom, worst[0]);
+    for (int b = bottom; b < top; ++b) worst[b] = std::max(worst[b], worst[b - 1]);
     if (solo) {
-      std::fill(worst + all_below, worst + Env::kBins, len);
+      std::fill(worst + top, worst + Env::kBins, len);
       return;
     }
 #pragma omp critical(bf16x_fill_envelope)
     {
-      for (int b = 0; b < all_below; ++b) env.worst[std::size_t(b)] = std::max(env.worst[std::size_t(b)], worst[b]);
-      for (int b = all_below; b < Env::kBins; ++b) env.worst[std::size_t(b)] = len;
+      for (int b = 0; b < top; ++b) env.worst[std::size_t(b)] = std::max(env.worst[std::size_t(b)], worst[b]);
+      for (int b = top; b < Env::kBins; ++b) env.worst[std::size_t(b)] = len;
     }
   };
   if (solo) {
