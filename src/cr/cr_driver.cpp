@@ -267,7 +267,7 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
     return util::DriverStatus::nonfinite_input;
   const std::int64_t m = g.m, n = g.n, k = g.k;
   const int threads = omp_get_max_threads();
-  util::PhaseClock clock(true);
+  util::PhaseClock clock(cfg.timed);
   // Everything reserved before the first write of C.
   Lines la, lb;
   const Packs packs = reserve_packs(k, n, threads);
@@ -359,7 +359,7 @@ util::DriverStatus gemm_cr_complex(const ComplexArgs<T>& g, CrConfig& cfg) {
     if (!std::isfinite(v)) return util::DriverStatus::nonfinite_input;
   const std::int64_t m = g.m, n = g.n, k = g.k, k2 = 2 * k, n2 = 2 * n;
   const int threads = omp_get_max_threads();
-  util::PhaseClock clock(true);
+  util::PhaseClock clock(cfg.timed);
   std::vector<T> a2(std::size_t(m * k2)), b2(std::size_t(k2 * n2));
   Lines la, lb;
   const Packs packs = reserve_packs(k2, n2, threads);

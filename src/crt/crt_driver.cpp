@@ -353,7 +353,7 @@ DriverStatus prepare(CrtCall<T>& c, CrtConfig& cfg) {
   // Before anything runs: no engine instruction executes where its check fails (AMX: CPUID, XCR0, permission).
   if (!cfg.engine->available()) return DriverStatus::engine_unavailable;
   const std::int64_t m = c.x.m, n = c.x.n, k = c.x.k;
-  util::PhaseClock clk(true);
+  util::PhaseClock clk(cfg.timed);
   c.ph.bytes_scan = std::uint64_t(m * k + k * n) * sizeof(T) * (cfg.fast_scaling ? 2 : 1);
   // Exponent e of each line's largest magnitude (max in [2^(e-1), 2^e), 0 for a zero line), the slice modes' scan.
   if (pack::scan_scales_a(c.x.a, m, k, true, c.ea).nonfinite || pack::scan_scales_b(c.x.b, k, n, true, c.eb).nonfinite)
@@ -444,7 +444,7 @@ void over_blocks(CrtCall<T>& c, const CrtPlan* plan, int bits, double util::Phas
     const ThreadSpace ws = c.space_of(omp_get_thread_num());
     if (c.cfg.engine->thread_begin) c.cfg.engine->thread_begin();
     util::PhaseTimes ph;
-    util::PhaseClock clk(omp_get_thread_num() == 0);
+    util::PhaseClock clk(c.cfg.timed && omp_get_thread_num() == 0);
     std::int64_t a_row = -1;  // block row whose A panels ws.apack holds (keep_a)
     if (c.cache.a || c.cache.b) {
       fill += fill_caches(c, ws, plan, bits);
@@ -800,7 +800,7 @@ std::uint64_t products_pass(CrtCall<T>& c) {
 
 template <typename T>
 DriverStatus gemm_crt(const GemmArgs<T>& x, CrtConfig& cfg) {
-  const double t0 = util::now();
+  const double t0 = util::now_if(cfg.timed);
   CrtCall<T> c(x, cfg);
   if (const DriverStatus st = prepare(c, cfg); st != DriverStatus::ok) return st;
   const bool tiny = direct(c);
@@ -812,7 +812,7 @@ DriverStatus gemm_crt(const GemmArgs<T>& x, CrtConfig& cfg) {
       tiles = bound_pass(c);
   }
   choose_scales(c);
-  const double t1 = util::now();
+  const double t1 = util::now_if(cfg.timed);
   if (tiny)
     direct_products(c);
   else
@@ -821,7 +821,7 @@ DriverStatus gemm_crt(const GemmArgs<T>& x, CrtConfig& cfg) {
   cfg.dot_products = c.dot_products;
   cfg.phases = c.ph;
   cfg.seconds_scale = t1 - t0;
-  cfg.seconds_products = util::now() - t1;
+  cfg.seconds_products = util::now_if(cfg.timed) - t1;
   if (cfg.scales)
     *cfg.scales = CrtScales{c.ea, c.eb, std::vector<int>(c.sa.p, c.sa.p + x.m), std::vector<int>(c.sb.p, c.sb.p + x.n)};
   return DriverStatus::ok;

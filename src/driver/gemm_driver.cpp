@@ -252,7 +252,6 @@ struct DriverCall {
 // whose blocks wrote C.
 template <typename T>
 void run_steps(DriverCall<T>& c, bool master, engine::EngineCounters* cnt, double t) {
-  const std::int64_t k = c.args.k;
   unsigned char* mine = c.base + c.lay.thread_off + c.lay.per_thread * std::size_t(omp_get_thread_num());
   // Every thread describes the same windows; the packed data and the accumulators are shared.
   pack::PackedPanels wa[2], wb[2];
@@ -312,8 +311,8 @@ void run_team(DriverCall<T>& c, util::Workspace& ws) {
 #pragma omp barrier
   // (the barrier publishes nonfinite and base)
   if (c.nonfinite || !c.base) return;
-  const bool master = omp_get_thread_num() == 0;
-  const double t = now();
+  const bool master = omp_get_thread_num() == 0 && c.cfg.timed;  // the thread that times the phases
+  const double t = util::now_if(master);
   if (master) c.ph.scan = t - c.t0;
   const engine::EngineInfo& eng = *c.cfg.engine;
   if (eng.thread_begin) eng.thread_begin();
@@ -367,7 +366,7 @@ DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg) {
   const int threads = call_threads(args.m, args.n, args.k, plan.products.size());
   const std::int64_t m = args.m, n = args.n, k = args.k;
 
-  const double t0 = now();
+  const double t0 = util::now_if(cfg.timed);
   // The scale vectors are kept per calling thread so that they keep their capacity between calls. The references
   // are what the parallel region uses: inside it, the names of thread_local objects would denote each thread's own.
   thread_local std::vector<int> tl_ea, tl_eb;

@@ -23,6 +23,7 @@ struct DriverConfig {
   double seconds_split = 0, seconds_compute = 0;  // filled by the call
   util::PhaseTimes phases;                        // filled by the call
   std::size_t workspace_bytes = 0;                // filled by the call: the workspace it reserved
+  bool timed = true;  // the phases' seconds wanted (stats or a verbose line): else no clock is read
 };
 
 using util::DriverStatus;

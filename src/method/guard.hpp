@@ -50,6 +50,7 @@ struct GuardRequest {
   // A triangular call (method::Call::part): only its entries are repaired, and where the host GEMM would run (the
   // whole call, host lines, NaN or Inf alpha or beta) the call is declined before anything is written.
   pack::OutputPart part = pack::OutputPart::all;
+  bool timed = true;  // Outcome::seconds_guard wanted (stats or a verbose line): else no clock is read
 };
 
 // Whether a call in `mode` is guarded: `option` (bf16x_options.guard, else BF16X_GUARD: CallPlan::guard), else the
@@ -154,7 +155,7 @@ int run_guarded(const GuardRequest& g, const driver::RepairArgs<T>& x, std::int6
     out.guard = BF16X_GUARD_NATIVE;
     return host();
   }
-  const double t0 = util::now();
+  const double t0 = util::now_if(g.timed);
   GuardPlan p;
   try {
     p = plan_guard<T>(g, x.a, x.b, m, n, x.k);
@@ -163,7 +164,7 @@ int run_guarded(const GuardRequest& g, const driver::RepairArgs<T>& x, std::int6
     p.native = true;
     p.result = BF16X_GUARD_NATIVE;
   }
-  out.seconds_guard += util::now() - t0;
+  out.seconds_guard += util::now_if(g.timed) - t0;
   if (p.nonfinite) return emulate(ran);  // the mode hands NaN/Inf to the host GEMM itself
   if (!whole) {
     if (p.native || !p.lines.rows.empty() || !p.lines.cols.empty()) return kPartDeclined;
@@ -189,11 +190,11 @@ int run_guarded(const GuardRequest& g, const driver::RepairArgs<T>& x, std::int6
     out.guard = 0;
     return st;
   }
-  const double t1 = util::now();
+  const double t1 = util::now_if(g.timed);
   const std::uint64_t on_lines = p.lines.entries(m, n);
   run_host_lines<T>(x, m, n, p.lines, lines, p.failing, c0);
   driver::repair_entries(x, p.failing, c0, &exact_entry<T>);
-  out.seconds_guard += util::now() - t1;
+  out.seconds_guard += util::now_if(g.timed) - t1;
   // Entries the host recomputed on the lines count as repaired (the summary's emulated share leaves them out).
   out.repaired += p.failing.size() + on_lines;
   out.host_lines += p.lines.rows.size() + p.lines.cols.size();

@@ -57,7 +57,7 @@ int second_level(const GuardRequest& g, const driver::RepairArgs<double>& x, std
   const int t = policy::crt_sigma(g.mode, k);
   const double tau = g.tau > 0 ? g.tau : policy::guard_target(true, k);
   if (!bound.valid || t < 8 || tau <= bound.c_rel) return kSecondLevelNotRun;
-  const double t0 = util::now();
+  const double t0 = util::now_if(g.timed);
   double in_products = 0;
   try {
     if (!in_range(lines, t, k, double(x.alpha))) return kSecondLevelNotRun;
@@ -86,10 +86,10 @@ int second_level(const GuardRequest& g, const driver::RepairArgs<double>& x, std
         split(x.b(l, j), fb[4 * j], fb[4 * j + 1], fb[4 * j + 2], fb[4 * j + 3], b1[e], b2[e]);
       }
     const auto run = [&](const std::vector<double>& a, const pack::MatrixView<double>& b, std::vector<double>& c) {
-      const double p0 = util::now();
+      const double p0 = util::now_if(g.timed);
       const pack::GemmArgs<double> y{m, n, k, 1.0, {a.data(), m, false}, b, 0.0, c.data(), m};
       const bool ok = product(y) == util::DriverStatus::ok;
-      in_products += util::now() - p0;
+      in_products += util::now_if(g.timed) - p0;
       return ok;
     };
     const pack::MatrixView<double> vb1{b1.data(), k, false}, vb2{b2.data(), k, false};
@@ -154,7 +154,7 @@ int second_level(const GuardRequest& g, const driver::RepairArgs<double>& x, std
   } catch (const std::bad_alloc&) {  // C untouched
     return kSecondLevelNotRun;
   }
-  out.seconds_guard += util::now() - t0 - in_products;
+  out.seconds_guard += util::now_if(g.timed) - t0 - in_products;
   return BF16X_OK;
 }
 
