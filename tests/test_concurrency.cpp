@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <latch>
@@ -160,6 +161,48 @@ TEST(Concurrency, ThreadWorkspaceIsFreedAtThreadExit) {
       sum += h;
     }
     EXPECT_EQ(peak.load(), before + sum) << "round " << round;
-    EXPECT_EQ(bf16x::util::workspace_bytes_held(), before) << "round " << round << ": workspaces outlived their threads";
+    EXPECT_EQ(bf16x::util::workspace_bytes_held(), before)
+        << "round " << round << ": workspaces outlived their threads";
+  }
+}
+
+// A program's parallel loop of one thread around the calls (OMP_NUM_THREADS=1 with `!$OMP PARALLEL DO`, as Elk runs):
+// the library's worksharing constructs must not bind to that loop's team (util/team.hpp), where libgomp would skip
+// or repeat the program's iterations. Every item, in every method, equals the same call made outside any region.
+TEST(Concurrency, CallsInsideAOneThreadParallelLoopGiveTheSameBits) {
+  const int modes[] = {BF16X_MODE_FP64X21, BF16X_MODE_FP64C(15), BF16X_MODE_FP64CR, BF16X_MODE_FP64X10,
+                       BF16X_MODE_AUTO};
+  constexpr int kItems = 12;
+  // Past the scans' and the packers' team thresholds, and a small call (no team of the library's own at all).
+  for (const auto [m, n, k] : {std::array<std::int64_t, 3>{300, 150, 260}, std::array<std::int64_t, 3>{8, 8, 8}}) {
+    std::vector<double> a(std::size_t(m * k)), b(std::size_t(k * n));
+    std::uint64_t x = 12345;
+    const auto next = [&] {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      return double(std::int64_t(x >> 11) % 2001 - 1000) / 1000;
+    };
+    for (double& v : a) v = std::ldexp(next(), int(x % 7) - 3);  // a little grading: some calls repair entries
+    for (double& v : b) v = next();
+    for (const int mode : modes) {
+      bf16x_options o;
+      bf16x_options_init(&o);
+      o.mode = mode;
+      std::vector<std::vector<double>> want(kItems, std::vector<double>(std::size_t(m * n))), got = want;
+      const auto item = [&](int i, std::vector<double>& c) {  // odd items row-major
+        const bool row = i % 2;
+        return bf16x_dgemm_ex(row ? BF16X_ROW_MAJOR : BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, 1.0 + i,
+                              a.data(), row ? k : m, b.data(), row ? n : k, 0.0, c.data(), row ? n : m, &o);
+      };
+      for (int i = 0; i < kItems; ++i) ASSERT_EQ(item(i, want[std::size_t(i)]), BF16X_OK);
+      std::vector<int> st(kItems, -1);
+#pragma omp parallel for schedule(dynamic, 2) num_threads(1)
+      for (int i = 0; i < kItems; ++i) st[std::size_t(i)] = item(i, got[std::size_t(i)]);
+      for (int i = 0; i < kItems; ++i) {
+        const std::string what = std::string(bf16x_mode_name(mode)) + " " + std::to_string(m) + "x" +
+                                 std::to_string(n) + "x" + std::to_string(k) + " item " + std::to_string(i);
+        EXPECT_EQ(st[std::size_t(i)], BF16X_OK) << what;
+        EXPECT_TRUE(got[std::size_t(i)] == want[std::size_t(i)]) << what;
+      }
+    }
   }
 }

@@ -89,8 +89,8 @@ Env measure(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count,
   constexpr std::int64_t kAlong = 32, kAcross = 256;
   const bool big = count * len > util::kTeamElements, along = sl == 1;
   const int team = big ? omp_get_max_threads() : 1;
-  const bool solo = !util::team_needed(team);
-  int shift = 5;  // across: a block of 2^shift lines, 32 to kAcross, and no fewer blocks than threads
+  const bool one = team == 1;  // one thread measures: its kept counts and the envelope itself, no merge
+  int shift = 5;               // across: a block of 2^shift lines, 32 to kAcross, and no fewer blocks than threads
   while ((std::int64_t(1) << shift) < kAcross && (std::int64_t(2) << shift) * team <= count) ++shift;
   const std::int64_t block = along ? kAlong : std::int64_t(1) << shift;
   const std::int64_t blocks = (count + block - 1) / block;
@@ -103,11 +103,11 @@ Env measure(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count,
   const std::size_t per_thread = std::size_t((along ? kAlongCopies : block) * Env::kBins);
   thread_local std::vector<std::uint32_t> kept;
   std::vector<std::uint32_t> team_counts;
-  if (big)
+  if (!one)
     team_counts.assign(per_thread * std::size_t(team), 0u);
   else if (kept.size() < per_thread)
     kept.resize(per_thread, 0u);
-  std::uint32_t* const counts = big ? team_counts.data() : kept.data();
+  std::uint32_t* const counts = one ? kept.data() : team_counts.data();
   // A share of the work: its worksharing constructs are orphaned here (util/team.hpp).
   //
   // Each line's count of the bins 0..b, F(b), grows with b, so the envelope W(b) = max over lines of F(b) is the
@@ -119,8 +119,8 @@ Env measure(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count,
     // M of this share's lines: the envelope's own where one thread measures, else the thread's copy, merged at the
     // end.
     std::array<std::int64_t, Env::kBins> own;
-    std::int64_t* const worst = solo ? env.worst.data() : own.data();
-    if (!solo) own.fill(0);
+    std::int64_t* const worst = one ? env.worst.data() : own.data();
+    if (!one) own.fill(0);
     int top = 0;              // every line of the share has all its entries in bins below this one
     int bottom = Env::kBins;  // and none in bins 1..bottom-1
     // Each walk below adds, at a bin b where a line's count steps, that line's F(b) to M(b); each takes (and
@@ -219,7 +219,7 @@ Env measure(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count,
     // has counted all its entries.
     std::fill(worst + 1, worst + bottom, worst[0]);
     for (int b = bottom; b < top; ++b) worst[b] = std::max(worst[b], worst[b - 1]);
-    if (solo) {
+    if (one) {
       std::fill(worst + top, worst + Env::kBins, len);
       return;
     }
@@ -229,7 +229,7 @@ Env measure(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count,
       for (int b = top; b < Env::kBins; ++b) env.worst[std::size_t(b)] = len;
     }
   };
-  if (solo) {
+  if (!util::team_needed(team)) {
     share(nonfinite, lines);
   } else {
 #pragma omp parallel num_threads(team) reduction(|| : nonfinite) reduction(+ : lines)

@@ -16,7 +16,10 @@
 
 namespace bf16x::util {
 
-// Whether work for `threads` threads needs a team of its own: else run its body on the calling thread.
+// Whether work for `threads` threads needs a team of its own: else run its body on the calling thread. Inside a
+// caller's parallel region always, even where that region has one thread: the caller may be inside a worksharing
+// loop of its own (an item of bf16x's batch, a program's parallel DO), and a worksharing construct must not bind to
+// the team of one it is closely nested in (libgomp then skips or repeats the outer loop's iterations).
 inline bool team_needed(int threads) { return threads > 1 || omp_get_level() > 0; }
 
 // A copy or a scan is worth a team above this many elements.
