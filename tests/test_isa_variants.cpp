@@ -323,37 +323,51 @@ TEST(IsaVariants, CrtLoopsEqualGeneric) {
     if (!lv.runs) continue;
     const auto& v = lv.crt;
     constexpr int kLen = 77;
-    const auto xf = values<float>(kLen, 40, false);
-    const auto xd = values<double>(kLen, 41, false);
-    for (bool digits : {false, true}) {
+    auto xf = values<float>(kLen, 40, false);
+    auto xd = values<double>(kLen, 41, false);
+    for (int l = 0; l < kLen; l += 9) xf[std::size_t(l)] = 0, xd[std::size_t(l)] = l % 2 ? -0.0 : 0.0;  // D(0) = 0
+    using crt::Scaled;
+    for (Scaled kind : {Scaled::trunc, Scaled::digits, Scaled::guard}) {
+      // (the guard's digits of lines scaled below 1, as its loads scale them: 2^-e)
+      const double f1 = kind == Scaled::guard ? 0x1p-2 : 0x1p20, f1d = kind == Scaled::guard ? 0x1p-2 : 0x1p40;
       std::vector<double> o0(kLen), o1(kLen);
-      g.load_scaled_fp32(xf.data(), kLen, 0x1p20, 0x1p-3, digits, o0.data());
-      v.load_scaled_fp32(xf.data(), kLen, 0x1p20, 0x1p-3, digits, o1.data());
+      g.load_scaled_fp32(xf.data(), kLen, f1, 0x1p-3, kind, o0.data());
+      v.load_scaled_fp32(xf.data(), kLen, f1, 0x1p-3, kind, o1.data());
       expect_same_bits(o0, o1, "load_scaled_fp32", lv.name);
-      g.load_scaled_fp64(xd.data(), kLen, 0x1p40, 0x1p-3, digits, o0.data());
-      v.load_scaled_fp64(xd.data(), kLen, 0x1p40, 0x1p-3, digits, o1.data());
+      g.load_scaled_fp64(xd.data(), kLen, f1d, 0x1p-3, kind, o0.data());
+      v.load_scaled_fp64(xd.data(), kLen, f1d, 0x1p-3, kind, o1.data());
       expect_same_bits(o0, o1, "load_scaled_fp64", lv.name);
+      for (int l = 0; l < kLen && kind == Scaled::guard; ++l) {  // the guard's digit by its definition
+        const double x = std::fabs(xd[std::size_t(l)]) * f1d * 0x1p-3;
+        EXPECT_EQ(o0[std::size_t(l)], x == 0 ? 0.0 : std::max(1.0, std::ceil(x * 127))) << l;
+      }
     }
     // Lines across memory into the 32 x kcp block: whole and partial groups of 8 rows and of 8 lines.
     constexpr int kLd = 37, kKcp = 32, kCols = 2;
-    const auto af = values<float>(kLd * kCols * 16, 43, false);
-    const auto ad = values<double>(kLd * kCols * 16, 44, false);
+    auto af = values<float>(kLd * kCols * 16, 43, false);
+    auto ad = values<double>(kLd * kCols * 16, 44, false);
+    for (std::size_t e = 0; e < ad.size(); e += 7) af[e] = 0, ad[e] = 0;
     const auto g1 = values<double>(32, 45, false), g2 = values<double>(32, 46, false);
-    for (bool digits : {false, true})
+    for (Scaled kind : {Scaled::trunc, Scaled::digits, Scaled::guard})
       for (int rows : {32, 24, 13, 5})
         for (int len : {32, 16, 11, 3}) {
           std::vector<double> y0(32 * kKcp, -1.0), y1 = y0;
-          g.load_across_fp32(af.data(), kLd, rows, len, g1.data(), g2.data(), digits, y0.data(), kKcp);
-          v.load_across_fp32(af.data(), kLd, rows, len, g1.data(), g2.data(), digits, y1.data(), kKcp);
+          g.load_across_fp32(af.data(), kLd, rows, len, g1.data(), g2.data(), kind, y0.data(), kKcp);
+          v.load_across_fp32(af.data(), kLd, rows, len, g1.data(), g2.data(), kind, y1.data(), kKcp);
           expect_same_bits(y0, y1, "load_across_fp32", lv.name);
-          g.load_across_fp64(ad.data(), kLd, rows, len, g1.data(), g2.data(), digits, y0.data(), kKcp);
-          v.load_across_fp64(ad.data(), kLd, rows, len, g1.data(), g2.data(), digits, y1.data(), kKcp);
+          g.load_across_fp64(ad.data(), kLd, rows, len, g1.data(), g2.data(), kind, y0.data(), kKcp);
+          v.load_across_fp64(ad.data(), kLd, rows, len, g1.data(), g2.data(), kind, y1.data(), kKcp);
           expect_same_bits(y0, y1, "load_across_fp64", lv.name);
           // The element formula, and nothing written outside the rows x len block.
           for (int r = 0; r < 32; ++r)
             for (int l = 0; l < kKcp; ++l) {
-              const double x = ad[std::size_t(r + l * kLd)] * g1[std::size_t(r)] * g2[std::size_t(r)];
-              const double want = r >= rows || l >= len ? -1.0 : digits ? std::ceil(std::fabs(x)) : std::trunc(x);
+              const double a = ad[std::size_t(r + l * kLd)], x = a * g1[std::size_t(r)] * g2[std::size_t(r)];
+              const double want =
+                  r >= rows || l >= len    ? -1.0
+                  : kind == Scaled::digits ? std::ceil(std::fabs(x))
+                  : kind == Scaled::trunc  ? std::trunc(x)
+                  : a == 0                 ? 0.0
+                           : std::max(1.0, std::ceil(((std::fabs(a) * g1[std::size_t(r)]) * g2[std::size_t(r)]) * 127));
               ASSERT_EQ(std::memcmp(&y0[std::size_t(r * kKcp + l)], &want, sizeof want), 0)
                   << "load_across_fp64 (" << r << ", " << l << ") rows " << rows << " len " << len;
             }

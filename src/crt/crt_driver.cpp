@@ -105,10 +105,11 @@ void load_lines(const Lines<T>& x, std::int64_t r0, int rows, std::int64_t l0, i
     for (int r = 0; r < rows; ++r) {
       const T* src = x.p + (r0 + r) * x.ld + l0;
       const double a = f1[r0 + r], b = f2[r0 + r];
-      load_scaled(src, len, a, b, digits, yb + r * kcp);
+      load_scaled(src, len, a, b, digits ? Scaled::digits : Scaled::trunc, yb + r * kcp);
     }
   } else {
-    load_scaled_across(x.p + r0 + l0 * x.ld, x.ld, rows, len, f1 + r0, f2 + r0, digits, yb, kcp);
+    load_scaled_across(x.p + r0 + l0 * x.ld, x.ld, rows, len, f1 + r0, f2 + r0, digits ? Scaled::digits : Scaled::trunc,
+                       yb, kcp);
   }
 }
 

@@ -7,17 +7,18 @@
 #include <cstdint>
 
 #include "crt/moduli.hpp"
+#include "crt/scaled.hpp"
 #include "crt/write_scales.hpp"
 
 namespace bf16x::crt {
 
 struct CrtLoops {
-  void (*load_scaled_fp32)(const float* x, int len, double f1, double f2, bool digits, double* out);
-  void (*load_scaled_fp64)(const double* x, int len, double f1, double f2, bool digits, double* out);
+  void (*load_scaled_fp32)(const float* x, int len, double f1, double f2, Scaled kind, double* out);
+  void (*load_scaled_fp64)(const double* x, int len, double f1, double f2, Scaled kind, double* out);
   void (*load_across_fp32)(const float* x, std::int64_t ld, int rows, int len, const double* f1, const double* f2,
-                           bool digits, double* yb, int kcp);
+                           Scaled kind, double* yb, int kcp);
   void (*load_across_fp64)(const double* x, std::int64_t ld, int rows, int len, const double* f1, const double* f2,
-                           bool digits, double* yb, int kcp);
+                           Scaled kind, double* yb, int kcp);
   void (*residues)(const double* y, int len, double p, double invp, double hi, double lo, int bits, std::int8_t* out);
   // pack_panel (crt_ops.hpp): the whole padded panels (pad, len = kcp) or the live ones (not pad).
   void (*pack_a)(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,

@@ -24,44 +24,53 @@ using VD = util::F64x8;  // the widest vector of doubles this variant has
 using VD = util::F64x4;
 #endif
 
+// One scaled element as `kind` says (crt_loops.hpp); the vector forms below take the same operations in this order.
+inline double scaled_one(double x, double f1, double f2, Scaled kind) {
+  if (kind == Scaled::guard) return x == 0 ? 0.0 : std::max(1.0, std::ceil(((std::fabs(x) * f1) * f2) * kGuardDigit));
+  return kind == Scaled::digits ? std::ceil(std::fabs(x * f1 * f2)) : std::trunc(x * f1 * f2);
+}
+
 #ifdef __AVX2__
-// VD::kLanes scaled elements x[l] f1 f2 (each line's own f1 f2, or a line's each), as the scalar loops below form
-// them: the digits ceil(|.|), else trunc(.).
+// VD::kLanes scaled elements x[l] f1 f2 (each line's own f1 f2, or a line's each), as scaled_one forms them.
 template <typename T>
-inline VD::reg scaled(const T* x, VD::reg f1, VD::reg f2, bool digits) {
-  const VD::reg v = VD::mul(VD::mul(VD::load(x), f1), f2);
-  return digits ? VD::ceil(VD::abs(v)) : VD::trunc(v);
+inline VD::reg scaled(const T* x, VD::reg f1, VD::reg f2, Scaled kind) {
+  const VD::reg v = VD::load(x);
+  if (kind == Scaled::guard) {
+    const VD::reg d =
+        VD::max(VD::set1(1.0), VD::ceil(VD::mul(VD::mul(VD::mul(VD::abs(v), f1), f2), VD::set1(kGuardDigit))));
+#ifdef __AVX512F__
+    return _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(v, _mm512_setzero_pd(), _CMP_NEQ_UQ), d);
+#else
+    return _mm256_and_pd(_mm256_cmp_pd(v, _mm256_setzero_pd(), _CMP_NEQ_UQ), d);
+#endif
+  }
+  const VD::reg s = VD::mul(VD::mul(v, f1), f2);
+  return kind == Scaled::digits ? VD::ceil(VD::abs(s)) : VD::trunc(s);
 }
 #endif
 
 // The scaled elements of a line: explicitly in vectors where the variant has them (GCC's -O2 leaves loops that need a
 // run-time alias check scalar): the same operations on each element.
 template <typename T>
-void load_scaled_loop(const T* x, int len, double f1, double f2, bool digits, double* out) {
+void load_scaled_loop(const T* x, int len, double f1, double f2, Scaled kind, double* out) {
   int l = 0;
 #ifdef __AVX2__
   const VD::reg a = VD::set1(f1), b = VD::set1(f2);
-  for (; l + VD::kLanes <= len; l += VD::kLanes) VD::store(out + l, scaled(x + l, a, b, digits));
+  for (; l + VD::kLanes <= len; l += VD::kLanes) VD::store(out + l, scaled(x + l, a, b, kind));
 #endif
-  if (digits)
-    for (; l < len; ++l) out[l] = std::ceil(std::fabs(double(x[l]) * f1 * f2));
-  else
-    for (; l < len; ++l) out[l] = std::trunc(double(x[l]) * f1 * f2);
+  for (; l < len; ++l) out[l] = scaled_one(double(x[l]), f1, f2, kind);
 }
 
 template <typename T>
-void load_across_column(const T* x, int rows, const double* f1, const double* f2, bool digits, double* out) {
-  if (digits)
-    for (int r = 0; r < rows; ++r) out[r] = std::ceil(std::fabs(double(x[r]) * f1[r] * f2[r]));
-  else
-    for (int r = 0; r < rows; ++r) out[r] = std::trunc(double(x[r]) * f1[r] * f2[r]);
+void load_across_column(const T* x, int rows, const double* f1, const double* f2, Scaled kind, double* out) {
+  for (int r = 0; r < rows; ++r) out[r] = scaled_one(double(x[r]), f1[r], f2[r], kind);
 }
 
 // yb[r kcp + l] = the scaled element (r, l) = x[r + l ld], r < rows, l < len: the lines run across memory, so eight
 // of them are computed along the contiguous direction and transposed into yb (in registers where the CPU has
 // AVX-512, through a small buffer otherwise).
 template <typename T>
-void load_across_loop(const T* x, std::int64_t ld, int rows, int len, const double* f1, const double* f2, bool digits,
+void load_across_loop(const T* x, std::int64_t ld, int rows, int len, const double* f1, const double* f2, Scaled kind,
                       double* yb, int kcp) {
   int lb = 0;
 #ifdef __AVX512F__
@@ -70,13 +79,13 @@ void load_across_loop(const T* x, std::int64_t ld, int rows, int len, const doub
     for (int r0 = 0; r0 < rows8; r0 += 8) {
       const __m512d a = _mm512_loadu_pd(f1 + r0), b = _mm512_loadu_pd(f2 + r0);
       __m512d v[8];
-      for (int q = 0; q < 8; ++q) v[q] = scaled(x + r0 + (lb + q) * ld, a, b, digits);
+      for (int q = 0; q < 8; ++q) v[q] = scaled(x + r0 + (lb + q) * ld, a, b, kind);
       pack::transpose8(v);
       for (int r = 0; r < 8; ++r) _mm512_storeu_pd(yb + std::size_t(r0 + r) * kcp + lb, v[r]);
     }
     for (int q = 0; q < 8 && rows8 < rows; ++q) {
       double t[8];
-      load_across_column(x + rows8 + (lb + q) * ld, rows - rows8, f1 + rows8, f2 + rows8, digits, t);
+      load_across_column(x + rows8 + (lb + q) * ld, rows - rows8, f1 + rows8, f2 + rows8, kind, t);
       for (int r = rows8; r < rows; ++r) yb[std::size_t(r) * kcp + lb + q] = t[r - rows8];
     }
   }
@@ -84,7 +93,7 @@ void load_across_loop(const T* x, std::int64_t ld, int rows, int len, const doub
   double t8[8][32];
   for (; lb < len; lb += 8) {
     const int nl = std::min(8, len - lb);
-    for (int q = 0; q < nl; ++q) load_across_column(x + (lb + q) * ld, rows, f1, f2, digits, t8[q]);
+    for (int q = 0; q < nl; ++q) load_across_column(x + (lb + q) * ld, rows, f1, f2, kind, t8[q]);
     for (int r = 0; r < rows; ++r)
       for (int q = 0; q < nl; ++q) yb[std::size_t(r) * kcp + lb + q] = t8[q][r];
   }

@@ -15,20 +15,20 @@ const CrtLoops& crt_loops() {
   return loops;
 }
 
-void load_scaled(const float* x, int len, double f1, double f2, bool digits, double* out) {
-  crt_loops().load_scaled_fp32(x, len, f1, f2, digits, out);
+void load_scaled(const float* x, int len, double f1, double f2, Scaled kind, double* out) {
+  crt_loops().load_scaled_fp32(x, len, f1, f2, kind, out);
 }
-void load_scaled(const double* x, int len, double f1, double f2, bool digits, double* out) {
-  crt_loops().load_scaled_fp64(x, len, f1, f2, digits, out);
+void load_scaled(const double* x, int len, double f1, double f2, Scaled kind, double* out) {
+  crt_loops().load_scaled_fp64(x, len, f1, f2, kind, out);
 }
 
 void load_scaled_across(const float* x, std::int64_t ld, int rows, int len, const double* f1, const double* f2,
-                        bool digits, double* yb, int kcp) {
-  crt_loops().load_across_fp32(x, ld, rows, len, f1, f2, digits, yb, kcp);
+                        Scaled kind, double* yb, int kcp) {
+  crt_loops().load_across_fp32(x, ld, rows, len, f1, f2, kind, yb, kcp);
 }
 void load_scaled_across(const double* x, std::int64_t ld, int rows, int len, const double* f1, const double* f2,
-                        bool digits, double* yb, int kcp) {
-  crt_loops().load_across_fp64(x, ld, rows, len, f1, f2, digits, yb, kcp);
+                        Scaled kind, double* yb, int kcp) {
+  crt_loops().load_across_fp64(x, ld, rows, len, f1, f2, kind, yb, kcp);
 }
 
 void residues(const double* y, int len, double p, double invp, double hi, double lo, int bits, std::int8_t* out) {

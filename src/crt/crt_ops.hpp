@@ -5,19 +5,20 @@
 #include <cstdint>
 
 #include "crt/moduli.hpp"
+#include "crt/scaled.hpp"
 #include "crt/write_scales.hpp"
 
 namespace bf16x::crt {
 
-// out[l] = digits ? ceil(|x_l| f1 f2) : trunc(x_l f1 f2) (f1 f2 a power of two, applied in two exact steps).
-void load_scaled(const float* x, int len, double f1, double f2, bool digits, double* out);
-void load_scaled(const double* x, int len, double f1, double f2, bool digits, double* out);
+// out[l] = x_l scaled as `kind` says (crt_loops.hpp: trunc(x_l f1 f2), ceil(|x_l| f1 f2) or the guard's digit).
+void load_scaled(const float* x, int len, double f1, double f2, Scaled kind, double* out);
+void load_scaled(const double* x, int len, double f1, double f2, Scaled kind, double* out);
 
 // yb[r kcp + l] = the same of x[r + l ld], r < rows (<= 32), l < len: `rows` lines that run across memory.
 void load_scaled_across(const float* x, std::int64_t ld, int rows, int len, const double* f1, const double* f2,
-                        bool digits, double* yb, int kcp);
+                        Scaled kind, double* yb, int kcp);
 void load_scaled_across(const double* x, std::int64_t ld, int rows, int len, const double* f1, const double* f2,
-                        bool digits, double* yb, int kcp);
+                        Scaled kind, double* yb, int kcp);
 
 // Symmetric residues in [lo, hi] of the integer-valued y[l] modulo p, |y| < 2^bits, bits <= 100.
 void residues(const double* y, int len, double p, double invp, double hi, double lo, int bits, std::int8_t* out);

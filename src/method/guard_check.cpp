@@ -9,6 +9,7 @@
 #include <memory>
 #include <new>
 
+#include "crt/crt_ops.hpp"
 #include "crt/digit_product.hpp"
 #include "pack/line_scan.hpp"
 #include "util/pow2.hpp"
@@ -83,26 +84,23 @@ bool scan(const Lines<T>& x, std::int64_t count, std::int64_t len, int* e, doubl
 }
 
 // The digit scale: D(x) = max(1, ceil(127 |x^|)) for x != 0, any value in [1, 127 |x^| + 1] would do.
-constexpr double kDigit = 127;
+constexpr double kDigit = crt::kGuardDigit;
 
 // yb[r * kcp + l] = D(x) of line r0 + r, element l0 + l, for r < rows: zero from len to kcp (the packers read the
-// lines below `rows` only).
+// lines below `rows` only). By the CRT loads of this CPU's vector level (crt::Scaled::guard: the same operations on
+// every element, so the same digits on every level).
 template <typename T>
 void load_digits(const Lines<T>& x, std::int64_t r0, int rows, std::int64_t l0, int len, int kcp, const int* e,
                  double* yb) {
   for (int r = 0; r < rows; ++r) std::fill(yb + std::size_t(r) * kcp + len, yb + std::size_t(r + 1) * kcp, 0.0);
   double f1[int8::kTile], f2[int8::kTile];
   for (int r = 0; r < rows; ++r) util::pow2_pair(-e[r0 + r], f1[r], f2[r]);
-  auto digit = [&](int r, int l) {
-    const double v = double(x.at(r0 + r, l0 + l));
-    yb[r * kcp + l] = v == 0 ? 0.0 : std::max(1.0, std::ceil(((std::fabs(v) * f1[r]) * f2[r]) * kDigit));
-  };
+  const T* first = x.data + r0 * x.sr + l0 * x.sl;
   if (x.sl == 1) {  // along the lines in memory
     for (int r = 0; r < rows; ++r)
-      for (int l = 0; l < len; ++l) digit(r, l);
-  } else {  // across them: the 32 lines' elements l side by side
-    for (int l = 0; l < len; ++l)
-      for (int r = 0; r < rows; ++r) digit(r, l);
+      crt::load_scaled(first + r * x.sr, len, f1[r], f2[r], crt::Scaled::guard, yb + std::size_t(r) * kcp);
+  } else {  // across them (x.sr == 1: rows of a column-major op(A), columns of a row-major op(B))
+    crt::load_scaled_across(first, x.sl, rows, len, f1, f2, crt::Scaled::guard, yb, kcp);
   }
 }
 
