@@ -174,7 +174,9 @@ TEST(Concurrency, CallsInsideAOneThreadParallelLoopGiveTheSameBits) {
                        BF16X_MODE_AUTO};
   constexpr int kItems = 12;
   // Past the scans' and the packers' team thresholds, and a small call (no team of the library's own at all).
-  for (const auto [m, n, k] : {std::array<std::int64_t, 3>{300, 150, 260}, std::array<std::int64_t, 3>{8, 8, 8}}) {
+  for (const std::array<std::int64_t, 3>& shape :
+       {std::array<std::int64_t, 3>{300, 150, 260}, std::array<std::int64_t, 3>{8, 8, 8}}) {
+    const std::int64_t m = shape[0], n = shape[1], k = shape[2];  // (not a structured binding: lambdas capture these)
     std::vector<double> a(std::size_t(m * k)), b(std::size_t(k * n));
     std::uint64_t x = 12345;
     const auto next = [&] {
