@@ -204,7 +204,7 @@ int complex_gemm(int layout, int transa, int transb, std::int64_t m, std::int64_
   constexpr bool is_double = std::is_same_v<T, double>;
   int st_options;
   const bf16x_options opt = call_options(user, st_options);
-  const bool timed = opt.stats != nullptr || verbose_wanted();  // the seconds go to these two only
+  const bool timed = call_timed(opt);
   const double t0 = util::now_if(timed);
   Outcome out;
   const bool alpha_zero = alpha.re == T(0) && alpha.im == T(0);

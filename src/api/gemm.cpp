@@ -166,7 +166,7 @@ int gemm(int layout, int transa, int transb, std::int64_t m, std::int64_t n, std
   constexpr bool is_double = std::is_same_v<T, double>;
   int st_options;
   const bf16x_options opt = call_options(user, st_options);
-  const bool timed = opt.stats != nullptr || verbose_wanted();  // the seconds go to these two only
+  const bool timed = call_timed(opt);
   const double t0 = util::now_if(timed);
   Outcome out;
   int st = check_gemm_args({layout, transa, transb, m, n, k, lda, ldb, ldc}, a, b, c, alpha == T(0));

@@ -216,7 +216,7 @@ int level3_call(const Level3Call& call, int checked, const bf16x_options* user, 
   constexpr bool is_double = kDouble<E>;
   int st_options;
   const bf16x_options opt = call_options(user, st_options);
-  const bool timed = opt.stats != nullptr || verbose_wanted();  // the seconds go to these two only
+  const bool timed = call_timed(opt);
   const double t0 = util::now_if(timed);
   Outcome out;
   int st = checked;

@@ -76,6 +76,10 @@ bf16x_options call_options(const bf16x_options* user, int& status);
 // The defaults with `mode`: the options of the plain entries (bf16x_sgemm .. bf16x_zgemm).
 bf16x_options options_for_mode(int mode);
 
+// Whether a call made with `opt` wants its seconds (its stats, a verbose line or the summary, as Plan::timed): else
+// the entry reads no clock.
+inline bool call_timed(const bf16x_options& opt) { return opt.stats != nullptr || verbose_wanted(); }
+
 // The end of every GEMM call (real and complex): the caller's stats on success, and the verbose line of `v` (the
 // call as the caller made it) completed from what the call did.
 void report_call(const bf16x_options& opt, const Outcome& out, int status, double seconds, VerboseCall v);

@@ -17,7 +17,7 @@ namespace {
 cr::CrConfig config(const Plan& p) {
   cr::CrConfig cfg;
   cfg.level = engine::sums_level(p.engine);
-  cfg.timed = p.count || p.verbose;
+  cfg.timed = p.timed();
   return cfg;
 }
 

@@ -20,7 +20,7 @@ int gemm(const Plan& p, const Call<T>& x, Outcome& out) {
   cfg.moduli = crt::crt_moduli(p.mode);
   cfg.engine = engine::int8_engine(p.engine);
   cfg.fast_scaling = p.fast_scaling;
-  cfg.timed = p.count || p.verbose;
+  cfg.timed = p.timed();
   const util::ThreadScope threads(p.threads);
   bool done;
   // The second level's products on the call's engine and threads with the exact reconstruction and the scales from

@@ -31,6 +31,8 @@ struct Plan {
   // The componentwise guard where it applies; its `host` is the call's (whether the host GEMM takes its sizes).
   std::optional<GuardRequest> guard;
   char reason[96] = "";  // the verbose fields of the decision, where `verbose` (",auto=cost_model", auto's fill)
+  // Whether the call's seconds are wanted (the stats, a verbose line or the summary): else no clock is read.
+  bool timed() const { return count || verbose; }
 };
 
 }  // namespace bf16x::method

@@ -19,7 +19,7 @@ driver::DriverConfig config(const Plan& p) {
   cfg.scaled = p.scaled;
   cfg.fuse_diagonals = p.fuse_diagonals;
   cfg.block_k = p.block_k;
-  cfg.timed = p.count || p.verbose;
+  cfg.timed = p.timed();
   return cfg;
 }
 

@@ -63,7 +63,7 @@ int finish(CallPlan& p, int mode, bool by_auto, double fill) {
                           : !p.settings.auto_cost ? method::kSecondLevelAccuracyOnly
                                                   : 0.0;
     g.host_depth = by_auto && !p.settings.auto_cost ? 0 : method::kHostDepth;
-    g.timed = p.count || p.verbose;
+    g.timed = p.timed();
     p.guard = g;
   }
   warn_if_reference(p);
