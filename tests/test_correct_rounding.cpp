@@ -234,7 +234,9 @@ TYPED_TEST(CorrectRounding, ShapesLayoutsThreads) {
   struct Shape {
     std::int64_t m, n, k;
   };
-  const Shape shapes[] = {{1, 1, 1}, {1, 70, 3}, {70, 1, 5}, {4, 5, 4100}, {31, 67, 129}, {2, 2, 20000}};
+  // (70 x 1, 9 x 3 and, on AVX-512, 20 x 6: fewer columns than a tile, run as C^T)
+  const Shape shapes[] = {{1, 1, 1},   {1, 70, 3},   {70, 1, 5},    {9, 3, 40},
+                          {20, 6, 50}, {4, 5, 4100}, {31, 67, 129}, {2, 2, 20000}};
   int seed = 0;
   for (int threads = 1; threads <= 4; ++threads) {
     ASSERT_EQ(bf16x_set_num_threads(threads), BF16X_OK);
@@ -646,6 +648,61 @@ TEST(CorrectRoundingKernels, ExtractedPartsSumToTheDotExactly) {
     }
   EXPECT_GE(most, 4) << "no sum needed several passes: the data does not exercise them";
   mpfr_clears(exact, sum, term, static_cast<mpfr_ptr>(nullptr));
+}
+
+// A row of a tile's entries at once (TileKernels::extract_row) gives each lane of `lanes` the parts that the entry
+// alone gets from extract (whose parts the test above checks against MPFR), on every vector kernel this CPU runs:
+// every lane set, lanes of different classes (so that they finish after different numbers of passes), and a lane
+// whose last passes run below the normal range, where sigma comes from ilogb, not from the power of two: column 0
+// against a = 2^-480 (1 + 2^-30, 1 + 2^-52, 0...) is 2^-960 (1 + 2^-30 + 2^-33) + 2^-960 (exact products) + 2^-1023
+// - 2^-1064 (their TwoProd errors); past k = 1024 (2^M >= 4100) the grid of the pass whose top is 2^-1023
+// (subnormal) is 2^-1062, so the parts are 2^-960 (2 + 2^-30 + 2^-33), 2^-1023, -2^-1064.
+TEST(CorrectRoundingKernels, ExtractedRowsGiveEachEntryItsOwnParts) {
+  using namespace bf16x::cr;
+  std::mt19937_64 rng(17);
+  std::uniform_int_distribution<unsigned> pick(0, 255);
+  std::vector<double> a, b, col, panel, room, single;
+  int checked = 0;
+  for (const cpu::Level level : {cpu::Level::avx2, cpu::Level::avx512}) {
+    if (level > cpu::vector_level()) continue;
+    const TileKernels& kern = tile_kernels(level);
+    ASSERT_NE(kern.extract_row, nullptr) << kern.isa;
+    const int L = kern.nr;
+    for (int cls = 0; cls < 4; ++cls)
+      for (std::int64_t k : {1, 2, 3, 8, 17, 40, 333, 1100}) {
+        tame_lines(cls, k, rng, a, b);  // a: the row (stride 3)
+        panel.assign(std::size_t(k * L), 0.0);
+        for (int j = 0; j < L; ++j) {
+          tame_lines((cls + j) % 4, k, rng, col, b);
+          for (std::int64_t l = 0; l < k; ++l) panel[std::size_t(l * L + j)] = b[std::size_t(5 * l)];
+        }
+        if (k >= 2) {
+          a.assign(std::size_t(3 * k), 0.0);
+          a[0] = std::ldexp(1 + 0x1p-30, -480), a[3] = std::ldexp(1 + 0x1p-52, -480);
+          for (std::int64_t l = 0; l < k; ++l) panel[std::size_t(l * L)] = 0;
+          panel[0] = std::ldexp(1 + 0x1p-33, -480), panel[std::size_t(L)] = std::ldexp(1 - 0x1p-52, -480);
+        }
+        room.assign(std::size_t(2 * k * kMaxLanes + 16), 0.0);
+        single.assign(std::size_t(2 * k + 16), 0.0);
+        for (const unsigned lanes : {(1u << L) - 1, 1u, 1u << (L - 1), pick(rng), pick(rng), pick(rng)}) {
+          double parts[kMaxLanes * kMaxParts];
+          int counts[kMaxLanes];
+          kern.extract_row(a.data(), 3, panel.data(), k, lanes, room.data(), parts, counts);
+          for (int j = 0; j < L; ++j) {
+            if (!(lanes >> j & 1)) continue;
+            double one[kMaxParts];
+            const int count = kern.extract(a.data(), 3, panel.data() + j, L, k, single.data(), one);
+            ASSERT_EQ(counts[j], count) << kern.isa << " class " << cls << " k " << k << " lane " << j;
+            EXPECT_EQ(std::memcmp(parts + j * kMaxParts, one, sizeof(double) * std::size_t(std::max(count, 0))), 0)
+                << kern.isa << " class " << cls << " k " << k << " lane " << j;
+            if (k > 1024 && j == 0)
+              EXPECT_TRUE(count == 3 && one[1] == 0x1p-1023 && one[2] == -0x1p-1064) << kern.isa << " " << count;
+            ++checked;
+          }
+        }
+      }
+  }
+  if (checked == 0) GTEST_SKIP() << "no vector kernel of the correctly rounded modes on this CPU (generic only)";
 }
 
 // The rounding from the parts (TileKernels::round_parts_d / _f) against MPFR's rounding of the same exact value

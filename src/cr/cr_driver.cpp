@@ -84,12 +84,26 @@ void pack_panel(const T* const* src, const double* f, int W, std::int64_t step, 
 
 }  // namespace
 
-// Each thread's room for the extraction of an undecided entry's exact value (cr/extract_sum.hpp).
-std::int64_t extract_room(std::int64_t k) { return 2 * k + 16; }
+// Each thread's room for the extraction of undecided entries' exact values (cr/extract_sum.hpp: a row of a tile at
+// once).
+std::int64_t extract_room(std::int64_t k) { return 2 * k * kMaxLanes + 16; }
 
-std::size_t cr_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k, int threads) {
+namespace {
+
+// The workspace of a call of m x n entries as run_tiles runs it.
+std::size_t tiles_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k, int threads) {
   const std::int64_t nc = block_cols(n, k);
   return std::size_t(8 * (k * nc + std::int64_t(threads) * (2 * kRows * k + extract_room(k))) + 4 * (m + n));
+}
+
+// Whether gemm_cr runs C^T = op(B)^T op(A)^T instead: C has fewer columns than a tile (and more rows).
+bool runs_transposed(std::int64_t m, std::int64_t n, cpu::Level level) { return n < tile_kernels(level).nr && m > n; }
+
+}  // namespace
+
+std::size_t cr_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k, int threads, cpu::Level level) {
+  return runs_transposed(m, n, level) ? tiles_workspace_bytes(n, m, k, threads)
+                                      : tiles_workspace_bytes(m, n, k, threads);
 }
 
 namespace {
@@ -231,23 +245,33 @@ struct TileSumsView {
 
 // The entries of the tile at (i0, j0) of a real GEMM's C that decide_rows settles (bits), their roundings in out:
 // each entry's scale as scale2's two factors (NaN where its line is not finite or the scale is out of range, and
-// past the edges of C), its C term.
+// past the edges of C or its part), its C term. A decided entry is therefore one of C's part with finite lines, a
+// finite C term and t > 0 (decide_rows leaves t = 0 to the entry decision).
 template <typename T>
 std::uint64_t decide_tile(DecideRows decide_rows, const pack::GemmArgs<T>& g, const std::vector<int>& ea,
                           const std::vector<int>& eb, std::int64_t i0, std::int64_t j0, const TileSumsView& v,
                           const Terms& terms, double* out) {
+  static_assert(kNonfinite > 2 * 1022 + kScaleRange, "a non-finite line's scale is out of range, whatever the other's");
   double f1[kMaxTile], f2[kMaxTile], c0[kMaxTile];
-  for (int ii = 0; ii < v.mr; ++ii)
+  const int cols = int(std::min<std::int64_t>(v.nr, g.n - j0));
+  const bool reads_c = g.beta != T(0);
+  const std::int64_t rs = g.c_row_major ? g.ldc : 1, cs = g.c_row_major ? 1 : g.ldc;
+  for (int ii = 0; ii < v.mr; ++ii) {
+    const std::int64_t i = i0 + ii;
+    const pack::Span span = i < g.m ? pack::row_in_part(g.part, i, j0, cols) : pack::Span{j0, j0};
+    const int sa = i < g.m ? ea[std::size_t(i)] : kNonfinite;
     for (int jj = 0; jj < v.nr; ++jj) {
-      const std::int64_t i = i0 + ii, j = j0 + jj, x = ii * v.nr + jj;
-      f1[x] = f2[x] = std::numeric_limits<double>::quiet_NaN(), c0[x] = 0;
-      if (i >= g.m || j >= g.n || !pack::in_part(g.part, i, j)) continue;
-      const int sa = ea[std::size_t(i)], sb = eb[std::size_t(j)];
-      if (sa == kNonfinite || sb == kNonfinite || sa + sb < -kScaleRange || sa + sb > kScaleRange) continue;
-      const int e1 = (sa + sb) / 2;  // scale2's factors (cr/entry_rounding_impl.hpp)
-      f1[x] = util::pow2(e1), f2[x] = util::pow2(sa + sb - e1);
-      if (g.beta != T(0)) c0[x] = double(g.c_row_major ? g.c[i * g.ldc + j] : g.c[i + j * g.ldc]);
+      const std::int64_t j = j0 + jj;
+      const int x = ii * v.nr + jj;
+      const bool live = j >= span.lo && j < span.hi;
+      const int e = live ? sa + eb[std::size_t(j)] : kNonfinite;
+      const bool ok = e >= -kScaleRange && e <= kScaleRange;
+      const int e1 = ok ? e / 2 : 0;  // scale2's factors (cr/entry_rounding_impl.hpp)
+      f1[x] = ok ? util::pow2(e1) : std::numeric_limits<double>::quiet_NaN();
+      f2[x] = ok ? util::pow2(e - e1) : std::numeric_limits<double>::quiet_NaN();
+      c0[x] = ok && reads_c ? double(g.c[i * rs + j * cs]) : 0.0;
     }
+  }
   return decide_rows(v.mr, v.s, v.c, v.t, f1, f2, c0, terms, out);
 }
 
@@ -265,13 +289,24 @@ template <typename T>
 util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
   if (!std::isfinite(double(g.alpha)) || (g.beta != T(0) && !std::isfinite(double(g.beta))))
     return util::DriverStatus::nonfinite_input;
+  // Fewer columns than a tile has (LAPACK's B - A X with one or two right-hand sides): C^T = op(B)^T op(A)^T fills
+  // the tiles' vector lanes instead of leaving most of them empty, and its rows of undecided entries take the
+  // exact sums a row at a time. Each entry's value is the same, so is its rounding.
+  if (runs_transposed(g.m, g.n, cfg.level) && g.part == pack::OutputPart::all && !g.a_lower.on) {
+    pack::GemmArgs<T> t = g;
+    t.m = g.n, t.n = g.m;
+    t.a = {g.b.data, g.b.ld, !g.b.trans};  // op(B)^T(j, l) = op(B)(l, j)
+    t.b = {g.a.data, g.a.ld, !g.a.trans};
+    t.c_row_major = !g.c_row_major;  // C^T(j, i) at C(i, j)'s place
+    return gemm_cr(t, cfg);
+  }
   const std::int64_t m = g.m, n = g.n, k = g.k;
   const int threads = omp_get_max_threads();
   util::PhaseClock clock(cfg.timed);
   // Everything reserved before the first write of C.
   Lines la, lb;
   const Packs packs = reserve_packs(k, n, threads);
-  cfg.workspace_bytes = cr_workspace_bytes(m, n, k, threads);
+  cfg.workspace_bytes = tiles_workspace_bytes(m, n, k, threads);
   line_exponents(g.a, true, m, k, la);
   line_exponents(g.b, false, n, k, lb);
   const std::vector<int>&ea = la.exp, &eb = lb.exp;
@@ -281,9 +316,6 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
   const TileKernels& kern = tile_kernels(cfg.level);
   const auto decide = decide_for<T>(kern, false);
   const Terms terms{{double(g.alpha), 0}, {double(g.beta), 0}, k, std::is_same_v<T, double>};
-  const auto c_at = [&](std::int64_t i, std::int64_t j) -> T& {
-    return g.c_row_major ? g.c[i * g.ldc + j] : g.c[i + j * g.ldc];
-  };
   // The tile's entries decided a vector at a time first (where the kernels have vectors), the rest one by one below.
   const DecideRows decide_rows = std::is_same_v<T, double> ? kern.decide_rows_d : kern.decide_rows_f;
   RoundParts<T> round_parts;
@@ -291,6 +323,7 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
     round_parts = kern.round_parts_d;
   else
     round_parts = kern.round_parts_f;
+  const std::int64_t rs = g.c_row_major ? g.ldc : 1, cs = g.c_row_major ? 1 : g.ldc;  // C(i, j) at i rs + j cs
   const auto finish = [&](std::int64_t i0, std::int64_t j0, const double* s, const double* c, const double* t,
                           const Panels& pn) {
     std::uint64_t exact = 0;
@@ -298,29 +331,68 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
     const std::uint64_t decided =
         decide_rows ? decide_tile(decide_rows, g, ea, eb, i0, j0, TileSumsView{s, c, t, pn.mr, pn.nr}, terms, rounded)
                     : 0;
-    for (int ii = 0; ii < pn.mr && i0 + ii < m; ++ii)
-      for (int jj = 0; jj < pn.nr && j0 + jj < n; ++jj) {
-        const std::int64_t i = i0 + ii, j = j0 + jj, x = ii * pn.nr + jj;
+    const int rows = int(std::min<std::int64_t>(pn.mr, m - i0)), cols = int(std::min<std::int64_t>(pn.nr, n - j0));
+    // The decided entries first (in C's part, every check below passed: decide_tile), down C's columns.
+    if (decided) {
+      T* const corner = g.c + i0 * rs + j0 * cs;
+      const int nr = pn.nr;
+      for (int jj = 0; jj < cols; ++jj)
+        for (int ii = 0; ii < rows; ++ii)
+          if (decided >> (ii * nr + jj) & 1) corner[ii * rs + jj * cs] = T(rounded[ii * nr + jj]);
+    }
+    // The others one by one (those for the exact value in exact_rows, where the kernels take them by rows).
+    std::uint64_t exact_rows = 0;
+    const bool by_rows = kern.extract_row && terms.w[0] != 0;
+    const std::uint64_t row_bits = (std::uint64_t(1) << cols) - 1;
+    for (int ii = 0; ii < rows; ++ii)
+      for (unsigned rest = unsigned(~decided >> (ii * pn.nr) & row_bits); rest; rest &= rest - 1) {
+        const int jj = __builtin_ctz(rest), x = ii * pn.nr + jj;
+        const std::int64_t i = i0 + ii, j = j0 + jj;
         if (!pack::in_part(g.part, i, j)) continue;
-        T& cij = c_at(i, j);
+        T& cij = g.c[i * rs + j * cs];
         const double c0[2] = {g.beta != T(0) ? double(cij) : 0.0, 0};
-        const std::int64_t cols[2] = {j, j};
+        const std::int64_t cols2[2] = {j, j};
         const int sa = ea[std::size_t(i)], sb = eb[std::size_t(j)];
         const EntrySums e[2] = {{s[x], c[x], t[x], sa + sb}, {0, 0, 0, 0}};
         if (sa == kNonfinite || sb == kNonfinite || !std::isfinite(c0[0])) {
-          cij = round_nonfinite(g.a, g.b, i, cols, terms, c0);
+          cij = round_nonfinite(g.a, g.b, i, cols2, terms, c0);
         } else if (t[x] == 0 && la.tame[std::size_t(i)] && lb.tame[std::size_t(j)]) {
-          cij = round_c_terms<T>(terms, c0);  // every product exactly zero (Lines)
-        } else if (decided >> x & 1) {
-          cij = T(rounded[x]);
+          cij = round_c_terms<T>(terms, c0);                                   // every product exactly zero (Lines)
         } else if ((decide_rows && t[x] > 0) || !decide(e, terms, c0, cij)) {  // the rows' decision is the entry's
-          const bool tame = la.tame[std::size_t(i)] && lb.tame[std::size_t(j)];
-          cij = tame ? round_exactly_packed<T>(pn.row(ii), pn.col(jj), sa + sb, terms, c0,
-                                               {kern.extract, round_parts, packs.room_of(omp_get_thread_num())})
-                     : round_exactly(g.a, g.b, i, cols, terms, c0);
           ++exact;
+          if (!la.tame[std::size_t(i)] || !lb.tame[std::size_t(j)]) {
+            cij = round_exactly(g.a, g.b, i, cols2, terms, c0);
+          } else if (by_rows) {
+            exact_rows |= std::uint64_t(1) << x;  // C(i, j) unchanged until then
+          } else {
+            cij = round_exactly_packed<T>(pn.row(ii), pn.col(jj), sa + sb, terms, c0,
+                                          {kern.extract, round_parts, packs.room_of(omp_get_thread_num())});
+          }
         }
       }
+    // The tame entries for the exact value, a row of the tile at a time where most of it is (else one by one).
+    for (int ii = 0; exact_rows >> (ii * pn.nr); ++ii) {
+      const unsigned lanes = unsigned(exact_rows >> (ii * pn.nr) & row_bits);
+      if (!lanes) continue;
+      const std::int64_t i = i0 + ii;
+      const int sa = ea[std::size_t(i)];
+      double* const room = packs.room_of(omp_get_thread_num());
+      const bool together = 2 * __builtin_popcount(lanes) >= pn.nr;
+      double parts[kMaxLanes * kMaxParts];
+      int counts[kMaxLanes];
+      if (together) kern.extract_row(pn.row(ii).p, pn.row(ii).stride, pn.b, k, lanes, room, parts, counts);
+      for (unsigned rest = lanes; rest; rest &= rest - 1) {
+        const int jj = __builtin_ctz(rest);
+        const std::int64_t j = j0 + jj;
+        T& cij = g.c[i * rs + j * cs];
+        const double c0[2] = {g.beta != T(0) ? double(cij) : 0.0, 0};
+        const int scale = sa + eb[std::size_t(j)];
+        cij = together ? round_extracted<T>(parts + jj * kMaxParts, counts[jj], pn.row(ii), pn.col(jj), scale, terms,
+                                            c0, round_parts)
+                       : round_exactly_packed<T>(pn.row(ii), pn.col(jj), scale, terms, c0,
+                                                 {kern.extract, round_parts, room});
+      }
+    }
     return exact;
   };
   run_tiles<T>(m, n, k, g.a, g.b, la, lb, cfg, packs, finish, nullptr, g.part, g.a_lower);
@@ -363,7 +435,7 @@ util::DriverStatus gemm_cr_complex(const ComplexArgs<T>& g, CrConfig& cfg) {
   std::vector<T> a2(std::size_t(m * k2)), b2(std::size_t(k2 * n2));
   Lines la, lb;
   const Packs packs = reserve_packs(k2, n2, threads);
-  cfg.workspace_bytes = cr_workspace_bytes(m, n2, k2, threads) + sizeof(T) * (a2.size() + b2.size());
+  cfg.workspace_bytes = tiles_workspace_bytes(m, n2, k2, threads) + sizeof(T) * (a2.size() + b2.size());
   real_operands(g, a2, b2);
   const pack::MatrixView<T> va{a2.data(), m, false}, vb{b2.data(), k2, false};
   line_exponents(va, true, m, k2, la);

@@ -55,6 +55,7 @@ util::DriverStatus gemm_cr_complex(const ComplexArgs<T>& g, CrConfig& cfg);
 // twice and not checked): the bench's baseline for the correctly rounded modes, in the same blocking and packing.
 void dd_gemm(const pack::GemmArgs<double>& g, CrConfig& cfg);
 
-std::size_t cr_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k, int threads);
+// The workspace gemm_cr reserves for an m x n x k call on `threads` threads with the kernels of `level`.
+std::size_t cr_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k, int threads, cpu::Level level);
 
 }  // namespace bf16x::cr

@@ -54,11 +54,16 @@ template <typename T>
 T round_exactly_packed(PackedLine a, PackedLine b, int scale, const Terms& x, const double (&c0)[2],
                        const Extraction<T>& ex) {
   double parts[kMaxParts];
-  int count = -1;
-  if (x.w[0] != 0) {
-    count = ex.extract(a.p, a.stride, b.p, b.stride, x.k, ex.room, parts);
+  const int count = x.w[0] != 0 ? ex.extract(a.p, a.stride, b.p, b.stride, x.k, ex.room, parts) : -1;
+  return round_extracted<T>(parts, count, a, b, scale, x, c0, ex.round);
+}
+
+template <typename T>
+T round_extracted(const double* parts, int count, PackedLine a, PackedLine b, int scale, const Terms& x,
+                  const double (&c0)[2], RoundParts<T> round) {
+  if (count >= 0) {
     T out;
-    if (count >= 0 && ex.round(parts, count, scale, x, c0, out)) return out;
+    if (round(parts, count, scale, x, c0, out)) return out;
   }
   ExactSum acc;
   if (count >= 0) {
@@ -94,13 +99,15 @@ T round_nonfinite(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, st
   return T(v);
 }
 
-#define BF16X_CR_ENTRY(T)                                                                          \
-  template T round_exactly(const pack::MatrixView<T>&, const pack::MatrixView<T>&, std::int64_t,   \
-                           const std::int64_t(&)[2], const Terms&, const double(&)[2]);            \
-  template T round_c_terms(const Terms&, const double(&)[2]);                                      \
-  template T round_exactly_packed(PackedLine, PackedLine, int, const Terms&, const double(&)[2],   \
-                                  const Extraction<T>&);                                           \
-  template T round_nonfinite(const pack::MatrixView<T>&, const pack::MatrixView<T>&, std::int64_t, \
+#define BF16X_CR_ENTRY(T)                                                                                       \
+  template T round_exactly(const pack::MatrixView<T>&, const pack::MatrixView<T>&, std::int64_t,                \
+                           const std::int64_t(&)[2], const Terms&, const double(&)[2]);                         \
+  template T round_c_terms(const Terms&, const double(&)[2]);                                                   \
+  template T round_exactly_packed(PackedLine, PackedLine, int, const Terms&, const double(&)[2],                \
+                                  const Extraction<T>&);                                                        \
+  template T round_extracted(const double*, int, PackedLine, PackedLine, int, const Terms&, const double(&)[2], \
+                             RoundParts<T>);                                                                    \
+  template T round_nonfinite(const pack::MatrixView<T>&, const pack::MatrixView<T>&, std::int64_t,              \
                              const std::int64_t(&)[2], const Terms&, const double(&)[2]);
 BF16X_CR_ENTRY(float)
 BF16X_CR_ENTRY(double)

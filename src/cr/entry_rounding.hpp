@@ -75,6 +75,11 @@ template <typename T>
 T round_exactly_packed(PackedLine a, PackedLine b, int scale, const Terms& x, const double (&c0)[2],
                        const Extraction<T>& ex);
 
+// The same from the parts the extraction gave (count: its result, -1 where it gave up; parts not read then).
+template <typename T>
+T round_extracted(const double* parts, int count, PackedLine a, PackedLine b, int scale, const Terms& x,
+                  const double (&c0)[2], RoundParts<T> round);
+
 // An entry whose products are all exactly zero: RN(beta_0 c_0 + beta_1 c_1) (+0 for an exact zero).
 template <typename T>
 T round_c_terms(const Terms& x, const double (&c0)[2]);

@@ -136,7 +136,10 @@ bool round_parts(const double* parts, int count, int scale, const Terms& x, cons
   int n = 0;
   const double w = x.w[0], beta = x.beta[0];
   if (beta != 0 && c0[0] != 0) {
-    const double c = c0[0] / f1 / f2;  // exact where it lands in range
+    // c0 2^-scale in two steps of one sign (no division): exact wherever it lands in range, as is any other split
+    double g1, g2;
+    util::pow2_pair(-scale, g1, g2);
+    const double c = c0[0] * g1 * g2;
     if (!in_range(c)) return false;
     hi[n] = beta * c;
     if (!in_range(hi[n])) return false;
@@ -155,7 +158,8 @@ bool round_parts(const double* parts, int count, int scale, const Terms& x, cons
     sum = t.hi, e += t.lo, eabs += std::fabs(t.lo);
   };
   for (int i = 1; i < n; ++i) add(hi[i]);
-  for (int i = 0; i < n; ++i) add(lo[i]);
+  for (int i = 0; i < n; ++i)
+    if (lo[i] != 0) add(lo[i]);  // a zero leaves sum, e and eabs as they are (alpha, beta = +-1: every lo)
   if (sum == 0 && eabs == 0) {
     out = T(0);
     return true;
@@ -165,7 +169,9 @@ bool round_parts(const double* parts, int count, int scale, const Terms& x, cons
   if (mag < 0x1p-1000 || mag >= 0x1p1000) return false;
   constexpr bool is_double = std::is_same_v<T, double>;
   constexpr int kMinNormal = is_double ? -1022 : -126, kTiny = is_double ? -1074 : -149;
-  const int at = std::ilogb(mag) + scale;  // the candidate's exponent in true units
+  std::uint64_t mag_bits;
+  std::memcpy(&mag_bits, &mag, sizeof mag_bits);
+  const int at = int(mag_bits >> 52) - 1023 + scale;  // the candidate's exponent in true units (mag normal)
   if (at > kMinNormal && at < (is_double ? 1021 : 125)) {
     if constexpr (is_double) {
       // normal in true units: decided in the frame, whose gaps are the true ones over 2^scale (half_gap's power of

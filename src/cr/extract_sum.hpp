@@ -22,4 +22,13 @@ constexpr int kMaxParts = 40;  // more passes than this (k past 2^18 with values
 using ExtractDot = int (*)(const double* a, std::int64_t sa, const double* b, std::int64_t sb, std::int64_t k,
                            double* x, double* parts);
 
+// The same for several entries of one row of a tile at once, one per vector lane, where most of a row is undecided
+// (LAPACK's residuals B - A X): no reduction across lanes, no scalar TwoProd. The A panel's row (element l at
+// a[l sa]) against the columns of the B panel (element l of column j at b[l L + j], L the kernel's NR = its lanes)
+// whose bit is set in `lanes`. Column j's parts at parts[j kMaxParts ...], their count at counts[j], each as
+// ExtractDot gives them for that entry alone (every pass's sum is exact, in any order); x: room for 2 k L doubles.
+constexpr int kMaxLanes = 8;
+using ExtractRow = void (*)(const double* a, std::int64_t sa, const double* b, std::int64_t k, unsigned lanes,
+                            double* x, double* parts, int* counts);
+
 }  // namespace bf16x::cr

@@ -66,6 +66,64 @@ int extract_dot(const double* a, std::int64_t sa, const double* b, std::int64_t 
   return count;
 }
 
+// ExtractRow over V's lanes: per lane the operations of extract_dot, lane by lane (its sigma from its own top).
+template <typename V>
+void extract_row(const double* a, std::int64_t sa, const double* b, std::int64_t k, unsigned lanes, double* x,
+                 double* parts, int* counts) {
+  constexpr int L = V::kLanes;
+  using R = typename V::reg;
+  static_assert(L <= kMaxLanes);
+  const int live = int(lanes) & ((1 << L) - 1);
+  // The products of the lanes in `lanes` (the others zero: no operation on values the entry path would not touch),
+  // their TwoProd errors beside them; the largest |x| of a lane is its largest |p| (|e| <= 2^-53 |p|).
+  R top = V::zero();
+  for (std::int64_t l = 0; l < k; ++l) {
+    const R av = V::set1(a[l * sa]), bv = V::select(live, V::load(b + l * L), V::zero());
+    const R p = V::mul(av, bv);
+    V::store(x + 2 * l * L, p);
+    V::store(x + (2 * l + 1) * L, V::fmsub(av, bv, p));
+    top = V::max_magnitude(top, p);
+  }
+  const std::int64_t n = 2 * k;
+  int m = 1;  // 2^M >= 2 n, as extract_dot
+  while ((std::int64_t(1) << m) < 2 * n) ++m;
+  const R above = V::set1(util::pow2(m + 1));
+  double taus[kMaxParts][kMaxLanes];
+  int pass = 0, going = live & ~V::eq(top, V::zero());
+  for (; going && pass < kMaxParts; ++pass) {
+    // sigma = 2^(M + 1) times the power of two of top, as sigma_for; a lane whose top is subnormal (the far end of
+    // the range: no power there) takes sigma_for itself, a finished lane (top = 0) sigma = 0 (its values are zeros)
+    R sigma = V::mul(V::power(top), above);
+    if (going & V::lt(top, V::set1(0x1p-1022))) {
+      double tops[kMaxLanes], sig[kMaxLanes];
+      V::store(tops, top);
+      V::store(sig, sigma);
+      for (int j = 0; j < L; ++j)
+        if (tops[j] != 0 && tops[j] < 0x1p-1022) sig[j] = sigma_for(tops[j], m);
+      sigma = V::load(sig);
+    }
+    R tau0 = V::zero(), tau1 = V::zero(), top0 = V::zero(), top1 = V::zero();
+    for (std::int64_t i = 0; i < n; i += 2) {
+      R v0 = V::load(x + i * L), v1 = V::load(x + (i + 1) * L);
+      const R q0 = V::sub(V::add(sigma, v0), sigma), q1 = V::sub(V::add(sigma, v1), sigma);
+      v0 = V::sub(v0, q0), v1 = V::sub(v1, q1);
+      V::store(x + i * L, v0), V::store(x + (i + 1) * L, v1);
+      tau0 = V::add(tau0, q0), tau1 = V::add(tau1, q1);
+      top0 = V::max_magnitude(top0, v0), top1 = V::max_magnitude(top1, v1);
+    }
+    V::store(taus[pass], V::add(tau0, tau1));
+    top = V::max(top0, top1);
+    going = live & ~V::eq(top, V::zero());
+  }
+  for (int j = 0; j < L; ++j) {
+    if (!(live >> j & 1)) continue;
+    int count = 0;
+    for (int q = 0; q < pass; ++q)
+      if (taus[q][j] != 0) parts[j * kMaxParts + count++] = taus[q][j];
+    counts[j] = going >> j & 1 ? -1 : count;  // still going after kMaxParts passes: extract_dot's -1
+  }
+}
+
 }  // namespace extract
 }  // namespace
 }  // namespace bf16x::cr

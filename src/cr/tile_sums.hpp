@@ -35,6 +35,7 @@ struct TileKernels {
   DecideRows decide_rows_f;  // decide_f on a tile's rows
   TileSums dot2;             // the textbook double-double sum (Dot2, s + c, no t): the bench's baseline (cr::dd_gemm)
   ExtractDot extract;        // an undecided entry's exact dot product in parts (cr/extract_sum.hpp)
+  ExtractRow extract_row;    // the same for a row of a tile's entries, one per lane (null: entry by entry)
   RoundParts<double> round_parts_d;  // its rounding from the parts
   RoundParts<float> round_parts_f;
   int mr, nr;       // the tile: MR rows of op(A), NR columns of op(B)

@@ -75,6 +75,7 @@ const TileKernels& tile_kernels_generic() {
                              nullptr,
                              dot2_tile,
                              extract::extract_dot<util::F64x1>,
+                             nullptr,
                              decide::round_parts<double>,
                              decide::round_parts<float>,
                              kMR,

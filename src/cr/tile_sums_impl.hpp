@@ -152,6 +152,7 @@ TileKernels kernels(const char* isa) {
           decide::decide_rows<V, float>,
           dot2_tile<V, MR>,
           extract::extract_dot<V>,
+          extract::extract_row<V>,
           decide::round_parts<double>,
           decide::round_parts<float>,
           MR,

@@ -63,7 +63,7 @@ int gemm_complex(const Plan& p, const ComplexCall<T>& x, Outcome& out, bool& don
 
 std::uint64_t workspace(const Plan& p, std::int64_t m, std::int64_t n, std::int64_t k) {
   const util::ThreadScope threads(p.threads);
-  return cr::cr_workspace_bytes(m, n, k, omp_get_max_threads());
+  return cr::cr_workspace_bytes(m, n, k, omp_get_max_threads(), engine::sums_level(p.engine));
 }
 
 }  // namespace
