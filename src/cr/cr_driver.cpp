@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -46,6 +47,28 @@ struct Lines {
   std::vector<int> exp;
   std::vector<unsigned char> tame;
 };
+
+// A call's Lines of op(A) and op(B) in the calling thread's vectors, kept from call to call (LAPACK's millions of
+// small calls allocate nothing); those a large call grew are given back when it ends.
+class CallLines {
+ public:
+  CallLines() : a(held()[0]), b(held()[1]) {}
+  CallLines(const CallLines&) = delete;
+  CallLines& operator=(const CallLines&) = delete;
+  ~CallLines() {
+    constexpr std::size_t kKept = 1 << 16;  // lines
+    if (a.exp.capacity() + b.exp.capacity() > kKept) a = Lines{}, b = Lines{};
+  }
+  Lines& a;
+  Lines& b;
+
+ private:
+  static Lines* held() {
+    thread_local Lines lines[2];
+    return lines;
+  }
+};
+
 template <typename T>
 void line_exponents(const pack::MatrixView<T>& v, bool rows, std::int64_t lines, std::int64_t len, Lines& out) {
   out.exp.resize(std::size_t(lines));
@@ -62,12 +85,32 @@ void line_exponents(const pack::MatrixView<T>& v, bool rows, std::int64_t lines,
                 [&] { pack::scan_lines(v.data, sr, sl, lines, len, true, take); });
 }
 
+// A panel's W lines side by side in memory (line w's element l at src[l * step + w], step != 1: rows of a column-major
+// op(A), columns of a row-major op(B)): per l one contiguous run of W values, scaled, then their magnitudes.
+template <int W, typename T>
+void pack_adjacent(const T* src, const double* f, std::int64_t step, std::int64_t k, double* dst, bool with_abs) {
+  const int stride = with_abs ? 2 * W : W;
+  for (std::int64_t l = 0; l < k; ++l) {
+    const T* s = src + l * step;
+    double* d = dst + l * stride;
+    for (int w = 0; w < W; ++w) d[w] = double(s[w]) * f[w];
+    if (with_abs)
+      for (int w = 0; w < W; ++w) d[W + w] = std::fabs(d[w]);
+  }
+}
+
 // One panel of W lines (nullptr: a zero line) of length k, line w's element l at src[w][l * step], scaled by f[w]:
 // per l the W values, then (with_abs) their magnitudes. Lines that run across memory (step != 1) are read in
-// blocks of l, so that the W lines of one l share their cache line and the block's pages stay in the TLB.
+// blocks of l, so that the W lines of one l share their cache line and the block's pages stay in the TLB; lines
+// side by side (the usual case) in one pass.
 template <typename T>
 void pack_panel(const T* const* src, const double* f, int W, std::int64_t step, std::int64_t k, double* dst,
                 bool with_abs) {
+  bool adjacent = step != 1 && src[0];
+  for (int w = 1; w < W && adjacent; ++w) adjacent = src[w] == src[0] + w;
+  if (adjacent && W == 3) return pack_adjacent<3>(src[0], f, step, k, dst, with_abs);
+  if (adjacent && W == 4) return pack_adjacent<4>(src[0], f, step, k, dst, with_abs);
+  if (adjacent && W == 8) return pack_adjacent<8>(src[0], f, step, k, dst, with_abs);
   const int stride = with_abs ? 2 * W : W;
   constexpr std::int64_t kBlock = 64;
   for (std::int64_t l0 = 0; l0 < k; l0 += kBlock) {
@@ -252,27 +295,32 @@ std::uint64_t decide_tile(DecideRows decide_rows, const pack::GemmArgs<T>& g, co
                           const std::vector<int>& eb, std::int64_t i0, std::int64_t j0, const TileSumsView& v,
                           const Terms& terms, double* out) {
   static_assert(kNonfinite > 2 * 1022 + kScaleRange, "a non-finite line's scale is out of range, whatever the other's");
+  constexpr std::uint64_t kNaN = 0x7ff8000000000000;
   double f1[kMaxTile], f2[kMaxTile], c0[kMaxTile];
-  const int cols = int(std::min<std::int64_t>(v.nr, g.n - j0));
-  const bool reads_c = g.beta != T(0);
+  const int rows = int(std::min<std::int64_t>(v.mr, g.m - i0)), cols = int(std::min<std::int64_t>(v.nr, g.n - j0));
   const std::int64_t rs = g.c_row_major ? g.ldc : 1, cs = g.c_row_major ? 1 : g.ldc;
-  for (int ii = 0; ii < v.mr; ++ii) {
+  int sb[kMaxTile];
+  for (int jj = 0; jj < v.nr; ++jj) sb[jj] = jj < cols ? eb[std::size_t(j0 + jj)] : kNonfinite;
+  for (int ii = 0; ii < rows; ++ii) {  // the rows of C (decide_rows looks at no others)
     const std::int64_t i = i0 + ii;
-    const pack::Span span = i < g.m ? pack::row_in_part(g.part, i, j0, cols) : pack::Span{j0, j0};
-    const int sa = i < g.m ? ea[std::size_t(i)] : kNonfinite;
+    // the tile's columns [lo, hi) of C's part in this row
+    const pack::Span span = pack::row_in_part(g.part, i, j0, cols);
+    const int lo = int(std::clamp<std::int64_t>(span.lo - j0, 0, v.nr));
+    const int hi = int(std::clamp<std::int64_t>(span.hi - j0, 0, v.nr)), sa = ea[std::size_t(i)];
+    double *r1 = f1 + ii * v.nr, *r2 = f2 + ii * v.nr;
     for (int jj = 0; jj < v.nr; ++jj) {
-      const std::int64_t j = j0 + jj;
-      const int x = ii * v.nr + jj;
-      const bool live = j >= span.lo && j < span.hi;
-      const int e = live ? sa + eb[std::size_t(j)] : kNonfinite;
+      const int e = jj >= lo && jj < hi ? sa + sb[jj] : kNonfinite;
       const bool ok = e >= -kScaleRange && e <= kScaleRange;
-      const int e1 = ok ? e / 2 : 0;  // scale2's factors (cr/entry_rounding_impl.hpp)
-      f1[x] = ok ? util::pow2(e1) : std::numeric_limits<double>::quiet_NaN();
-      f2[x] = ok ? util::pow2(e - e1) : std::numeric_limits<double>::quiet_NaN();
-      c0[x] = ok && reads_c ? double(g.c[i * rs + j * cs]) : 0.0;
+      const int e1 = e / 2;  // scale2's factors (cr/entry_rounding_impl.hpp)
+      r1[jj] = std::bit_cast<double>(ok ? std::uint64_t(e1 + 1023) << 52 : kNaN);  // 2^e1 (normal: |e| <= 1900)
+      r2[jj] = std::bit_cast<double>(ok ? std::uint64_t(e - e1 + 1023) << 52 : kNaN);
     }
+    double* const cr = c0 + ii * v.nr;
+    std::fill(cr, cr + v.nr, 0.0);
+    if (g.beta != T(0))  // C's part only (not read elsewhere); decide_rows takes c0 on the lanes it decides
+      for (int jj = lo; jj < hi; ++jj) cr[jj] = double(g.c[i * rs + (j0 + jj) * cs]);
   }
-  return decide_rows(v.mr, v.s, v.c, v.t, f1, f2, c0, terms, out);
+  return decide_rows(rows, v.s, v.c, v.t, f1, f2, c0, terms, out);
 }
 
 template <typename T>
@@ -304,7 +352,8 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
   const int threads = omp_get_max_threads();
   util::PhaseClock clock(cfg.timed);
   // Everything reserved before the first write of C.
-  Lines la, lb;
+  CallLines lines;
+  Lines &la = lines.a, &lb = lines.b;
   const Packs packs = reserve_packs(k, n, threads);
   cfg.workspace_bytes = tiles_workspace_bytes(m, n, k, threads);
   line_exponents(g.a, true, m, k, la);
@@ -433,7 +482,8 @@ util::DriverStatus gemm_cr_complex(const ComplexArgs<T>& g, CrConfig& cfg) {
   const int threads = omp_get_max_threads();
   util::PhaseClock clock(cfg.timed);
   std::vector<T> a2(std::size_t(m * k2)), b2(std::size_t(k2 * n2));
-  Lines la, lb;
+  CallLines lines;
+  Lines &la = lines.a, &lb = lines.b;
   const Packs packs = reserve_packs(k2, n2, threads);
   cfg.workspace_bytes = tiles_workspace_bytes(m, n2, k2, threads) + sizeof(T) * (a2.size() + b2.size());
   real_operands(g, a2, b2);
@@ -490,7 +540,8 @@ util::DriverStatus gemm_cr_complex(const ComplexArgs<T>& g, CrConfig& cfg) {
 void dd_gemm(const pack::GemmArgs<double>& g, CrConfig& cfg) {
   const std::int64_t m = g.m, n = g.n, k = g.k;
   const int threads = omp_get_max_threads();
-  Lines la, lb;
+  CallLines lines;
+  Lines &la = lines.a, &lb = lines.b;
   const Packs packs = reserve_packs(k, n, threads);
   line_exponents(g.a, true, m, k, la);
   line_exponents(g.b, false, n, k, lb);

@@ -9,7 +9,7 @@ namespace {
 
 // The tile sums' vectors, their adds on the adders.
 struct Avx2 : util::F64x4 {
-  static constexpr bool kAddsOnFma = false;
+  static constexpr int adds_on_fma(int) { return 0; }
 };
 
 }  // namespace

@@ -1,7 +1,8 @@
 // The vector tile sums (cr/tile_sums.hpp) written once over a vector type V whose lanes are the tile's NR columns,
 // compiled per ISA by cr/tile_sums_<isa>_isa.cpp with V's intrinsics. V provides: type reg, kLanes, load(p),
 // bcast(p), set1(x), zero(), add, sub, mul, fmadd(a, b, c), fmsub(a, b, c) (a b - c, one rounding), abs(x), max,
-// power(x) (x with its significand cleared: the power of two at most x, for x > 0) and store(p, x).
+// power(x) (x with its significand cleared: the power of two at most x, for x > 0) and store(p, x); and
+// adds_on_fma(row): how many of a row's five additions per step go to the multipliers (step).
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -22,17 +23,21 @@ typename V::reg bias_for(typename V::reg t) {
   return V::add(pow, pow);
 }
 
-// One step of one row: the product's TwoProd, its FastTwoSum into the biased s, both errors into c.
+// One step of one row: the product's TwoProd, its FastTwoSum into the biased s, both errors into c; `on_fma` (0-2, a
+// constant once the rows are unrolled) of the five additions as FMAs with 1 (one rounding each, the additions' own),
+// so that the multipliers and the adders share the step's operations.
 template <typename V>
-void step(typename V::reg av, typename V::reg bv, typename V::reg& s, typename V::reg& c) {
+void step(typename V::reg av, typename V::reg bv, typename V::reg& s, typename V::reg& c, int on_fma) {
   const auto p = V::mul(av, bv);
   const auto e = V::fmsub(av, bv, p);
   const auto s1 = V::add(s, p);
   const auto q = V::sub(p, V::sub(s1, s));
   s = s1;
-  if constexpr (V::kAddsOnFma) {  // the same sums by FMAs with 1: two of the five additions on the multipliers
-    const auto one = V::set1(1.0);
+  const auto one = V::set1(1.0);
+  if (on_fma == 2) {
     c = V::fmadd(V::fmadd(q, one, e), one, c);
+  } else if (on_fma == 1) {
+    c = V::add(c, V::fmadd(q, one, e));
   } else {
     c = V::add(c, V::add(q, e));
   }
@@ -99,7 +104,7 @@ void tile(std::int64_t k, const double* a, const double* b, double* so, double* 
       for (std::int64_t l = l0; l < l1; ++l) {
         const double* al = a + l * 2 * MR;
         const R bv = V::load(b + l * NR);
-        for (int i = 0; i < MR; ++i) step<V>(V::bcast(al + i), bv, s[i], c[i]);
+        for (int i = 0; i < MR; ++i) step<V>(V::bcast(al + i), bv, s[i], c[i], V::adds_on_fma(i));
       }
     } else {
       fma_sums<V, MR>(a, b, l0, l1, false, sp);
