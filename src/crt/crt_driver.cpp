@@ -761,7 +761,7 @@ void direct_products(CrtCall<T>& c) {
   const ThreadSpace ws = c.space_of(0);
   const std::size_t plane = std::size_t(c.mc) * c.nc;  // the residue planes where the products pass leaves them
   direct_residues(s.a, s.b, int(c.x.m), int(c.x.n), int(c.x.k), c.plan, reinterpret_cast<std::int8_t*>(ws.acc), plane,
-                  std::size_t(c.nc), s.x);
+                  std::size_t(c.nc), s.x, s.ints);
   reconstruct_block(c, ws, c.block(0), true, write_scales(c));
 }
 

@@ -40,7 +40,7 @@ constexpr Pow2Mods kPow2Mods = [] {
 }  // namespace
 
 void direct_residues(const double* a, const double* b, int m, int n, int k, const CrtPlan& plan, std::int8_t* res,
-                     std::size_t plane, std::size_t row, double* x) {
+                     std::size_t plane, std::size_t row, double* x, std::int64_t* ints) {
   constexpr int kMost = kDirectLines * kDirectLines;
   const int entries = m * n;
   // X_ij for every entry, in three parts: X = x2 2^84 + x1 2^42 + x0 with x0, x1 in [0, 2^42).
@@ -55,17 +55,27 @@ void direct_residues(const double* a, const double* b, int m, int n, int k, cons
   bool narrow = true;  // every operand below 2^62: 64-bit factors, one multiplication a product
   for (int e = 0; e < m * k; ++e) narrow = narrow && std::fabs(a[e]) < 0x1p62;
   for (int e = 0; e < n * k; ++e) narrow = narrow && std::fabs(b[e]) < 0x1p62;
-  for (int i = 0; i < m; ++i)
-    for (int j = 0; j < n; ++j) {
-      const double* ar = a + i * k;
-      const double* bc = b + j * k;
-      i128 v = 0;
-      if (narrow)
-        for (int l = 0; l < k; ++l) v += i128(std::int64_t(ar[l])) * std::int64_t(bc[l]);
-      else
-        for (int l = 0; l < k; ++l) v += to_int(ar[l]) * to_int(bc[l]);
-      put(i * n + j, v);
-    }
+  if (narrow) {  // each operand converted once, not once per product
+    std::int64_t *ia = ints, *ib = ints + m * k;
+    for (int e = 0; e < m * k; ++e) ia[e] = std::int64_t(a[e]);
+    for (int e = 0; e < n * k; ++e) ib[e] = std::int64_t(b[e]);
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < n; ++j) {
+        const std::int64_t *ar = ia + i * k, *bc = ib + j * k;
+        i128 v0 = 0, v1 = 0;  // two carry chains side by side (the sum is exact in any order)
+        int l = 0;
+        for (; l + 2 <= k; l += 2) v0 += i128(ar[l]) * bc[l], v1 += i128(ar[l + 1]) * bc[l + 1];
+        if (l < k) v0 += i128(ar[l]) * bc[l];
+        put(i * n + j, v0 + v1);
+      }
+  } else {
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < n; ++j) {
+        i128 v = 0;
+        for (int l = 0; l < k; ++l) v += to_int(a[i * k + l]) * to_int(b[j * k + l]);
+        put(i * n + j, v);
+      }
+  }
   // r = x2 (2^84 mod p) + x1 (2^42 mod p) + x0 is congruent to X and, |X| < 2^125, below 2^41 2^8 + 2^42 2^8 + 2^42
   // < 2^51: exact in FP64, and its residue is taken as the residue loops' direct way takes it (crt_loops_impl.hpp).
   std::int8_t v[kMost];
@@ -79,8 +89,13 @@ void direct_residues(const double* a, const double* b, int m, int n, int k, cons
 void digit_maxima(const double* da, const double* db, int m, int n, int k, double* hrow, double* hcol) {
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < n; ++j) {
-      double h = 0;  // at most 32 products of at most 64^2: exact
-      for (int l = 0; l < k; ++l) h += da[i * k + l] * db[j * k + l];
+      // at most 32 products of at most 64^2: exact in any order (four sums, so that they run side by side)
+      double h4[4] = {};
+      int l = 0;
+      for (; l + 4 <= k; l += 4)
+        for (int q = 0; q < 4; ++q) h4[q] += da[i * k + l + q] * db[j * k + l + q];
+      for (; l < k; ++l) h4[0] += da[i * k + l] * db[j * k + l];
+      const double h = (h4[0] + h4[1]) + (h4[2] + h4[3]);
       hrow[i] = std::max(hrow[i], h);
       hcol[j] = std::max(hcol[j], h);
     }

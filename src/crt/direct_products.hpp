@@ -24,21 +24,26 @@ inline bool direct_fits(std::int64_t m, std::int64_t n, std::int64_t k, int modu
 }
 
 // The scratch of a direct call, in the call's workspace (not the stack: a caller's thread may have a small one):
-// op(A') and op(B') (or their digits), and X in three parts.
+// op(A') and op(B') (or their digits), X in three parts, and op(A'), op(B') as 64-bit integers.
 struct DirectScratch {
   static constexpr std::size_t kLineValues = std::size_t(kDirectLines) * kDirectLines;
-  static constexpr std::size_t kBytes = 5 * kLineValues * sizeof(double);
-  double* a;  // kLineValues
-  double* b;  // kLineValues
-  double* x;  // 3 kLineValues
-  explicit DirectScratch(void* p) : a(static_cast<double*>(p)), b(a + kLineValues), x(b + kLineValues) {}
+  static constexpr std::size_t kBytes = 7 * kLineValues * sizeof(double);
+  double* a;           // kLineValues
+  double* b;           // kLineValues
+  double* x;           // 3 kLineValues
+  std::int64_t* ints;  // 2 kLineValues
+  explicit DirectScratch(void* p)
+      : a(static_cast<double*>(p)),
+        b(a + kLineValues),
+        x(b + kLineValues),
+        ints(reinterpret_cast<std::int64_t*>(x + 3 * kLineValues)) {}
 };
 
 // a: m rows of k integer-valued doubles (op(A')), b: n columns of k (op(B')), with |sum_l a_il b_lj| <= P / 4 and
 // every |a_il b_lj| below 2^125: the symmetric residue of X_ij = sum_l a_il b_lj modulo p_t into
-// res[t plane + i row + j], as the products pass leaves them (residue_rows).
+// res[t plane + i row + j], as the products pass leaves them (residue_rows). x, ints: DirectScratch's.
 void direct_residues(const double* a, const double* b, int m, int n, int k, const CrtPlan& plan, std::int8_t* res,
-                     std::size_t plane, std::size_t row, double* x);
+                     std::size_t plane, std::size_t row, double* x, std::int64_t* ints);
 
 // da: m rows of k digits, db: n columns of k (values <= 64): hrow[i] = max(hrow[i], max_j H_ij) and hcol[j] likewise,
 // H = da db exactly (the bound pass's maxima).
