@@ -99,13 +99,15 @@ TEST(LowerOperand, SliceDriverSkipsOnlyZeroProducts) {
     if (!bf16x_engine_available(e) || !engine::engine_info(e)) continue;
     each_problem<double>("fp64x21", [&](const LowerProblem<double>& p, bool hint) {
       return p.product(hint, -0.75, [&](const pack::GemmArgs<double>& args) {
-        driver::DriverConfig cfg{split::scheme_for_mode(BF16X_MODE_FP64X21), engine::engine_info(e)};
+        driver::DriverConfig cfg{};
+        cfg.scheme = split::scheme_for_mode(BF16X_MODE_FP64X21), cfg.engine = engine::engine_info(e);
         return driver::gemm_emulated(args, cfg);
       });
     });
     each_problem<float>("fp32x6", [&](const LowerProblem<float>& p, bool hint) {
       return p.product(hint, 1.5f, [&](const pack::GemmArgs<float>& args) {
-        driver::DriverConfig cfg{split::scheme_for_mode(BF16X_MODE_FP32X6), engine::engine_info(e)};
+        driver::DriverConfig cfg{};
+        cfg.scheme = split::scheme_for_mode(BF16X_MODE_FP32X6), cfg.engine = engine::engine_info(e);
         return driver::gemm_emulated(args, cfg);
       });
     });
@@ -138,7 +140,9 @@ TEST(LowerOperand, TrmmPanelsCoverTheTriangleWithinTheirBound) {
         capped = capped || rows < r1 / 2 - 32;
         reach += r1, ++panels, r1 = r0;
       }
-      if (!capped) EXPECT_LE(reach, 2 * m + 64) << "m=" << m << " element " << e << ": " << panels << " panels";
+      if (!capped) {
+        EXPECT_LE(reach, 2 * m + 64) << "m=" << m << " element " << e << ": " << panels << " panels";
+      }
     }
 }
 
