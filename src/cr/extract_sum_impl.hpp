@@ -26,6 +26,13 @@ inline double sigma_for(double top, int m) {
   return e >= -1022 ? util::pow2(e) : std::ldexp(1.0, e);
 }
 
+// M with 2^M >= 2 n for n terms (the extraction's condition, docs/numerics.md).
+inline int grid_bits(std::int64_t n) {
+  int m = 1;
+  while ((std::int64_t(1) << m) < 2 * n) ++m;
+  return m;
+}
+
 template <typename V>
 int extract_dot(const double* a, std::int64_t sa, const double* b, std::int64_t sb, std::int64_t k, double* x,
                 double* parts) {
@@ -43,8 +50,7 @@ int extract_dot(const double* a, std::int64_t sa, const double* b, std::int64_t 
   for (std::int64_t i = 0; i < padded; i += 2 * L)
     top0 = V::max_magnitude(top0, V::load(x + i)), top1 = V::max_magnitude(top1, V::load(x + i + L));
   double top = V::largest(V::max(top0, top1));
-  int m = 1;  // 2^M >= 2 n
-  while ((std::int64_t(1) << m) < 2 * n) ++m;
+  const int m = grid_bits(n);
   int count = 0;
   for (int pass = 0; top != 0; ++pass) {
     if (pass == kMaxParts) return -1;
@@ -85,8 +91,7 @@ void extract_row(const double* a, std::int64_t sa, const double* b, std::int64_t
     top = V::max_magnitude(top, p);
   }
   const std::int64_t n = 2 * k;
-  int m = 1;  // 2^M >= 2 n, as extract_dot
-  while ((std::int64_t(1) << m) < 2 * n) ++m;
+  const int m = grid_bits(n);
   const R above = V::set1(util::pow2(m + 1));
   double taus[kMaxParts][kMaxLanes];
   int pass = 0, going = live & ~V::eq(top, V::zero());

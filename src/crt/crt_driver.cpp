@@ -70,28 +70,14 @@ void sum_squares(const Lines<T>& x, std::int64_t count, std::int64_t len, const 
     // waiting on its last (the same sums, to the bit).
     constexpr std::int64_t kSide = 8;
     util::for_each_index((count + kSide - 1) / kSide, count * len, [&](std::int64_t group) {
-      const std::int64_t r0 = group * kSide;
-      if (r0 + kSide > count) {
-        for (std::int64_t r = r0; r < count; ++r) {
-          double s = 0;
-          const T* row = x.p + r * x.ld;
-          for (std::int64_t l = 0; l < len; ++l) {
-            const double v = double(row[l]) * f1[r] * f2[r];
-            s += v * v;
-          }
-          ss[r] = s * up;
-        }
-        return;
-      }
-      double s[kSide] = {}, g1[kSide], g2[kSide];
-      const T* rows[kSide];
-      for (std::int64_t q = 0; q < kSide; ++q) rows[q] = x.p + (r0 + q) * x.ld, g1[q] = f1[r0 + q], g2[q] = f2[r0 + q];
+      const std::int64_t r0 = group * kSide, side = std::min(kSide, count - r0);
+      double s[kSide] = {};
       for (std::int64_t l = 0; l < len; ++l)
-        for (std::int64_t q = 0; q < kSide; ++q) {
-          const double v = double(rows[q][l]) * g1[q] * g2[q];
+        for (std::int64_t q = 0; q < side; ++q) {
+          const double v = double(x.p[(r0 + q) * x.ld + l]) * f1[r0 + q] * f2[r0 + q];
           s[q] += v * v;
         }
-      for (std::int64_t q = 0; q < kSide; ++q) ss[r0 + q] = s[q] * up;
+      for (std::int64_t q = 0; q < side; ++q) ss[r0 + q] = s[q] * up;
     });
   } else {
     constexpr std::int64_t kChunk = 512;
@@ -117,17 +103,17 @@ void sum_squares(const Lines<T>& x, std::int64_t count, std::int64_t len, const 
 template <typename T>
 void load_lines(const Lines<T>& x, std::int64_t r0, int rows, std::int64_t l0, int len, int kcp, const double* f1,
                 const double* f2, bool digits, double* yb) {
+  const Scaled kind = digits ? Scaled::digits : Scaled::trunc;
   for (int r = 0; r < rows; ++r)
     for (int l = len; l < kcp; ++l) yb[r * kcp + l] = 0;
   if (x.contig) {
     for (int r = 0; r < rows; ++r) {
       const T* src = x.p + (r0 + r) * x.ld + l0;
       const double a = f1[r0 + r], b = f2[r0 + r];
-      load_scaled(src, len, a, b, digits ? Scaled::digits : Scaled::trunc, yb + r * kcp);
+      load_scaled(src, len, a, b, kind, yb + r * kcp);
     }
   } else {
-    load_scaled_across(x.p + r0 + l0 * x.ld, x.ld, rows, len, f1 + r0, f2 + r0, digits ? Scaled::digits : Scaled::trunc,
-                       yb, kcp);
+    load_scaled_across(x.p + r0 + l0 * x.ld, x.ld, rows, len, f1 + r0, f2 + r0, kind, yb, kcp);
   }
 }
 
