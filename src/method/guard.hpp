@@ -50,7 +50,7 @@ struct GuardRequest {
   // A triangular call (method::Call::part): only its entries are repaired, and where the host GEMM would run (the
   // whole call, host lines, NaN or Inf alpha or beta) the call is declined before anything is written.
   pack::OutputPart part = pack::OutputPart::all;
-  bool timed = true;  // Outcome::seconds_guard wanted (stats or a verbose line): else no clock is read
+  bool timed = true;  // Outcome::seconds_guard wanted (the stats): else no clock is read
 };
 
 // Whether a call in `mode` is guarded: `option` (bf16x_options.guard, else BF16X_GUARD: CallPlan::guard), else the

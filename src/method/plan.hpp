@@ -31,8 +31,9 @@ struct Plan {
   // The componentwise guard where it applies; its `host` is the call's (whether the host GEMM takes its sizes).
   std::optional<GuardRequest> guard;
   char reason[96] = "";  // the verbose fields of the decision, where `verbose` (",auto=cost_model", auto's fill)
-  // Whether the call's seconds are wanted (the stats, a verbose line or the summary): else no clock is read.
-  bool timed() const { return count || verbose; }
+  // Whether the phases' seconds are wanted: only the stats report them (a verbose line and the summary take the
+  // call's seconds, api::call_timed), so no phase clock is read otherwise (two reads a tile in fp64cr).
+  bool timed() const { return count; }
 };
 
 }  // namespace bf16x::method
