@@ -112,6 +112,11 @@ expect 0 "accuracy --json FILE" "$cli" accuracy --n 16 --modes fp64x6 --json acc
 expect 0 "accuracy --modes fp32cr runs as sgemm" "$cli" accuracy --n 32 --modes fp32cr
 grep -q '^fp32cr  *[0-9]' out.txt && grep -q '^sgemm ' out.txt && ! grep -q '^dgemm ' out.txt ||
   { echo "FAIL fp32cr: $(cat out.txt)"; fail=1; }
+# The speedup column: a number for the correctly rounded modes (on the FMA units, no engine id), "-" only where the
+# host BLAS ran the call.
+expect 0 "accuracy --modes native,fp64cr" "$cli" accuracy --n 32 --modes native,fp64cr
+grep -qE '^fp64cr .* fma +[0-9.]+ +[0-9.]+ +[0-9]+\.[0-9]+$' out.txt && grep -qE '^native .* -$' out.txt ||
+  { echo "FAIL speedup column: $(cat out.txt)"; fail=1; }
 expect 0 "accuracy --routine cgemm --modes fp32cr" "$cli" accuracy --n 16 --routine cgemm --modes fp32cr
 grep -q '^fp32cr/4m  *[0-9]' out.txt || { echo "FAIL cgemm fp32cr: $(cat out.txt)"; fail=1; }
 expect 0 "accuracy --routine zgemm --modes fp64cr" "$cli" accuracy --n 16 --routine zgemm --modes fp64cr

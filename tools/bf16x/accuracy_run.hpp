@@ -19,6 +19,7 @@ struct ModeResult {
   double seconds = 0;         // median over reps
   double native_seconds = 0;  // host GEMM of the same precision, median over reps
   int engine = -1;
+  bool host = false;  // the host BLAS ran the call (native, auto's choice or the guard's host GEMM): no speedup
   int status = 0;     // the call's bf16x_status
   std::string error;  // why the mode has no result although the call succeeded or never ran: the library ran
                       // another mode (BF16X_MIN_SIZE), or the CLI's own allocation failed
@@ -58,6 +59,8 @@ bf16x_options mode_options(const AccuracyConfig& cfg, const std::string& name);
 // to another (BF16X_MIN_SIZE, a non-finite input), as bench reports it. auto's choice and the guard's sending a call
 // to the host GEMM (stats.guard) are that mode's results.
 std::string ran_other_mode(int asked, const bf16x_stats& st);
+// Whether the host BLAS ran the call (native, auto's choice, the guard's host GEMM): ModeResult::host.
+inline bool host_ran(const bf16x_stats& st) { return st.mode == BF16X_MODE_NATIVE || st.guard == BF16X_GUARD_NATIVE; }
 // Whether a mode name runs in FP32 (fp32x6, fp32c<N>, fp32cr: settings::mode_fits).
 bool single_precision_mode(const std::string& name);
 // Bytes the experiment holds at its peak (inputs, references, host results, one mode's C and the library's workspace

@@ -112,6 +112,7 @@ AccuracyReport run(const AccuracyConfig& cfg) {
       if (mr.status == BF16X_OK) mr.error = ran_other_mode(opt.mode, st);
       mr.native_seconds = t_native;
       mr.engine = st.engine;
+      mr.host = host_ran(st);
       rep.modes.push_back(mr);
     }
   return rep;
