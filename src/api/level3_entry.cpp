@@ -70,22 +70,37 @@ level3::Gemm<E> checked_gemm(GemmState& s) {
   };
 }
 
-// The checked GEMM of the call's options on one triangle of C in one call (level3::TriangleGemm), for the real
-// routines: its outcome merged into out where it ran; level3::kDeclined (nothing written, nothing merged) where the
-// call's mode cannot take a triangle or the call needs the host GEMM. Called once, before any other GEMM of the call.
+// The checked GEMM of the call's options on one triangle of C in one call (level3::TriangleGemm): its outcome merged
+// into out where it ran; level3::kDeclined (nothing written, nothing merged) where the call's mode cannot take a
+// triangle or the call needs the host GEMM. A complex call runs two real ones (level3::complex_triangle), merged
+// where both ran. Called once, before any other GEMM of the call.
 template <typename E>
 level3::TriangleGemm<E> checked_triangle(const bf16x_options& opt, Outcome& out) {
   static_assert(level3::kDeclined == method::kPartDeclined);
+  const auto part = [](bool lower) { return lower ? pack::OutputPart::lower : pack::OutputPart::upper; };
   if constexpr (level3::is_complex_v<E>) {
-    return {};
+    using R = level3::real_t<E>;
+    return [&opt, &out, part](Triangle t, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
+                              const Operand<E>& b, E beta, const level3::View<E>& c) {
+      Outcome parts[2];
+      int made = 0;
+      const level3::RealTriangle<R> real = [&](bool lower, std::int64_t rn, std::int64_t rk, R ralpha, const R* x,
+                                               const R* y, std::int64_t ldy, R rbeta, R* z) {
+        return run_gemm<R>(BF16X_NO_TRANS, BF16X_NO_TRANS, rn, rn, rk, ralpha, x, rn, y, ldy, rbeta, z, rn, false, opt,
+                           parts[made++], part(lower));
+      };
+      const int st = level3::complex_triangle<E>(real, t, n, k, alpha, a, b, beta, c);
+      if (st == BF16X_OK)
+        for (int q = 0; q < made; ++q) merge_outcome(out, parts[q]);
+      return st;
+    };
   } else {
-    return [&opt, &out](bool lower, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a, const Operand<E>& b,
-                        E beta, const level3::View<E>& c) {
+    return [&opt, &out, part](Triangle t, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
+                              const Operand<E>& b, E beta, const level3::View<E>& c) {
       Outcome one;
       const int st =
           run_gemm<E>(a.transposed ? BF16X_TRANS : BF16X_NO_TRANS, b.transposed ? BF16X_TRANS : BF16X_NO_TRANS, n, n, k,
-                      alpha, a.x, a.ld, b.x, b.ld, beta, c.p, c.ld, c.rows, opt, one,
-                      lower ? pack::OutputPart::lower : pack::OutputPart::upper);
+                      alpha, a.x, a.ld, b.x, b.ld, beta, c.p, c.ld, c.rows, opt, one, part(t.lower));
       if (st != method::kPartDeclined) merge_outcome(out, one);
       return st;
     };

@@ -123,8 +123,8 @@ int gemmt(const Gemm<E>& gemm, Triangle t, std::int64_t n, std::int64_t k, E alp
           const Operand<E>& b, E beta, const View<E>& c, const TriangleGemm<E>& whole) {
   if (n == 0) return BF16X_OK;
   // One call where the mode takes the triangle (below one diagonal block the recursion is that one call too).
-  if (whole && n > kDiagonalBlock && !t.hermitian)
-    if (const int st = whole(t.lower, n, k, alpha, a, b, beta, c); st != kDeclined) return st;
+  if (whole && n > kDiagonalBlock)
+    if (const int st = whole(t, n, k, alpha, a, b, beta, c); st != kDeclined) return st;
   return TriangularProduct<E>{gemm, t, k, alpha, a, b, beta, c}.run(n);
 }
 

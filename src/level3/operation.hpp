@@ -15,6 +15,7 @@
 // on the shape alone, never on the thread count: the same bits on every layout, engine, thread count and CPU where
 // the GEMM has them.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 
@@ -65,21 +66,38 @@ template <typename E>
 using Gemm = std::function<int(std::int64_t m, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
                                const Operand<E>& b, E beta, const View<E>& c)>;
 
-// C's triangle (lower: i >= j, else i <= j; n x n, op(A) n x k, op(B) k x n) = alpha op(A) op(B) + beta C in one
-// GEMM call that computes and writes that triangle alone, where the call's mode can (the CRT modes: their operands
-// scaled and packed once for the whole triangle, the blocks outside it skipped). kDeclined where it cannot, with
-// nothing written: the triangle is then covered by whole GEMMs. Real element types only; empty: none.
-constexpr int kDeclined = 0x7fff0001;
-template <typename E>
-using TriangleGemm = std::function<int(bool lower, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
-                                       const Operand<E>& b, E beta, const View<E>& c)>;
-
 // The triangle of a square matrix that an operation stores (uplo) and how its diagonal reads.
 struct Triangle {
   bool lower;
   bool unit = false;       // TRMM/TRSM: diag = UNIT, the diagonal read as ones
   bool hermitian = false;  // HEMM, HERK, HER2K: the diagonal is real (its imaginary parts neither read nor kept)
 };
+
+// C's triangle t (lower: i >= j, else i <= j; n x n, op(A) n x k, op(B) k x n) = alpha op(A) op(B) + beta C in one
+// GEMM call that computes and writes that triangle alone, where the call's mode can (its operands scaled and packed
+// once for the whole triangle, the blocks outside it skipped; complex: complex_triangle). kDeclined where it cannot,
+// with nothing written: the triangle is then covered by whole GEMMs. Empty: none.
+constexpr int kDeclined = 0x7fff0001;
+template <typename E>
+using TriangleGemm = std::function<int(Triangle t, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
+                                       const Operand<E>& b, E beta, const View<E>& c)>;
+
+// The real triangle GEMM that complex_triangle runs: C's triangle (column-major, ld n) = alpha a b + beta C for the
+// column-major n x k a (ld n) and k x n b (ld ldb), C not read where beta = 0; kDeclined as TriangleGemm.
+template <typename R>
+using RealTriangle = std::function<int(bool lower, std::int64_t n, std::int64_t k, R alpha, const R* a, const R* b,
+                                       std::int64_t ldb, R beta, R* c)>;
+
+// A complex TriangleGemm from two real ones, one per part, each a real GEMM of inner dimension 2k on C's triangle:
+// Re P = [Re op(A)  Im op(A)] [Re op(B); -Im op(B)] and Im P = [Re op(A)  Im op(A)] [Im op(B); Re op(B)], as 4M forms
+// them (complex/products.hpp), with alpha and beta on each part: every part of every entry is that real GEMM's
+// (its componentwise bound on the 2k-term dot product, or its correct rounding), HERK's diagonal real. For a real
+// alpha and beta (HERK, HER2K, and LAPACK's SYRK and GEMMT calls) and operands without NaN or Inf, whose copies fit
+// kComplexTriangleBytes; else kDeclined (the complex GEMMs of the recursion take the call).
+constexpr std::size_t kComplexTriangleBytes = std::size_t(256) << 20;
+template <typename E>
+int complex_triangle(const RealTriangle<real_t<E>>& real, Triangle t, std::int64_t n, std::int64_t k, E alpha,
+                     const Operand<E>& a, const Operand<E>& b, E beta, const View<E>& c);
 
 // A square matrix as stored: element (i, j) at a[i + j ld], or a[i ld + j] where rows.
 template <typename E>
