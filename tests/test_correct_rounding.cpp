@@ -695,8 +695,9 @@ TEST(CorrectRoundingKernels, ExtractedRowsGiveEachEntryItsOwnParts) {
             ASSERT_EQ(counts[j], count) << kern.isa << " class " << cls << " k " << k << " lane " << j;
             EXPECT_EQ(std::memcmp(parts + j * kMaxParts, one, sizeof(double) * std::size_t(std::max(count, 0))), 0)
                 << kern.isa << " class " << cls << " k " << k << " lane " << j;
-            if (k > 1024 && j == 0)
+            if (k > 1024 && j == 0) {
               EXPECT_TRUE(count == 3 && one[1] == 0x1p-1023 && one[2] == -0x1p-1064) << kern.isa << " " << count;
+            }
             ++checked;
           }
         }

@@ -23,17 +23,19 @@
 namespace bf16x::test {
 namespace {
 
-// op(A) m x k with A(i, l) = 0 for l > i + shift, op(B) k x n, uniform in [-1, 1] (T's values).
+// op(A) m x k with A(i, l) = 0 for l >= step (i + shift + 1) (step 2: a complex triangle's parts side by side,
+// level3/complex_parts.cpp), op(B) k x n, uniform in [-1, 1] (T's values).
 template <typename T>
 struct LowerProblem {
-  std::int64_t m, n, k, shift;
+  std::int64_t m, n, k, shift, step;
   std::vector<T> a, b;
-  LowerProblem(std::int64_t m_, std::int64_t n_, std::int64_t k_, std::int64_t shift_, std::uint64_t seed)
-      : m(m_), n(n_), k(k_), shift(shift_), a(std::size_t(m_ * k_)), b(std::size_t(k_ * n_)) {
+  LowerProblem(std::int64_t m_, std::int64_t n_, std::int64_t k_, std::int64_t shift_, std::int64_t step_,
+               std::uint64_t seed)
+      : m(m_), n(n_), k(k_), shift(shift_), step(step_), a(std::size_t(m_ * k_)), b(std::size_t(k_ * n_)) {
     std::mt19937_64 g(seed);
     std::uniform_real_distribution<double> u(-1, 1);
     for (std::int64_t l = 0; l < k; ++l)
-      for (std::int64_t i = 0; i < m; ++i) a[std::size_t(i + l * m)] = l > i + shift ? T(0) : T(u(g));
+      for (std::int64_t i = 0; i < m; ++i) a[std::size_t(i + l * m)] = l >= step * (i + shift + 1) ? T(0) : T(u(g));
     for (T& x : b) x = T(u(g));
   }
   // C (column-major, beta 0) with or without the hint, from run(args).
@@ -41,7 +43,7 @@ struct LowerProblem {
   std::vector<T> product(bool hint, T alpha, Run run) const {
     std::vector<T> c(std::size_t(m * n), T(0));
     pack::GemmArgs<T> args{m, n, k, alpha, {a.data(), m, false}, {b.data(), k, false}, T(0), c.data(), m};
-    args.a_lower = {hint, shift};
+    args.a_lower = {hint, shift, step};
     EXPECT_EQ(run(args), util::DriverStatus::ok);
     return c;
   }
@@ -55,19 +57,21 @@ int differing(const std::vector<T>& x, const std::vector<T>& y) {
 }
 
 // Shapes: a whole triangle over several CRT k-blocks and slice k-blocks, and a TRMM panel (rows [r0, r1) of the
-// triangle over k = r1: shift r0) with edges off the 32-line tiles.
+// triangle over k = r1: shift r0) with edges off the 32-line tiles; and the same of a complex triangle by parts
+// (step 2, k twice the triangle's).
 struct Shape {
-  std::int64_t m, n, k, shift;
+  std::int64_t m, n, k, shift, step;
 };
-constexpr Shape kShapes[] = {{300, 70, 300, 0}, {133, 45, 261, 128}, {64, 33, 64, 0}};
+constexpr Shape kShapes[] = {{300, 70, 300, 0, 1}, {133, 45, 261, 128, 1}, {64, 33, 64, 0, 1},
+                             {300, 40, 600, 0, 2}, {133, 45, 522, 128, 2}, {40, 33, 80, 0, 2}};
 
 template <typename T>
 void each_problem(const char* what, const std::function<std::vector<T>(const LowerProblem<T>&, bool)>& product) {
   std::uint64_t seed = 11;
   for (const Shape& s : kShapes) {
-    const LowerProblem<T> p(s.m, s.n, s.k, s.shift, seed++);
+    const LowerProblem<T> p(s.m, s.n, s.k, s.shift, s.step, seed++);
     EXPECT_EQ(differing(product(p, true), product(p, false)), 0)
-        << what << " m=" << s.m << " n=" << s.n << " k=" << s.k << " shift=" << s.shift;
+        << what << " m=" << s.m << " n=" << s.n << " k=" << s.k << " shift=" << s.shift << " step=" << s.step;
   }
 }
 

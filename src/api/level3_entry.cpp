@@ -35,6 +35,21 @@ using level3::Triangle;
 template <typename E>
 constexpr bool kDouble = std::is_same_v<E, double> || std::is_same_v<E, bf16x_complex_double>;
 
+// The real GEMMs of a complex product by parts (level3::complex_triangle, complex_lower), each one's outcome kept in
+// parts until the caller merges them (both ran) or drops them (declined: the complex GEMMs run instead).
+template <typename R>
+level3::PartGemm<R> part_gemm(const bf16x_options& opt, Outcome (&parts)[2], int& made) {
+  return [&opt, &parts, &made](std::int64_t m, std::int64_t n, std::int64_t k, R alpha, const R* a, const R* b,
+                               std::int64_t ldb, R beta, R* c, const level3::PartShape& shape) {
+    const pack::OutputPart part = !shape.triangle ? pack::OutputPart::all
+                                  : shape.lower   ? pack::OutputPart::lower
+                                                  : pack::OutputPart::upper;
+    return run_gemm<R>(
+        BF16X_NO_TRANS, BF16X_NO_TRANS, m, n, k, alpha, a, m, b, ldb, beta, c, m, false, opt, parts[made++], part,
+        pack::LowerOperand{shape.lower_step > 0, shape.lower_shift, std::max<std::int64_t>(shape.lower_step, 1)});
+  };
+}
+
 // The checked GEMM of the call's options for the layer's blocks, their outcomes summed into out. (Each block is a
 // GEMM call of its own: AUTO decides per block, on that block's shape and data.) The layer may call it from several
 // threads at once (GEMMT's small pieces): the outcomes merge under a lock. The state lives in the caller's frame, so
@@ -50,15 +65,23 @@ template <typename E>
 level3::Gemm<E> checked_gemm(GemmState& s) {
   return [&s](std::int64_t m, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a, const Operand<E>& b, E beta,
               const level3::View<E>& c) {
-    Outcome one;
-    int st;
-    if constexpr (level3::is_complex_v<E>)
-      st = run_complex_gemm<level3::real_t<E>>(m, n, k, alpha, a.x, a.ld, {a.transposed, a.conj}, b.x, b.ld,
-                                               {b.transposed, b.conj}, beta, c.p, c.ld, c.rows, s.opt, one);
-    else
+    Outcome one, parts[2];
+    int st, made = 0;
+    if constexpr (level3::is_complex_v<E>) {
+      // TRMM's triangular panels by parts, whose real GEMMs skip the zero products; else the complex GEMM.
+      st = a.lower ? level3::complex_lower<E>(part_gemm<level3::real_t<E>>(s.opt, parts, made), m, n, k, alpha, a, b,
+                                              beta, c)
+                   : level3::kDeclined;
+      if (st == level3::kDeclined)
+        made = 0, st = run_complex_gemm<level3::real_t<E>>(m, n, k, alpha, a.x, a.ld, {a.transposed, a.conj}, b.x, b.ld,
+                                                           {b.transposed, b.conj}, beta, c.p, c.ld, c.rows, s.opt, one);
+      else
+        for (int q = 0; q < made; ++q) merge_outcome(one, parts[q]);
+    } else {
       st = run_gemm<E>(a.transposed ? BF16X_TRANS : BF16X_NO_TRANS, b.transposed ? BF16X_TRANS : BF16X_NO_TRANS, m, n,
                        k, alpha, a.x, a.ld, b.x, b.ld, beta, c.p, c.ld, c.rows, s.opt, one, pack::OutputPart::all,
                        pack::LowerOperand{a.lower, a.lower_shift});
+    }
     // The call reports the emulated mode of its GEMMs where any ran emulated (out.guard says where the guard sent
     // some to the host), else native.
     const std::lock_guard<std::mutex> lock(s.mu);
@@ -77,30 +100,25 @@ level3::Gemm<E> checked_gemm(GemmState& s) {
 template <typename E>
 level3::TriangleGemm<E> checked_triangle(const bf16x_options& opt, Outcome& out) {
   static_assert(level3::kDeclined == method::kPartDeclined);
-  const auto part = [](bool lower) { return lower ? pack::OutputPart::lower : pack::OutputPart::upper; };
   if constexpr (level3::is_complex_v<E>) {
     using R = level3::real_t<E>;
-    return [&opt, &out, part](Triangle t, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
-                              const Operand<E>& b, E beta, const level3::View<E>& c) {
+    return [&opt, &out](Triangle t, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a, const Operand<E>& b,
+                        E beta, const level3::View<E>& c) {
       Outcome parts[2];
       int made = 0;
-      const level3::RealTriangle<R> real = [&](bool lower, std::int64_t rn, std::int64_t rk, R ralpha, const R* x,
-                                               const R* y, std::int64_t ldy, R rbeta, R* z) {
-        return run_gemm<R>(BF16X_NO_TRANS, BF16X_NO_TRANS, rn, rn, rk, ralpha, x, rn, y, ldy, rbeta, z, rn, false, opt,
-                           parts[made++], part(lower));
-      };
-      const int st = level3::complex_triangle<E>(real, t, n, k, alpha, a, b, beta, c);
+      const int st = level3::complex_triangle<E>(part_gemm<R>(opt, parts, made), t, n, k, alpha, a, b, beta, c);
       if (st == BF16X_OK)
         for (int q = 0; q < made; ++q) merge_outcome(out, parts[q]);
       return st;
     };
   } else {
-    return [&opt, &out, part](Triangle t, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
-                              const Operand<E>& b, E beta, const level3::View<E>& c) {
+    return [&opt, &out](Triangle t, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a, const Operand<E>& b,
+                        E beta, const level3::View<E>& c) {
       Outcome one;
       const int st =
           run_gemm<E>(a.transposed ? BF16X_TRANS : BF16X_NO_TRANS, b.transposed ? BF16X_TRANS : BF16X_NO_TRANS, n, n, k,
-                      alpha, a.x, a.ld, b.x, b.ld, beta, c.p, c.ld, c.rows, opt, one, part(t.lower));
+                      alpha, a.x, a.ld, b.x, b.ld, beta, c.p, c.ld, c.rows, opt, one,
+                      t.lower ? pack::OutputPart::lower : pack::OutputPart::upper);
       if (st != method::kPartDeclined) merge_outcome(out, one);
       return st;
     };

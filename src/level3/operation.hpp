@@ -82,22 +82,37 @@ template <typename E>
 using TriangleGemm = std::function<int(Triangle t, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a,
                                        const Operand<E>& b, E beta, const View<E>& c)>;
 
-// The real triangle GEMM that complex_triangle runs: C's triangle (column-major, ld n) = alpha a b + beta C for the
-// column-major n x k a (ld n) and k x n b (ld ldb), C not read where beta = 0; kDeclined as TriangleGemm.
+// Complex products as real GEMMs on the parts of their operands, where the real GEMM does what the complex one cannot
+// (level3/complex_parts.cpp). The real GEMM they run: c (m x n, column-major, ld m) = alpha a b + beta c for the
+// column-major m x k a (ld m) and k x n b (ld ldb), c not read where beta = 0; on c's triangle alone where
+// `triangle` (m = n; `lower`: i >= j, else i <= j), and with the products of a lower-triangular a skipped where
+// `lower_step` > 0: a(i, l) = 0 for l >= lower_step (i + lower_shift + 1). kDeclined as TriangleGemm.
+struct PartShape {
+  bool triangle = false, lower = false;
+  std::int64_t lower_step = 0, lower_shift = 0;
+};
 template <typename R>
-using RealTriangle = std::function<int(bool lower, std::int64_t n, std::int64_t k, R alpha, const R* a, const R* b,
-                                       std::int64_t ldb, R beta, R* c)>;
+using PartGemm = std::function<int(std::int64_t m, std::int64_t n, std::int64_t k, R alpha, const R* a, const R* b,
+                                   std::int64_t ldb, R beta, R* c, const PartShape& shape)>;
 
-// A complex TriangleGemm from two real ones, one per part, each a real GEMM of inner dimension 2k on C's triangle:
+// A complex TriangleGemm as two real GEMMs on C's triangle, one per part, each of inner dimension 2k:
 // Re P = [Re op(A)  Im op(A)] [Re op(B); -Im op(B)] and Im P = [Re op(A)  Im op(A)] [Im op(B); Re op(B)], as 4M forms
-// them (complex/products.hpp), with alpha and beta on each part: every part of every entry is that real GEMM's
-// (its componentwise bound on the 2k-term dot product, or its correct rounding), HERK's diagonal real. For a real
-// alpha and beta (HERK, HER2K, and LAPACK's SYRK and GEMMT calls) and operands without NaN or Inf, whose copies fit
-// kComplexTriangleBytes; else kDeclined (the complex GEMMs of the recursion take the call).
-constexpr std::size_t kComplexTriangleBytes = std::size_t(256) << 20;
+// them (complex/products.hpp), with alpha and beta on each part: every part of every entry is that real GEMM's (its
+// componentwise bound on the 2k-term dot product, or its correct rounding), HERK's diagonal real. For a real alpha
+// and beta (HERK, HER2K, and LAPACK's SYRK and GEMMT calls) and operands without NaN or Inf, whose copies fit
+// kComplexPartsBytes; else kDeclined (the complex GEMMs of the recursion take the call).
+constexpr std::size_t kComplexPartsBytes = std::size_t(256) << 20;
 template <typename E>
-int complex_triangle(const RealTriangle<real_t<E>>& real, Triangle t, std::int64_t n, std::int64_t k, E alpha,
+int complex_triangle(const PartGemm<real_t<E>>& real, Triangle t, std::int64_t n, std::int64_t k, E alpha,
                      const Operand<E>& a, const Operand<E>& b, E beta, const View<E>& c);
+
+// C = alpha op(A) op(B) + beta C for a lower-triangular complex op(A) (a.lower: TRMM's panels) as two real GEMMs, one
+// per part, on op(A)'s parts side by side (Re and Im of op(A)(i, l) at columns 2l and 2l + 1: lower with step 2), so
+// that the real GEMMs skip the triangle's zero products, which the complex GEMM computes. The same conditions and
+// guarantees as complex_triangle, per entry.
+template <typename E>
+int complex_lower(const PartGemm<real_t<E>>& real, std::int64_t m, std::int64_t n, std::int64_t k, E alpha,
+                  const Operand<E>& a, const Operand<E>& b, E beta, const View<E>& c);
 
 // A square matrix as stored: element (i, j) at a[i + j ld], or a[i ld + j] where rows.
 template <typename E>

@@ -50,15 +50,18 @@ inline bool block_cut_by_part(OutputPart p, std::int64_t i0, std::int64_t rows, 
   return p != OutputPart::all && (p == OutputPart::lower ? j0 + cols - 1 > i0 : i0 + rows - 1 > j0);
 }
 
-// A lower-triangular op(A) (a panel of TRMM's triangle): op(A)(i, l) = 0 for l > i + shift. Those products are
-// zero, and the drivers skip the k-blocks (and shorten the k range) of a tile of rows that reach no further.
+// A lower-triangular op(A) (a panel of TRMM's triangle): op(A)(i, l) = 0 for l >= step (i + shift + 1), that is
+// l > i + shift for step 1; step 2 where the real and imaginary parts of a complex triangle's row lie side by side
+// (level3/complex_parts.cpp). Those products are zero, and the drivers skip the k-blocks (and shorten the k range)
+// of a tile of rows that reach no further.
 struct LowerOperand {
   bool on = false;
   std::int64_t shift = 0;
+  std::int64_t step = 1;
   // The k up to which rows [i0, i0 + rows) may be nonzero (k itself where !on).
   std::int64_t reach(std::int64_t i0, std::int64_t rows, std::int64_t k) const {
     if (!on) return k;
-    const std::int64_t r = i0 + rows + shift;
+    const std::int64_t r = (i0 + rows + shift) * step;
     return r < 0 ? 0 : r < k ? r : k;
   }
 };
