@@ -22,8 +22,13 @@ case $suite in
       "$dir"/test_decomp_polar.py "$dir"/test_procrustes.py "$dir"/test_special_matrices.py)
     # pytest's summary line, e.g. "412 passed, 3 skipped, 1 xfailed": the passed count.
     # run_suite NAME ENV...: the suite under that environment; prints the passed count.
+    # Deselected: test_al_mohy_higham_2012_experiment_1 asserts that two runs of fractional_matrix_power give the
+    # same bits, while scipy's algorithm picks its number of square roots from a 1-norm estimate with random sign
+    # vectors (onenormest); upstream loosened that assertion after it failed in their own CI (scipy PR #19376). Here
+    # it failed about once in 20 runs of the suite, in one mode or another, always 7 of 16 entries 7.3e-12 apart.
+    deselect=(-k "not (TestFractionalMatrixPower and test_al_mohy_higham_2012_experiment_1)")
     run_suite() { local name=$1; shift
-      env "$@" "$py" -m pytest -q -p no:cacheprovider "${files[@]}" > "$name.out" 2>&1 || true
+      env "$@" "$py" -m pytest -q -p no:cacheprovider "${deselect[@]}" "${files[@]}" > "$name.out" 2>&1 || true
       grep -Eo '[0-9]+ passed' "$name.out" | tail -1 | grep -Eo '[0-9]+' || echo 0; }
     ;;
   octave)
