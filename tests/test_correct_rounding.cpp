@@ -5,6 +5,7 @@
 // the rounded value is unique, every engine, thread count, layout and transpose must give the same bits.
 #include <gtest/gtest.h>
 
+#include <cfenv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -168,6 +169,28 @@ class CorrectRounding : public ::testing::Test {};
 using Types = ::testing::Types<double, float>;
 TYPED_TEST_SUITE(CorrectRounding, Types);
 
+// No step of an entry's rounding may round a subnormal where the result is normal: the underflow flag, which a
+// caller's runtime reports (gfortran at STOP: the reference BLAS testers), stays clear. A cancelling dot product of
+// four FP32 products whose value lies 2^-25 below its terms reaches the exact parts, whose FP32 rounding once added 4
+// eta to an exact zero bound (fp32cr, the CHER2K tester's calls by parts); and the cancelling class on every engine.
+template <typename T>
+void flags_stay_clear(Problem<T>& p, int engine, const std::string& what) {
+  const Problem<T> copy = p;
+  std::feclearexcept(FE_ALL_EXCEPT);
+  ASSERT_EQ(p.run(mode_of<T>(), engine), BF16X_OK) << what;
+  const bool underflow = std::fetestexcept(FE_UNDERFLOW) != 0, overflow = std::fetestexcept(FE_OVERFLOW) != 0;
+  bool normal = true;  // every result normal or zero: no rounding of a subnormal result either
+  for (std::int64_t j = 0; j < p.n; ++j)
+    for (std::int64_t i = 0; i < p.m; ++i) {
+      const T v = p.cval(i, j);
+      normal = normal && (v == 0 || std::fabs(v) >= std::numeric_limits<T>::min());
+    }
+  if (normal) EXPECT_FALSE(underflow) << what << ": the underflow flag was raised";
+  EXPECT_FALSE(overflow) << what;
+  Problem<T> again = copy;
+  EXPECT_EQ(mismatches(again, engine, what), 0) << what;
+}
+
 // The engines whose tile sums differ (engine::Record::sums): auto (the widest this CPU runs), avx2 where it runs (the
 // AVX2 kernels on an AVX-512 CPU), reference (the scalar ones).
 std::vector<int> cr_engines() {
@@ -193,6 +216,24 @@ TYPED_TEST(CorrectRounding, EveryClassEveryEntry) {
                                  std::to_string(double(p.alpha)) + " beta " + std::to_string(double(p.beta));
         EXPECT_EQ(mismatches(p, e, what), 0) << what;
       }
+  }
+}
+
+TYPED_TEST(CorrectRounding, CancellingEntriesLeaveTheUnderflowFlagClear) {
+  using T = TypeParam;
+  const double a[4] = {-0x1.61f336p-3, -0x1.24924ap-3, 0x1.b5d58cp-4, -0x1.9d486p-4};
+  const double b[4] = {0x1.97f698p-3, -0x1.d7cc08p-3, -0x1.2d2a2p-7, -0x1.95eadp-6};
+  for (int e : cr_engines()) {
+    Problem<T> p(1, 1, 4, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 1);
+    set_ops(
+        p, [&](std::int64_t, std::int64_t l) { return T(a[l]); },
+        [&](std::int64_t l, std::int64_t) { return T(b[l]); });
+    p.alpha = T(1), p.beta = T(0);
+    flags_stay_clear(p, e, "four cancelling products, engine " + std::to_string(e));
+    Problem<T> q(19, 13, 150, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_TRANS, 21);
+    fill_class(q, Cls::cancel, 9);
+    q.alpha = T(-1), q.beta = T(1);
+    flags_stay_clear(q, e, "cancelling class, engine " + std::to_string(e));
   }
 }
 

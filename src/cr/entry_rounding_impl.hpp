@@ -1,6 +1,7 @@
 // The decision of round_from_sums (cr/entry_rounding.hpp) as inline code, compiled once per ISA by
 // cr/tile_sums_*.cpp (with FMA where the CPU has it: the TwoProducts are single instructions there).
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -180,8 +181,11 @@ bool round_parts(const double* parts, int count, int scale, const Terms& x, cons
       out = r.hi * f1 * f2;
     } else {
       // in true units (FP32's range lies deep inside FP64's normal one): 2^scale exact on the candidate, at most
-      // eta lost on its rest and on the bound in each step
-      const double vh = r.hi * f1 * f2, vl = r.lo * f1 * f2, vb = (bound * f1 * f2 + 4 * kEta) * (1 + 4 * kU);
+      // eta lost on its rest and on the bound in each step, 4 eta in all; the bound taken at least 2^-1000, whose
+      // 4 u covers them (and this product's rounding), so that no step here rounds a subnormal (the underflow flag,
+      // which a caller's runtime reports: the usual exact bound 0 plus 4 eta did), far below FP32's gaps
+      const double vh = r.hi * f1 * f2, vl = r.lo * f1 * f2;
+      const double vb = std::max(bound * f1 * f2, 0x1p-1000) * (1 + 4 * kU);
       const float f = float(vh);
       const double d = (vh - double(f)) + vl;  // vh - f exact: within half a float gap of each other
       if ((std::fabs(d) * (1 + 2 * kU) + vb) * (1 + 4 * kU) >= half_gap(double(f), 24)) return false;
