@@ -185,7 +185,9 @@ void flags_stay_clear(Problem<T>& p, int engine, const std::string& what) {
       const T v = p.cval(i, j);
       normal = normal && (v == 0 || std::fabs(v) >= std::numeric_limits<T>::min());
     }
-  if (normal) EXPECT_FALSE(underflow) << what << ": the underflow flag was raised";
+  if (normal) {
+    EXPECT_FALSE(underflow) << what << ": the underflow flag was raised";
+  }
   EXPECT_FALSE(overflow) << what;
   Problem<T> again = copy;
   EXPECT_EQ(mismatches(again, engine, what), 0) << what;

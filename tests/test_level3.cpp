@@ -1550,19 +1550,19 @@ std::pair<std::uint64_t, std::uint64_t> syrk_and_gemm_tiles(int mode, std::int64
   EXPECT_EQ(call(p.args(), &o), BF16X_OK);
   const std::uint64_t syrk = st.micro_tiles;
   std::vector<E> c(std::size_t(n * n));
-  const auto run = [&](auto gemm) {
-    return gemm(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_TRANS, n, n, k, E{1}, p.a.data(), p.lda, p.a.data(), p.lda, E{},
+  const auto run = [&](auto gemm, E one, E zero) {
+    return gemm(BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_TRANS, n, n, k, one, p.a.data(), p.lda, p.a.data(), p.lda, zero,
                 c.data(), n, &o);
   };
   int rc;
   if constexpr (std::is_same_v<E, bf16x_complex_double>)
-    rc = run(bf16x_zgemm_ex);
+    rc = run(bf16x_zgemm_ex, {1, 0}, {0, 0});
   else if constexpr (std::is_same_v<E, bf16x_complex_float>)
-    rc = run(bf16x_cgemm_ex);
+    rc = run(bf16x_cgemm_ex, {1, 0}, {0, 0});
   else if constexpr (kDbl<E>)
-    rc = run(bf16x_dgemm_ex);
+    rc = run(bf16x_dgemm_ex, 1, 0);
   else
-    rc = run(bf16x_sgemm_ex);
+    rc = run(bf16x_sgemm_ex, 1, 0);
   EXPECT_EQ(rc, BF16X_OK);
   bf16x_set_num_threads(0);
   return {syrk, st.micro_tiles};
