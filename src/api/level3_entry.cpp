@@ -50,6 +50,18 @@ level3::PartGemm<R> part_gemm(const bf16x_options& opt, Outcome (&parts)[2], int
   };
 }
 
+// `by_parts` (level3::complex_triangle or complex_lower) on part_gemm's real GEMMs, their outcomes merged into `into`
+// unless it declined.
+template <typename R, typename ByParts>
+int run_by_parts(const bf16x_options& opt, Outcome& into, ByParts by_parts) {
+  Outcome parts[2];
+  int made = 0;
+  const int st = by_parts(part_gemm<R>(opt, parts, made));
+  if (st != level3::kDeclined)
+    for (int q = 0; q < made; ++q) merge_outcome(into, parts[q]);
+  return st;
+}
+
 // The checked GEMM of the call's options for the layer's blocks, their outcomes summed into out. (Each block is a
 // GEMM call of its own: AUTO decides per block, on that block's shape and data.) The layer may call it from several
 // threads at once (GEMMT's small pieces): the outcomes merge under a lock. The state lives in the caller's frame, so
@@ -65,18 +77,17 @@ template <typename E>
 level3::Gemm<E> checked_gemm(GemmState& s) {
   return [&s](std::int64_t m, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a, const Operand<E>& b, E beta,
               const level3::View<E>& c) {
-    Outcome one, parts[2];
-    int st, made = 0;
+    Outcome one;
+    int st;
     if constexpr (level3::is_complex_v<E>) {
+      using R = level3::real_t<E>;
       // TRMM's triangular panels by parts, whose real GEMMs skip the zero products; else the complex GEMM.
-      st = a.lower ? level3::complex_lower<E>(part_gemm<level3::real_t<E>>(s.opt, parts, made), m, n, k, alpha, a, b,
-                                              beta, c)
-                   : level3::kDeclined;
+      st = !a.lower ? level3::kDeclined : run_by_parts<R>(s.opt, one, [&](const level3::PartGemm<R>& real) {
+        return level3::complex_lower<E>(real, m, n, k, alpha, a, b, beta, c);
+      });
       if (st == level3::kDeclined)
-        made = 0, st = run_complex_gemm<level3::real_t<E>>(m, n, k, alpha, a.x, a.ld, {a.transposed, a.conj}, b.x, b.ld,
-                                                           {b.transposed, b.conj}, beta, c.p, c.ld, c.rows, s.opt, one);
-      else
-        for (int q = 0; q < made; ++q) merge_outcome(one, parts[q]);
+        st = run_complex_gemm<R>(m, n, k, alpha, a.x, a.ld, {a.transposed, a.conj}, b.x, b.ld, {b.transposed, b.conj},
+                                 beta, c.p, c.ld, c.rows, s.opt, one);
     } else {
       st = run_gemm<E>(a.transposed ? BF16X_TRANS : BF16X_NO_TRANS, b.transposed ? BF16X_TRANS : BF16X_NO_TRANS, m, n,
                        k, alpha, a.x, a.ld, b.x, b.ld, beta, c.p, c.ld, c.rows, s.opt, one, pack::OutputPart::all,
@@ -95,8 +106,8 @@ level3::Gemm<E> checked_gemm(GemmState& s) {
 
 // The checked GEMM of the call's options on one triangle of C in one call (level3::TriangleGemm): its outcome merged
 // into out where it ran; level3::kDeclined (nothing written, nothing merged) where the call's mode cannot take a
-// triangle or the call needs the host GEMM. A complex call runs two real ones (level3::complex_triangle), merged
-// where both ran. Called once, before any other GEMM of the call.
+// triangle or the call needs the host GEMM. A complex call runs two real ones (level3::complex_triangle). Called
+// once, before any other GEMM of the call.
 template <typename E>
 level3::TriangleGemm<E> checked_triangle(const bf16x_options& opt, Outcome& out) {
   static_assert(level3::kDeclined == method::kPartDeclined);
@@ -104,12 +115,9 @@ level3::TriangleGemm<E> checked_triangle(const bf16x_options& opt, Outcome& out)
     using R = level3::real_t<E>;
     return [&opt, &out](Triangle t, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a, const Operand<E>& b,
                         E beta, const level3::View<E>& c) {
-      Outcome parts[2];
-      int made = 0;
-      const int st = level3::complex_triangle<E>(part_gemm<R>(opt, parts, made), t, n, k, alpha, a, b, beta, c);
-      if (st == BF16X_OK)
-        for (int q = 0; q < made; ++q) merge_outcome(out, parts[q]);
-      return st;
+      return run_by_parts<R>(opt, out, [&](const level3::PartGemm<R>& real) {
+        return level3::complex_triangle<E>(real, t, n, k, alpha, a, b, beta, c);
+      });
     };
   } else {
     return [&opt, &out](Triangle t, std::int64_t n, std::int64_t k, E alpha, const Operand<E>& a, const Operand<E>& b,

@@ -474,6 +474,12 @@ void real_operands(const ComplexArgs<T>& g, std::vector<T>& a2, std::vector<T>& 
   });
 }
 
+// C(i, j) of a complex call: its (re, im) pair.
+template <typename T>
+T* c_entry(const ComplexArgs<T>& g, std::int64_t i, std::int64_t j) {
+  return g.c + 2 * (g.c_rows ? i * g.ldc + j : i + j * g.ldc);
+}
+
 // A complex GEMM with a real alpha and beta and finite operands and C, as a real GEMM per part on the operands of
 // real_operands: Re C = RN(alpha [Re A  Im A] [Re B; -Im B] + beta Re C) is that real GEMM's entry (columns 2j of b2),
 // Im C likewise (columns 2j + 1), each rounded once from the exact value as the complex tiles round it, so the bits
@@ -483,21 +489,18 @@ template <typename T>
 bool complex_by_parts(const ComplexArgs<T>& g, const std::vector<T>& a2, const std::vector<T>& b2, CrConfig& cfg) {
   const std::int64_t m = g.m, n = g.n, k2 = 2 * g.k;
   const bool reads_c = g.beta[0] != 0;
-  const auto c_at = [&](std::int64_t i, std::int64_t j) {
-    return g.c + 2 * (g.c_rows ? i * g.ldc + j : i + j * g.ldc);
-  };
   bool finite = true;
   for (const T v : a2) finite = finite && std::isfinite(v);
   for (const T v : b2) finite = finite && std::isfinite(v);
   for (std::int64_t j = 0; j < n && reads_c; ++j)
     for (std::int64_t i = 0; i < m; ++i)
-      finite = finite && std::isfinite(c_at(i, j)[0]) && std::isfinite(c_at(i, j)[1]);
+      finite = finite && std::isfinite(c_entry(g, i, j)[0]) && std::isfinite(c_entry(g, i, j)[1]);
   if (!finite) return false;
   std::vector<T> re(std::size_t(m * n)), im(std::size_t(m * n));
   if (reads_c)
     for (std::int64_t j = 0; j < n; ++j)
       for (std::int64_t i = 0; i < m; ++i)
-        re[std::size_t(i + j * m)] = c_at(i, j)[0], im[std::size_t(i + j * m)] = c_at(i, j)[1];
+        re[std::size_t(i + j * m)] = c_entry(g, i, j)[0], im[std::size_t(i + j * m)] = c_entry(g, i, j)[1];
   pack::GemmArgs<T> part{
       m, n, k2, T(g.alpha[0]), {a2.data(), m, false}, {b2.data(), 2 * k2, false}, T(g.beta[0]), re.data(), m};
   gemm_cr(part, cfg);
@@ -505,7 +508,7 @@ bool complex_by_parts(const ComplexArgs<T>& g, const std::vector<T>& a2, const s
   gemm_cr(part, cfg);
   for (std::int64_t j = 0; j < n; ++j)
     for (std::int64_t i = 0; i < m; ++i)
-      c_at(i, j)[0] = re[std::size_t(i + j * m)], c_at(i, j)[1] = im[std::size_t(i + j * m)];
+      c_entry(g, i, j)[0] = re[std::size_t(i + j * m)], c_entry(g, i, j)[1] = im[std::size_t(i + j * m)];
   cfg.workspace_bytes += sizeof(T) * (a2.size() + b2.size() + re.size() + im.size());
   return true;
 }
@@ -543,7 +546,7 @@ util::DriverStatus gemm_cr_complex(const ComplexArgs<T>& g, CrConfig& cfg) {
     for (int ii = 0; ii < pn.mr && i0 + ii < m; ++ii)
       for (int jj = 0; jj < pn.nr && j0 + jj < n2; jj += 2) {  // the tile's columns pair up: NR and j0 are even
         const std::int64_t i = i0 + ii, j = (j0 + jj) / 2, x = ii * pn.nr + jj;
-        T* cij = g.c + 2 * (g.c_rows ? i * g.ldc + j : i + j * g.ldc);
+        T* cij = c_entry(g, i, j);
         const double cr = reads_c ? double(cij[0]) : 0.0, ci = reads_c ? double(cij[1]) : 0.0;
         const std::int64_t cols[2] = {2 * j, 2 * j + 1};
         const int sa = ea[std::size_t(i)], s0 = eb[std::size_t(2 * j)], s1 = eb[std::size_t(2 * j + 1)];
