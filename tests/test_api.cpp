@@ -247,6 +247,45 @@ TEST(Api, StatsPhasesAndTheirBytes) {
       }
 }
 
+// A guarded call's driver takes each line's scale exponent from the guard's envelope pass, which read the operands
+// already, instead of scanning them again: its scan reads nothing then (bytes_scan one read of A and B less than
+// the same call unguarded, where the CRT's bound product still loads them), and C has the same bits, the exponents
+// being the scan's own (ErrorModel.FillPassGivesTheEnvelopeOfItsDefinition holds them to it). Both layouts of
+// op(A), the slice and the CRT drivers, 1 and 2 threads.
+TEST(Api, GuardedCallsTakeTheScaleExponentsOfTheGuardsRead) {
+  constexpr std::int64_t m = 100, n = 90, k = 300;
+  const double ab = double(m * k + k * n);
+  std::vector<double> a(m * k), b(k * n);
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = std::sin(double(i)) * std::ldexp(1.0, int(i % 7));
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = std::cos(double(i));
+  for (const int threads : {1, 2}) {
+    ASSERT_EQ(bf16x_set_num_threads(threads), BF16X_OK);
+    for (const int mode : {BF16X_MODE_FP64X21, BF16X_MODE_FP64C(15)})
+      for (const bf16x_transpose ta : {BF16X_NO_TRANS, BF16X_TRANS}) {
+        SCOPED_TRACE(std::string(bf16x_mode_name(mode)) + (ta == BF16X_TRANS ? " A^T" : "") + " threads " +
+                     std::to_string(threads));
+        std::vector<double> c[2];
+        bf16x_stats st[2];
+        for (const int guard : {0, 1}) {
+          c[guard].assign(m * n, 0.0);
+          bf16x_stats_init(&st[guard]);
+          bf16x_options o;
+          bf16x_options_init(&o);
+          o.mode = mode;
+          o.guard = guard ? BF16X_GUARD_ON : BF16X_GUARD_OFF;
+          o.stats = &st[guard];
+          ASSERT_EQ(bf16x_dgemm_ex(BF16X_COL_MAJOR, ta, BF16X_NO_TRANS, m, n, k, 1.0, a.data(),
+                                   ta == BF16X_TRANS ? k : m, b.data(), k, 0.0, c[guard].data(), m, &o),
+                    BF16X_OK);
+        }
+        ASSERT_EQ(st[1].guard, BF16X_GUARD_ENVELOPE);
+        EXPECT_EQ(double(st[0].bytes_scan) - double(st[1].bytes_scan), ab * 8);
+        EXPECT_EQ(c[0], c[1]);
+      }
+  }
+  ASSERT_EQ(bf16x_set_num_threads(0), BF16X_OK);
+}
+
 TEST(Api, CppWrapperThrowsOnErrorAndComputes) {
   std::vector<double> a(9, 1.0), b(9, 2.0), c(9, 0.0);
   bf16x::dgemm(bf16x::Layout::col_major, bf16x::Op::none, bf16x::Op::none, 3, 3, 3, 1.0, a.data(), 3, b.data(), 3, 0.0,

@@ -16,6 +16,7 @@
 #include "check/inputs.hpp"
 #include "check/metrics.hpp"
 #include "gemm_fixture.hpp"
+#include "pack/panels.hpp"
 #include "planner/mode_policy.hpp"
 #include "policy/cost_model.hpp"
 #include "policy/direct_fill.hpp"
@@ -246,7 +247,9 @@ TEST(ErrorModel, DirectFillBoundsTheTrueFillRatio) {
 // parallel pass on 1-3 threads, and values in every corner of the binning: bin edges, subnormals, lines whose scale
 // is so small that the fast form of the binning does not hold, zero lines and zero entries, triangles (short lines
 // of zeros beside unit entries: the sorted path of lines up to 64 long). Single lines too: the envelope of many
-// lines is their maximum, where one line binned wrongly can hide.
+// lines is their maximum, where one line binned wrongly can hide. The same read gives each line's scale exponent
+// (frexp's of its largest magnitude, 0 for a zero line), which the guarded drivers take instead of their own scan:
+// it must equal the definition and that scan (pack::scan_scales_a/b) exactly, or the results' bits would change.
 template <typename T>
 void check_envelope_definition() {
   const int threads_before = omp_get_max_threads();
@@ -300,11 +303,23 @@ void check_envelope_definition() {
       for (const bool per_row : {true, false}) {
         const policy::FillEnvelope want =
             envelope_by_definition(pack::MatrixView<T>{a.data(), a.rows, false}, rows, cols, per_row);
+        const std::int64_t lines = per_row ? rows : cols, len = per_row ? cols : rows;
+        std::vector<int> want_exp(std::size_t(lines), 0);
+        for (std::int64_t r = 0; r < lines; ++r) {
+          double mx = 0;
+          for (std::int64_t l = 0; l < len; ++l) mx = std::max(mx, std::fabs(double(per_row ? a(r, l) : a(l, r))));
+          if (mx > 0) std::frexp(mx, &want_exp[std::size_t(r)]);
+        }
         for (int threads = 1; threads <= 3; ++threads) {
           omp_set_num_threads(threads);
           for (const bool trans : {false, true}) {
             const pack::MatrixView<T> x{trans ? at.data() : a.data(), trans ? at.rows : a.rows, trans};
-            const policy::FillEnvelope got = policy::measure_fill(x, rows, cols, per_row);
+            std::vector<int> exp(std::size_t(lines), -9999), scanned;
+            const policy::FillEnvelope got = policy::measure_fill(x, rows, cols, per_row, exp.data());
+            if (per_row)
+              pack::scan_scales_a(x, rows, cols, true, scanned);
+            else
+              pack::scan_scales_b(x, rows, cols, true, scanned);
             const std::string what = std::string(sizeof(T) == 8 ? "fp64" : "fp32") + " " + std::to_string(rows) + "x" +
                                      std::to_string(cols) + " kind " + std::to_string(kind) +
                                      (per_row ? " rows" : " columns") + (trans ? " transposed" : "") + " threads " +
@@ -313,6 +328,8 @@ void check_envelope_definition() {
             EXPECT_EQ(got.len, want.len) << what;
             EXPECT_EQ(got.lines, want.lines) << what;
             EXPECT_EQ(got.worst, want.worst) << what;
+            EXPECT_EQ(exp, want_exp) << what;
+            EXPECT_EQ(scanned, want_exp) << what;
           }
         }
       }

@@ -359,10 +359,16 @@ DriverStatus prepare(CrtCall<T>& c, CrtConfig& cfg) {
   if (!cfg.engine->available()) return DriverStatus::engine_unavailable;
   const std::int64_t m = c.x.m, n = c.x.n, k = c.x.k;
   util::PhaseClock clk(cfg.timed);
-  c.ph.bytes_scan = std::uint64_t(m * k + k * n) * sizeof(T) * (cfg.fast_scaling ? 2 : 1);
-  // Exponent e of each line's largest magnitude (max in [2^(e-1), 2^e), 0 for a zero line), the slice modes' scan.
-  if (pack::scan_scales_a(c.x.a, m, k, true, c.ea).nonfinite || pack::scan_scales_b(c.x.b, k, n, true, c.eb).nonfinite)
+  c.ph.bytes_scan = std::uint64_t(m * k + k * n) * sizeof(T) * ((cfg.known ? 0 : 1) + (cfg.fast_scaling ? 1 : 0));
+  // Exponent e of each line's largest magnitude (max in [2^(e-1), 2^e), 0 for a zero line), the slice modes' scan,
+  // unless the caller's own read measured them.
+  if (cfg.known) {
+    c.ea.assign(cfg.known.a, cfg.known.a + m);
+    c.eb.assign(cfg.known.b, cfg.known.b + n);
+  } else if (pack::scan_scales_a(c.x.a, m, k, true, c.ea).nonfinite ||
+             pack::scan_scales_b(c.x.b, k, n, true, c.eb).nonfinite) {
     return DriverStatus::nonfinite_input;
+  }
   const std::size_t total = c.lay.total * std::size_t(c.blk.threads) + c.cache.a + c.cache.b +
                             (direct_call(c.plan.n, m, n, k, c.blk) ? DirectScratch::kBytes : 0);
   // The calling thread's workspace (util/workspace.hpp, shared with the slice driver), grown on demand: its size is

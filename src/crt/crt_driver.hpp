@@ -63,7 +63,8 @@ struct CrtConfig {
   // second level (method/second_level.hpp); off: the vectorised way, error 2^(g-34) + u |X|.
   bool exact_reconstruction = false;
   CrtScales* scales = nullptr;
-  bool timed = true;  // the phases' and passes' seconds wanted (stats or a verbose line): else no clock is read
+  pack::KnownScales known;  // the lines' scale exponents where the caller measured them: no scan
+  bool timed = true;        // the phases' and passes' seconds wanted (stats or a verbose line): else no clock is read
   // Filled by the call.
   std::size_t workspace_bytes = 0;  // crt_workspace_bytes of the call's blocking: what it reserved
   std::uint64_t micro_tiles = 0;

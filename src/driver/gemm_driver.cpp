@@ -300,8 +300,10 @@ void run_steps(DriverCall<T>& c, bool master, engine::EngineCounters* cnt, doubl
 // set-up, e.g. the AMX tile palette).
 template <typename T>
 void run_team(DriverCall<T>& c, util::Workspace& ws) {
-  pack::scan_scales_a_team(c.args.a, c.args.m, c.args.k, true, c.ea.data(), c.nonfinite);
-  pack::scan_scales_b_team(c.args.b, c.args.k, c.args.n, true, c.eb.data(), c.nonfinite);
+  if (!c.cfg.known) {
+    pack::scan_scales_a_team(c.args.a, c.args.m, c.args.k, true, c.ea.data(), c.nonfinite);
+    pack::scan_scales_b_team(c.args.b, c.args.k, c.args.n, true, c.eb.data(), c.nonfinite);
+  }
 #pragma omp barrier
   // The calling thread (the team's master) reserves its own workspace: the memory comes from its allocator arena,
   // not from whichever worker would run a `single` (a worker's arena can grow inside address space it reserved
@@ -326,8 +328,8 @@ void run_team(DriverCall<T>& c, util::Workspace& ws) {
   }
 }
 
-// The bytes of each O(n^2) phase: the scan reads A and B once; each step's pack reads its windows of A and B and
-// writes their packed slices; the write reads (beta != 0) and writes C.
+// The bytes of each O(n^2) phase: the scan reads A and B once (none where their exponents were known); each step's pack
+// reads its windows of A and B and writes their packed slices; the write reads (beta != 0) and writes C.
 template <typename T>
 void phase_bytes(const DriverCall<T>& c, util::PhaseTimes& ph) {
   const std::int64_t m = c.args.m, n = c.args.n, k = c.args.k;
@@ -335,7 +337,7 @@ void phase_bytes(const DriverCall<T>& c, util::PhaseTimes& ph) {
     return std::uint64_t(pack::round_up(extent, tile)) * std::uint64_t(pack::round_up(depth, pack::kKChunk)) *
            std::uint64_t(slices) * sizeof(bf16_t);
   };
-  ph.bytes_scan = std::uint64_t(m * k + k * n) * sizeof(T);
+  ph.bytes_scan = c.cfg.known ? 0 : std::uint64_t(m * k + k * n) * sizeof(T);
   ph.bytes_pack = 0;
   for (std::int64_t t = 0; t < c.lay.steps; ++t) {
     if (!c.live(t)) continue;
@@ -370,8 +372,13 @@ DriverStatus gemm_emulated(const GemmArgs<T>& args, DriverConfig& cfg) {
   // The scale vectors are kept per calling thread so that they keep their capacity between calls. The references
   // are what the parallel region uses: inside it, the names of thread_local objects would denote each thread's own.
   thread_local std::vector<int> tl_ea, tl_eb;
-  tl_ea.assign(std::size_t(m), 0);
-  tl_eb.assign(std::size_t(n), 0);
+  if (cfg.known) {  // the guard's read measured them
+    tl_ea.assign(cfg.known.a, cfg.known.a + m);
+    tl_eb.assign(cfg.known.b, cfg.known.b + n);
+  } else {
+    tl_ea.assign(std::size_t(m), 0);
+    tl_eb.assign(std::size_t(n), 0);
+  }
   // The split always needs the row/column exponents; the paper's unscaled slices already carry them, so its
   // write applies none (null: no scaling).
   DriverCall<T> c{

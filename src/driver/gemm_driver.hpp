@@ -23,7 +23,8 @@ struct DriverConfig {
   double seconds_split = 0, seconds_compute = 0;  // filled by the call
   util::PhaseTimes phases;                        // filled by the call
   std::size_t workspace_bytes = 0;                // filled by the call: the workspace it reserved
-  bool timed = true;  // the phases' seconds wanted (stats or a verbose line): else no clock is read
+  bool timed = true;        // the phases' seconds wanted (stats or a verbose line): else no clock is read
+  pack::KnownScales known;  // the lines' scale exponents where the caller measured them: no scan
 };
 
 using util::DriverStatus;

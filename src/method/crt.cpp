@@ -30,6 +30,7 @@ int gemm(const Plan& p, const Call<T>& x, Outcome& out) {
     if constexpr (std::is_same_v<T, double>) {
       const auto product = [&](const pack::GemmArgs<double>& y) {
         crt::CrtConfig one = cfg;
+        one.known = {};  // its operands are not the ones the guard measured
         one.exact_reconstruction = true;
         one.fast_scaling = true;
         const util::DriverStatus s = crt::gemm_crt(y, one);
@@ -47,7 +48,12 @@ int gemm(const Plan& p, const Call<T>& x, Outcome& out) {
     }
   };
   const int st = guarded_run<T>(
-      p, x, out, done, [&] { return crt::gemm_crt(x.args(), cfg); }, level);
+      p, x, out, done,
+      [&](const GuardLines* scales) {
+        cfg.known = known_scales(scales);
+        return crt::gemm_crt(x.args(), cfg);
+      },
+      level);
   if (st != BF16X_OK || out.guard == BF16X_GUARD_NATIVE) return st;
   out.seconds_split = cfg.seconds_scale;
   out.seconds_compute = cfg.seconds_products;

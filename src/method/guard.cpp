@@ -30,16 +30,19 @@ bool guard_applies(int option, int mode, bool chosen_by_auto, bool scaled) {
 
 namespace {
 
-// The fill ratio's bound from the products themselves for a tiny call, else from the two envelopes; nonfinite on
-// NaN or Inf (then nothing else is meaningful).
+// The fill ratio's bound from the products themselves for a tiny call, else from the two envelopes, whose read
+// also gives the lines' scale exponents (into lines.ea, lines.eb; `scales` set); nonfinite on NaN or Inf (then
+// nothing else is meaningful).
 template <typename T>
 double measured_fill(const pack::MatrixView<T>& a, const pack::MatrixView<T>& b, std::int64_t m, std::int64_t n,
-                     std::int64_t k, bool& nonfinite) {
+                     std::int64_t k, bool& nonfinite, GuardLines& lines, bool& scales) {
   if (double(m) * double(n) * double(k) <= policy::kDirectFillWork)
     return policy::direct_fill_ratio(a, b, m, n, k, nonfinite);
-  const policy::FillEnvelope ea = policy::measure_fill(a, m, k, true);
-  const policy::FillEnvelope eb = ea.nonfinite ? policy::FillEnvelope{} : policy::measure_fill(b, k, n, false);
+  const policy::FillEnvelope ea = policy::measure_fill(a, m, k, true, lines.ea.data());
+  const policy::FillEnvelope eb =
+      ea.nonfinite ? policy::FillEnvelope{} : policy::measure_fill(b, k, n, false, lines.eb.data());
   nonfinite = ea.nonfinite || eb.nonfinite;
+  scales = !nonfinite;
   return nonfinite ? 0.0 : policy::fill_ratio(ea, eb);
 }
 
@@ -62,10 +65,16 @@ GuardPlan plan_guard(const GuardRequest& g, const pack::MatrixView<T>& a, const 
   GuardLines lines(m, n);  // before any read of A or B (throws std::bad_alloc)
   const policy::EntryBound bound = policy::entry_bound(g.mode, k, g.block_k);
   const double tau = g.tau > 0 ? g.tau : policy::guard_target(g.is_double, k);
-  const double fill = g.fill >= 0 ? g.fill : measured_fill(a, b, m, n, k, p.nonfinite);
+  const double fill = g.fill >= 0 ? g.fill : measured_fill(a, b, m, n, k, p.nonfinite, lines, p.scales);
   if (p.nonfinite) return p;
+  if (g.fill >= 0 && std::ssize(g.ea) == m && std::ssize(g.eb) == n) {  // auto's fill pass measured them
+    std::copy(g.ea.begin(), g.ea.end(), lines.ea.begin());
+    std::copy(g.eb.begin(), g.eb.end(), lines.eb.begin());
+    p.scales = true;
+  }
   if (policy::envelope_proves(bound, k, fill, tau)) {
     p.result = BF16X_GUARD_ENVELOPE;
+    if (p.scales) p.scan = std::move(lines);
     return p;
   }
   // Repairing more than 1/8 of the entries by dot products costs about what the host GEMM costs for all of them.
@@ -89,10 +98,12 @@ GuardPlan plan_guard(const GuardRequest& g, const pack::MatrixView<T>& a, const 
   GuardCheck c = check_entries(a, b, m, n, k, bound, tau, *engine, collect, lines);
   p.nonfinite = c.nonfinite;
   p.micro_tiles = c.micro_tiles;
+  // The check scanned the lines (scan_lines): their exponents, whether or not the envelope measured them.
+  p.scales = !c.nonfinite;
+  p.scan = std::move(lines);
   if (!c.complete || (!c.nonfinite && !choose_host_lines(c.failing, m, n, limit, p.lines))) {
     p.native = p.unproved = true;
     p.result = BF16X_GUARD_NATIVE;
-    p.scan = std::move(lines);
     return p;
   }
   p.result = BF16X_GUARD_ENTRIES;

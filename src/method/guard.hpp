@@ -32,13 +32,14 @@ constexpr double kSecondLevelNamed = 262144, kSecondLevelAccuracyOnly = 32768;
 constexpr std::int64_t kHostDepth = 4;
 
 struct GuardRequest {
-  int mode = 0;           // the concrete emulation mode
-  bool is_double = true;  // dgemm (the target's unit roundoff)
-  int int8_engine = -1;   // the INT8 engine of the digit product
-  int block_k = 0;        // bf16x_options.block_k
-  double fill = -1;       // policy::fill_ratio if auto measured it, else -1
-  double tau = 0;         // the target; 0: guard_target (4 k u)
-  bool host = true;       // a host GEMM can take the call: else every unproved entry is repaired
+  int mode = 0;             // the concrete emulation mode
+  bool is_double = true;    // dgemm (the target's unit roundoff)
+  int int8_engine = -1;     // the INT8 engine of the digit product
+  int block_k = 0;          // bf16x_options.block_k
+  double fill = -1;         // policy::fill_ratio if auto measured it, else -1
+  std::vector<int> ea, eb;  // and the lines' scale exponents from that pass (policy::measure_fill), else empty
+  double tau = 0;           // the target; 0: guard_target (4 k u)
+  bool host = true;         // a host GEMM can take the call: else every unproved entry is repaired
   // Where too many entries stay unproved, the second level (method/second_level.hpp: four products of the mode)
   // instead of the host GEMM, for calls of at least this many multiply-adds (0: none): a mode asked for by name
   // from kSecondLevelNamed, auto on accuracy alone from kSecondLevelAccuracyOnly; auto's cost model chose the
@@ -68,7 +69,10 @@ struct GuardPlan {
   bool nonfinite = false;
   int result = 0;  // bf16x_guard_result
   std::vector<Entry> failing;
-  GuardLines scan{0, 0};  // where `unproved`: the lines' exponents and 1-norms the check measured
+  // The lines' scale exponents where `scales` (the envelope's read or the check's scan measured them: the driver
+  // need not scan the operands again), and their 1-norms where the check ran (`unproved` among them).
+  GuardLines scan{0, 0};
+  bool scales = false;
   HostLines lines;
   std::uint64_t micro_tiles = 0;
 };
@@ -137,7 +141,8 @@ template <typename T>
 void run_host_lines(const driver::RepairArgs<T>& x, std::int64_t m, std::int64_t n, const HostLines& lines,
                     LineCopies<T>& copies, std::vector<Entry>& failing, std::vector<T>& c0);
 
-// emulate(bool& ran) runs the mode (ran = false where it handed the call to the host GEMM: NaN/Inf); host() runs the
+// emulate(bool& ran, const GuardLines* scales) runs the mode (ran = false where it handed the call to the host GEMM:
+// NaN/Inf), with the lines' scale exponents where the guard measured them (else null: the mode scans); host() runs the
 // host GEMM (host_in_range); level(g, limit, scan, out) the second fixed-point level (method/second_level.hpp) where
 // the proof left too many entries unproved (scan: its lines), kSecondLevelNotRun where it did not run. Each returns a
 // bf16x status. C is written only by them and, after a successful emulation, by the repair.
@@ -151,7 +156,7 @@ int run_guarded(const GuardRequest& g, const driver::RepairArgs<T>& x, std::int6
   const bool whole = g.part == pack::OutputPart::all;
   if (!std::isfinite(double(x.alpha)) || !std::isfinite(double(x.beta))) {
     if (!whole) return kPartDeclined;
-    if (!g.host) return emulate(ran);
+    if (!g.host) return emulate(ran, nullptr);
     out.guard = BF16X_GUARD_NATIVE;
     return host();
   }
@@ -165,7 +170,7 @@ int run_guarded(const GuardRequest& g, const driver::RepairArgs<T>& x, std::int6
     p.result = BF16X_GUARD_NATIVE;
   }
   out.seconds_guard += util::now_if(g.timed) - t0;
-  if (p.nonfinite) return emulate(ran);  // the mode hands NaN/Inf to the host GEMM itself
+  if (p.nonfinite) return emulate(ran, nullptr);  // the mode hands NaN/Inf to the host GEMM itself
   if (!whole) {
     if (p.native || !p.lines.rows.empty() || !p.lines.cols.empty()) return kPartDeclined;
     std::erase_if(p.failing, [&](const Entry& e) { return !pack::in_part(g.part, e.i, e.j); });
@@ -185,7 +190,7 @@ int run_guarded(const GuardRequest& g, const driver::RepairArgs<T>& x, std::int6
     return host();
   }
   std::vector<T> c0 = driver::save_entries(x, p.failing);
-  const int st = emulate(ran);
+  const int st = emulate(ran, p.scales ? &p.scan : nullptr);
   if (st != 0 || !ran) {
     out.guard = 0;
     return st;

@@ -7,22 +7,23 @@
 
 namespace bf16x::method {
 
-// driver() runs the method's driver (a util::DriverStatus): `done` where it wrote C, not where it handed NaN or Inf to
-// the host GEMM (nonfinite_input). The status of the call; out.guard == BF16X_GUARD_NATIVE where the guard sent the
+// driver(scales) runs the method's driver (a util::DriverStatus) with the lines' scale exponents the guard measured
+// (null where it did not: the driver scans): `done` where it wrote C, not where it handed NaN or Inf to the host GEMM
+// (nonfinite_input). The status of the call; out.guard == BF16X_GUARD_NATIVE where the guard sent the
 // whole call to the host GEMM instead (the plan's reason then on the verbose line, as for a call the method ran).
 // level(g, limit, scan, out): the method's second fixed-point level (method/second_level.hpp), kSecondLevelNotRun
 // where it has none; `done` where it ran.
 template <typename T, typename Driver, typename Level>
 int guarded_run(const Plan& p, const Call<T>& x, Outcome& out, bool& done, Driver&& driver, Level&& level) {
   done = false;
-  const auto emulate = [&](bool& ran) {
-    const util::DriverStatus s = driver();
+  const auto emulate = [&](bool& ran, const GuardLines* scales) {
+    const util::DriverStatus s = driver(scales);
     done = ran = s == util::DriverStatus::ok;
     return call_status(s);
   };
   if (!p.guard) {
     bool ran;
-    return emulate(ran);
+    return emulate(ran, nullptr);
   }
   GuardRequest g = *p.guard;
   g.host = host::can_take(x.m, x.n, x.k, x.lda, x.ldb, x.ldc);  // else the guard repairs every unproved entry
@@ -36,6 +37,11 @@ int guarded_run(const Plan& p, const Call<T>& x, Outcome& out, bool& done, Drive
       g, x.repair(), x.m, x.n, out, emulate, [&] { return x.host_guarded(); }, second);
   if (out.guard == BF16X_GUARD_NATIVE) out.why += p.reason;
   return st;
+}
+
+// The scale exponents the guard measured, for the driver (pack::KnownScales; none where scales is null).
+inline pack::KnownScales known_scales(const GuardLines* scales) {
+  return scales ? pack::KnownScales{scales->ea.data(), scales->eb.data()} : pack::KnownScales{};
 }
 
 // The end of a method's call: what ran, and the plan's reason on the verbose line.

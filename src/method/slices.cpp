@@ -30,7 +30,12 @@ int gemm(const Plan& p, const Call<T>& x, Outcome& out) {
   const util::ThreadScope threads(p.threads);
   bool done;
   const int st = guarded_run<T>(
-      p, x, out, done, [&] { return driver::gemm_emulated(x.args(), cfg); }, no_second_level);
+      p, x, out, done,
+      [&](const GuardLines* scales) {
+        cfg.known = known_scales(scales);
+        return driver::gemm_emulated(x.args(), cfg);
+      },
+      no_second_level);
   if (st != BF16X_OK || out.guard == BF16X_GUARD_NATIVE) return st;
   if (!done) return x.part == pack::OutputPart::all ? nonfinite_to_host(x, out) : kPartDeclined;
   out.seconds_split = cfg.seconds_split;

@@ -82,4 +82,13 @@ struct GemmArgs {
   LowerOperand a_lower{};             // op(A) lower triangular: its zero products may be skipped
 };
 
+// The scale exponents of op(A)'s rows and op(B)'s columns as pack::scan_scales_a/b give them (pack/panels.hpp), where
+// the caller measured them already in a read of its own (the guard's envelope: policy::measure_fill), so that a driver
+// need not read the operands again; null: the driver scans. Known exponents come only from finite operands.
+struct KnownScales {
+  const int* a = nullptr;
+  const int* b = nullptr;
+  explicit operator bool() const { return a && b; }
+};
+
 }  // namespace bf16x::pack

@@ -142,11 +142,16 @@ CallPlan plan_call(const bf16x_options& opt, bool is_double, std::int64_t m, std
 template <typename T>
 int settle_auto(CallPlan& p, const pack::MatrixView<T>& a, const pack::MatrixView<T>& b) {
   // Only where the cost model lets emulation win: one pass over A and B decides the number of products.
-  const AutoChoice c = choose_auto<T>(p.request, p.settings, a, b);
+  AutoChoice c = choose_auto<T>(p.request, p.settings, a, b);
   if (p.verbose) auto_reason(c, p.reason);  // the verbose fields only where a line is written
   if (crt::is_crt_mode(c.mode))             // auto chose a CRT mode: its INT8 engine for the resolved one
     if (const int st = crt_engine_for_call(p.crt_engine_option, p.engine, p.settings); st != BF16X_OK) return st;
-  return finish(p, c.mode, true, c.measured ? c.fill_ratio : -1);
+  const int st = finish(p, c.mode, true, c.measured ? c.fill_ratio : -1);
+  if (st == BF16X_OK && p.guard && c.measured && !c.ea.empty()) {  // the fill pass's exponents, for the driver
+    p.guard->ea = std::move(c.ea);
+    p.guard->eb = std::move(c.eb);
+  }
+  return st;
 }
 
 template int settle_auto(CallPlan&, const pack::MatrixView<float>&, const pack::MatrixView<float>&);

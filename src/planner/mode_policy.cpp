@@ -72,10 +72,16 @@ AutoChoice choose_auto(const ModeRequest& r, const Settings& s, const pack::Matr
   c.target = auto_target(r, s);
   if (!may_emulate(r, s)) return c;
   c.measured = true;
-  const policy::FillEnvelope ea = policy::measure_fill(a, r.m, r.k, true);
-  const policy::FillEnvelope eb = ea.nonfinite ? policy::FillEnvelope{} : policy::measure_fill(b, r.k, r.n, false);
+  c.ea.resize(std::size_t(r.m));
+  c.eb.resize(std::size_t(r.n));
+  const policy::FillEnvelope ea = policy::measure_fill(a, r.m, r.k, true, c.ea.data());
+  const policy::FillEnvelope eb =
+      ea.nonfinite ? policy::FillEnvelope{} : policy::measure_fill(b, r.k, r.n, false, c.eb.data());
   c.nonfinite = ea.nonfinite || eb.nonfinite;
-  if (c.nonfinite) return c;
+  if (c.nonfinite) {
+    c.ea.clear(), c.eb.clear();
+    return c;
+  }
   c.fill_ratio = policy::fill_ratio(ea, eb);
   int mode = policy::fewest_products(r.is_double, r.k, r.block_k, c.fill_ratio, c.target);
   // The CRT candidate: the fewest moduli whose bound meets the target (docs/auto.md, "CRT modes").

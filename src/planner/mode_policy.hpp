@@ -3,6 +3,7 @@
 // the error model of the operands (docs/auto.md).
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "pack/operand.hpp"
 #include "settings/names.hpp"  // mode_fits
@@ -38,6 +39,9 @@ struct AutoChoice {
   double fill_ratio = 0;   // policy::fill_ratio of the operands
   double predicted = 0;    // predicted e_scaled of the chosen emulation mode
   double target = 0;
+  // The scale exponents of op(A)'s rows and op(B)'s columns from the same pass (policy::measure_fill), where it
+  // measured finite operands: the guard hands them to the driver, which then scans neither operand again.
+  std::vector<int> ea, eb;
 };
 
 // Auto for op(A) (m x k) and op(B) (k x n): native without touching the operands unless the cost model lets the

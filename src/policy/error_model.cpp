@@ -82,8 +82,12 @@ bool all_zero(__m128i v) { return _mm_movemask_epi8(_mm_cmpeq_epi32(v, _mm_setze
 //   b block + r): the bins most entries fall into take a few KiB. Each column of the block is one run of memory,
 //   from another page than the last: 32 FP64 lines made that 256 bytes, on whose loads the extremes pass stalled;
 //   256 lines make it 2 KiB. The block shrinks to give every thread one.
+//
+// exp, where given: each line's scale exponent (split::scale_exponent of its largest magnitude, as the drivers' scan
+// gives it), so that a guarded call's driver need not read the operand again to scan it; not meaningful where the
+// envelope is nonfinite.
 template <typename T>
-Env measure(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count, std::int64_t len) {
+Env measure(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count, std::int64_t len, int* exp) {
   Env env;
   env.len = len;
   constexpr std::int64_t kAlong = 32, kAcross = 256;
@@ -140,6 +144,7 @@ Env measure(const T* data, std::int64_t sr, std::int64_t sl, std::int64_t count,
       for (std::int64_t r = 0; r < nr; ++r) {
         mx[r] = pack::magnitude<T>(top_bits[r]);
         scale[r] = split::scale_exponent(mx[r]);
+        if (exp) exp[r0 + r] = scale[r];
         lo[r] = len == 0 ? Env::kBins : mx[r] == 0 ? 0 : bin_of(pack::magnitude<T>(least[r]), scale[r]);
         hi[r] = len > 0 ? bin_of(mx[r], scale[r]) + 1 : 0;
         offset[r] = bin_offset(scale[r]);
@@ -269,10 +274,10 @@ double FillEnvelope::lower_edge(int bin) {
 }
 
 template <typename T>
-FillEnvelope measure_fill(const pack::MatrixView<T>& x, std::int64_t rows, std::int64_t cols, bool per_row) {
+FillEnvelope measure_fill(const pack::MatrixView<T>& x, std::int64_t rows, std::int64_t cols, bool per_row, int* exp) {
   // Element (i, j) of op(X) is data[i + j*ld], or data[j + i*ld] when trans.
   const std::int64_t si = x.row_step(), sj = x.col_step();
-  return per_row ? measure(x.data, si, sj, rows, cols) : measure(x.data, sj, si, cols, rows);
+  return per_row ? measure(x.data, si, sj, rows, cols, exp) : measure(x.data, sj, si, cols, rows, exp);
 }
 
 double fill_ratio(const FillEnvelope& a, const FillEnvelope& b) {
@@ -338,7 +343,7 @@ int fewest_products(bool is_double, std::int64_t k, int block_k, double fill_rat
   return BF16X_MODE_NATIVE;
 }
 
-template FillEnvelope measure_fill(const pack::MatrixView<float>&, std::int64_t, std::int64_t, bool);
-template FillEnvelope measure_fill(const pack::MatrixView<double>&, std::int64_t, std::int64_t, bool);
+template FillEnvelope measure_fill(const pack::MatrixView<float>&, std::int64_t, std::int64_t, bool, int*);
+template FillEnvelope measure_fill(const pack::MatrixView<double>&, std::int64_t, std::int64_t, bool, int*);
 
 }  // namespace bf16x::policy

@@ -50,8 +50,11 @@ struct FillEnvelope {
 };
 
 // One pass over op(X): per_row = true measures the rows of an m x k op(A), false the columns of a k x n op(B).
+// exp (one int per line), where given: each line's scale exponent from the same read, split::scale_exponent of its
+// largest magnitude as pack::scan_scales_a/b give it (0 for a zero line); not meaningful where nonfinite.
 template <typename T>
-FillEnvelope measure_fill(const pack::MatrixView<T>& x, std::int64_t rows, std::int64_t cols, bool per_row);
+FillEnvelope measure_fill(const pack::MatrixView<T>& x, std::int64_t rows, std::int64_t cols, bool per_row,
+                          int* exp = nullptr);
 
 // Upper bound of R = max_ij k 2^(Ea_i+Eb_j) / (|A||B|)_ij over the entries with a nonzero denominator; 0 when
 // either operand has no nonzero line (C = beta C exactly), +inf when no positive lower bound exists.
