@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <xmmintrin.h>
 
 #include "pack/scan_loops.hpp"
 
@@ -79,11 +80,17 @@ void line_extremes(const T* x, std::int64_t sr, std::int64_t sl, std::int64_t nr
   }
   std::fill_n(hi, nr, Bits<T>(0));
   if (lo) std::fill_n(lo, nr, Bits<T>(0));
-  for (std::int64_t l = 0; l < len; ++l)
+  for (std::int64_t l = 0; l < len; ++l) {
+    // Each column is a short run of memory, away from the last: the next one's lines are asked for while this one
+    // is walked, which the hardware's prefetchers, starting anew on each run, do not do.
+    if (l + 1 < len)
+      for (std::int64_t r = 0; r < nr; r += 64 / sizeof(T))
+        _mm_prefetch(reinterpret_cast<const char*>(x + (l + 1) * sl + r), _MM_HINT_T0);
     if (lo)
       lane_extremes(x + l * sl, nr, hi, lo);
     else
       lane_max(x + l * sl, nr, hi);
+  }
 }
 
 // The lines one thread takes at a time across memory (along it, one line).
