@@ -342,16 +342,17 @@ TEST(IsaVariants, CrtLoopsEqualGeneric) {
         EXPECT_EQ(o0[std::size_t(l)], x == 0 ? 0.0 : std::max(1.0, std::ceil(x * 127))) << l;
       }
     }
-    // Lines across memory into the 32 x kcp block: whole and partial groups of 8 rows and of 8 lines.
-    constexpr int kLd = 37, kKcp = 32, kCols = 2;
+    // Lines across memory into the rows x kcp block: whole and partial groups of 8 rows and of 8 lines, and more rows
+    // than a panel's 32 (the A panels loaded together, crt_driver.cpp pack_a_lines).
+    constexpr int kLd = 77, kKcp = 32, kCols = 2, kRows = 72;
     auto af = values<float>(kLd * kCols * 16, 43, false);
     auto ad = values<double>(kLd * kCols * 16, 44, false);
     for (std::size_t e = 0; e < ad.size(); e += 7) af[e] = 0, ad[e] = 0;
-    const auto g1 = values<double>(32, 45, false), g2 = values<double>(32, 46, false);
+    const auto g1 = values<double>(kRows, 45, false), g2 = values<double>(kRows, 46, false);
     for (Scaled kind : {Scaled::trunc, Scaled::digits, Scaled::guard})
-      for (int rows : {32, 24, 13, 5})
+      for (int rows : {70, 45, 32, 24, 13, 5})
         for (int len : {32, 16, 11, 3}) {
-          std::vector<double> y0(32 * kKcp, -1.0), y1 = y0;
+          std::vector<double> y0(kRows * kKcp, -1.0), y1 = y0;
           g.load_across_fp32(af.data(), kLd, rows, len, g1.data(), g2.data(), kind, y0.data(), kKcp);
           v.load_across_fp32(af.data(), kLd, rows, len, g1.data(), g2.data(), kind, y1.data(), kKcp);
           expect_same_bits(y0, y1, "load_across_fp32", lv.name);
@@ -359,7 +360,7 @@ TEST(IsaVariants, CrtLoopsEqualGeneric) {
           v.load_across_fp64(ad.data(), kLd, rows, len, g1.data(), g2.data(), kind, y1.data(), kKcp);
           expect_same_bits(y0, y1, "load_across_fp64", lv.name);
           // The element formula, and nothing written outside the rows x len block.
-          for (int r = 0; r < 32; ++r)
+          for (int r = 0; r < kRows; ++r)
             for (int l = 0; l < kKcp; ++l) {
               const double a = ad[std::size_t(r + l * kLd)], x = a * g1[std::size_t(r)] * g2[std::size_t(r)];
               const double want =
@@ -430,14 +431,36 @@ TEST(IsaVariants, CrtLoopsEqualGeneric) {
               for (auto& y : in) y = std::fmod(std::fabs(y), 65.0);                   // digits: integers in [0, 64]
             std::fill(in.begin() + std::ptrdiff_t(lines) * kKcp, in.end(), 12345.0);  // must not be read
             std::vector<std::int8_t> p0(stride * std::size_t(n), 7), p1 = p0;
-            g.pack_a(in.data(), kKcp, kKcp, lines, pl, bits, p0.data(), stride, false, true);
-            v.pack_a(in.data(), kKcp, kKcp, lines, pl, bits, p1.data(), stride, false, true);
+            g.pack_a(in.data(), kKcp, kKcp, lines, pl, bits, p0.data(), stride, false, true, nullptr);
+            v.pack_a(in.data(), kKcp, kKcp, lines, pl, bits, p1.data(), stride, false, true, nullptr);
             EXPECT_EQ(p0, p1) << "pack_a_panel on " << lv.name;
             {  // the live k only (not pad), the last chunk with 16 of them: the vector ways' groups of 16
               std::vector<std::int8_t> q0(p0.size(), 7), q1 = q0;
-              g.pack_a(in.data(), kKcp, 80, lines, pl, bits, q0.data(), stride, false, false);
-              v.pack_a(in.data(), kKcp, 80, lines, pl, bits, q1.data(), stride, false, false);
+              g.pack_a(in.data(), kKcp, 80, lines, pl, bits, q0.data(), stride, false, false, nullptr);
+              v.pack_a(in.data(), kKcp, 80, lines, pl, bits, q1.data(), stride, false, false, nullptr);
               EXPECT_EQ(q0, q1) << "pack_a_panel of 80 live k on " << lv.name;
+            }
+            // Chunk by chunk (each chunk's 64 values of a line side by side, the row sums carried and written
+            // after the last), padded and live: the bytes of the whole panel.
+            for (const bool pad : {true, false}) {
+              const int len = pad ? kKcp : 80;
+              std::vector<std::int8_t> whole(p0.size(), 7), chunked = whole;
+              v.pack_a(in.data(), kKcp, len, lines, pl, bits, whole.data(), stride, false, pad, nullptr);
+              std::vector<std::int32_t> carry(std::size_t(n) * 32, 0);
+              std::vector<double> chunk(32 * 64, 12345.0);
+              for (int ch = 0; ch < kKcp; ch += 64) {
+                const int w = std::clamp(len - ch, 0, 64);
+                for (int r = 0; r < lines; ++r)
+                  for (int l = 0; l < 64; ++l)
+                    chunk[std::size_t(r * 64 + l)] = l < w ? in[std::size_t(r * kKcp + ch + l)] : 0.0;
+                v.pack_a(chunk.data(), 64, pad ? 64 : w, lines, pl, bits, chunked.data() + ch * 32, stride, false, pad,
+                         carry.data());
+              }
+              for (int t = 0; t < (pl ? n : 1); ++t)
+                for (int r = 0; r < (pad ? 32 : lines); ++r)
+                  std::memcpy(chunked.data() + stride * std::size_t(t) + std::size_t(kKcp) * 32 + 4 * r,
+                              &carry[std::size_t(t * 32 + r)], 4);
+              EXPECT_EQ(whole, chunked) << "pack_a_panel chunk by chunk on " << lv.name << (pad ? "" : ", live k");
             }
             if (pl) {  // the layout of engine/int8_kernel.hpp: panel t holds the residues modulo p_t
               std::vector<std::int8_t> want(in.size());
@@ -450,7 +473,7 @@ TEST(IsaVariants, CrtLoopsEqualGeneric) {
             }
             // Streaming stores (the operand caches) into 64-byte-aligned panels: the same bytes.
             streamed.assign(p0.size(), 7);
-            v.pack_a(in.data(), kKcp, kKcp, lines, pl, bits, streamed.data(), stride, true, true);
+            v.pack_a(in.data(), kKcp, kKcp, lines, pl, bits, streamed.data(), stride, true, true, nullptr);
             EXPECT_TRUE(std::equal(p0.begin(), p0.end(), streamed.begin())) << "streamed pack_a_panel on " << lv.name;
             std::fill(p0.begin(), p0.end(), 7), std::fill(p1.begin(), p1.end(), 7);
             g.pack_b(in.data(), kKcp, kKcp, lines, pl, bits, p0.data(), stride, false, true);

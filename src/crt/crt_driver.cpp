@@ -401,6 +401,60 @@ std::uint64_t pack_lines(const CrtCall<T>& c, bool of_a, std::int64_t line0, int
   return std::uint64_t(lines) * len * sizeof(T) + std::uint64_t(plan ? plan->n : 1) * (of_a ? c.ap_bytes : c.bp_bytes);
 }
 
+// The most panels of lines across memory that pack_panels loads at once: 512 lines, 4 KiB of each FP64 run.
+constexpr int kAcrossPanels = 16;
+
+// The panels of `lines` lines of op(A) (of_a) or op(B) from line0 (panel p of them at dst + p x the panel's bytes)
+// over the k-block [l0, l0 + len), each as pack_lines packs it. Where the lines run across memory (op(A) of an
+// untransposed column-major A, op(B) of a transposed one), each 64-k chunk of up to kAcrossPanels panels is loaded at
+// once, then packed panel by panel (an A panel's row sums carried over the chunks): the operand is read in runs of up
+// to 4 KiB instead of runs of 256 bytes per panel, the next one a whole panel's work later, which the prefetchers
+// follow poorly (such reads took 2-3 times as long as the same bytes in long runs). The same bytes either way.
+// Returns the bytes it moved.
+template <typename T>
+std::uint64_t pack_panels(const CrtCall<T>& c, bool of_a, std::int64_t line0, int lines, std::int64_t l0, int len,
+                          int kcp, const CrtPlan* plan, int bits, std::int8_t* dst, std::size_t stride, double* yb,
+                          bool stream = false) {
+  const Lines<T>& x = of_a ? c.la : c.lb;
+  const std::size_t pb = of_a ? c.ap_bytes : c.bp_bytes;
+  std::uint64_t bytes = 0;
+  if (x.contig || lines <= kTile) {
+    for (int p = 0; p * kTile < lines; ++p)
+      bytes += pack_lines(c, of_a, line0 + p * kTile, std::min(kTile, lines - p * kTile), l0, len, kcp, plan, bits,
+                          dst + std::size_t(p) * pb, stride, yb, stream);
+    return bytes;
+  }
+  const bool live = c.cfg.engine->part != nullptr;
+  const int planes = plan ? plan->n : 1;
+  const Scaled kind = plan ? Scaled::trunc : Scaled::digits;
+  const double* f1 = (of_a ? c.fa1 : c.fb1).data() + line0;
+  const double* f2 = (of_a ? c.fa2 : c.fb2).data() + line0;
+  const int group = std::clamp(c.kc / kKChunk, 1, kAcrossPanels) * kTile;  // yb (kTile x kc) holds group x kKChunk
+  std::int32_t carry[kAcrossPanels][kMaxModuli * kTile];
+  for (int g0 = 0; g0 < lines; g0 += group) {
+    const int rows = std::min(group, lines - g0), np = int(panel_count(rows));
+    std::int8_t* const first = dst + std::size_t(g0 / kTile) * pb;
+    for (int p = 0; p < np && of_a; ++p) std::fill_n(carry[p], planes * kTile, 0);
+    for (int ch = 0; ch < kcp; ch += kKChunk) {
+      const int w = std::clamp(len - ch, 0, kKChunk);
+      if (w > 0)
+        load_scaled_across(x.p + (line0 + g0) + (l0 + ch) * x.ld, x.ld, rows, w, f1 + g0, f2 + g0, kind, yb, kKChunk);
+      for (int r = 0; r < rows && w < kKChunk; ++r) std::fill(yb + r * kKChunk + w, yb + (r + 1) * kKChunk, 0.0);
+      for (int p = 0; p < np; ++p)  // the chunk's place in a panel: ch x kTile bytes on, A's and B's layouts alike
+        pack_chunk(of_a, live, yb + p * kTile * kKChunk, w, std::min(kTile, rows - p * kTile), plan, bits,
+                   first + std::size_t(p) * pb + std::size_t(ch) * kTile, stride, stream, of_a ? carry[p] : nullptr);
+    }
+    for (int p = 0; p < np && of_a; ++p) {  // the row sums after the panel's kcp, as pack_panel writes them
+      const int put = live ? std::min(kTile, rows - p * kTile) : kTile;
+      for (int t = 0; t < planes; ++t)
+        std::copy_n(carry[p] + t * kTile, put,
+                    reinterpret_cast<std::int32_t*>(first + std::size_t(p) * pb + std::size_t(t) * stride +
+                                                    std::size_t(kcp) * kTile));
+    }
+  }
+  return std::uint64_t(lines) * len * sizeof(T) + std::uint64_t(planes) * pb * panel_count(lines);
+}
+
 // A block's panels of one k-block that no operand cache holds: op(A)'s into apack (unless have_a: kept from the
 // block before), op(B)'s into ws.bpack; digits (plan null) or the plan's residue planes, one block of panels apart.
 // Returns the bytes it moved.
@@ -409,12 +463,10 @@ std::uint64_t pack_block(const CrtCall<T>& c, const ThreadSpace& ws, const Block
                          std::int8_t* apack, bool have_a, const CrtPlan* plan, int bits) {
   const std::size_t a_plane = plan ? (c.mc / kTile) * c.ap_bytes : 0, b_plane = plan ? (c.nc / kTile) * c.bp_bytes : 0;
   std::uint64_t bytes = 0;
-  for (int ip = 0; ip < b.rp && !c.cache.a && !have_a; ++ip)
-    bytes += pack_lines(c, true, b.i0 + ip * kTile, std::min(kTile, b.rows - ip * kTile), kb.l0, kb.len, kb.kcp, plan,
-                        bits, apack + ip * c.ap_bytes, a_plane, ws.yb);
-  for (int jp = 0; jp < b.cp && !c.cache.b; ++jp)
-    bytes += pack_lines(c, false, b.j0 + jp * kTile, std::min(kTile, b.cols - jp * kTile), kb.l0, kb.len, kb.kcp, plan,
-                        bits, ws.bpack + jp * c.bp_bytes, b_plane, ws.yb);
+  if (!c.cache.a && !have_a)
+    bytes += pack_panels(c, true, b.i0, b.rows, kb.l0, kb.len, kb.kcp, plan, bits, apack, a_plane, ws.yb);
+  if (!c.cache.b)
+    bytes += pack_panels(c, false, b.j0, b.cols, kb.l0, kb.len, kb.kcp, plan, bits, ws.bpack, b_plane, ws.yb);
   return bytes;
 }
 
@@ -424,7 +476,13 @@ std::uint64_t pack_block(const CrtCall<T>& c, const ThreadSpace& ws, const Block
 template <typename T>
 std::uint64_t fill_caches(const CrtCall<T>& c, const ThreadSpace& ws, const CrtPlan* plan, int bits) {
   const int planes = plan ? plan->n : 1;
-  const std::int64_t na = c.cache.a ? c.panels(true) : 0, nb = c.cache.b ? c.panels(false) : 0, np = na + nb;
+  // A job takes g panels where the operand's lines run across memory (pack_panels), at least two jobs per thread.
+  const auto per_job = [&](const Lines<T>& x, std::int64_t panels) {
+    return x.contig ? 1 : std::clamp<std::int64_t>(panels / (2 * c.blk.threads), 1, kAcrossPanels);
+  };
+  const std::int64_t pa = c.cache.a ? c.panels(true) : 0, pb = c.cache.b ? c.panels(false) : 0;
+  const std::int64_t ga = per_job(c.la, pa), gb = per_job(c.lb, pb);
+  const std::int64_t na = (pa + ga - 1) / ga, nb = (pb + gb - 1) / gb, np = na + nb;
   // Caches larger than the L2 are read back from beyond it by the products: streaming stores spare the read of
   // each line before its write (crt_ops.hpp).
   const bool stream = c.cache.a + c.cache.b > cpu::cache_sizes().l2;
@@ -433,12 +491,12 @@ std::uint64_t fill_caches(const CrtCall<T>& c, const ThreadSpace& ws, const CrtP
     const std::int64_t kk = job / np;
     const auto [l0, len, kcp] = c.kblock(kk);
     const bool of_a = job % np < na;
-    const std::int64_t p = of_a ? job % np : job % np - na;
-    const int lines = int(std::min<std::int64_t>(kTile, (of_a ? c.x.m : c.x.n) - p * kTile));
-    const std::size_t pb = of_a ? c.ap_bytes : c.bp_bytes;
-    std::int8_t* dst = c.cached(of_a, planes, kk, 0) + std::size_t(p) * pb;
-    const std::size_t stride = plan ? std::size_t(c.panels(of_a)) * pb : 0;
-    bytes += pack_lines(c, of_a, p * kTile, lines, l0, len, kcp, plan, bits, dst, stride, ws.yb, stream);
+    const std::int64_t g = of_a ? ga : gb, p = (of_a ? job % np : job % np - na) * g;  // the job's first panel
+    const int lines = int(std::min<std::int64_t>(g * kTile, (of_a ? c.x.m : c.x.n) - p * kTile));
+    const std::size_t bytes_of = of_a ? c.ap_bytes : c.bp_bytes;
+    std::int8_t* dst = c.cached(of_a, planes, kk, 0) + std::size_t(p) * bytes_of;
+    const std::size_t stride = plan ? std::size_t(c.panels(of_a)) * bytes_of : 0;
+    bytes += pack_panels(c, of_a, p * kTile, lines, l0, len, kcp, plan, bits, dst, stride, ws.yb, stream);
     if (stream) _mm_sfence();  // streaming stores are weakly ordered: done before the loop's closing barrier
   });
   return bytes;

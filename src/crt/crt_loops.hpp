@@ -20,9 +20,10 @@ struct CrtLoops {
   void (*load_across_fp64)(const double* x, std::int64_t ld, int rows, int len, const double* f1, const double* f2,
                            Scaled kind, double* yb, int kcp);
   void (*residues)(const double* y, int len, double p, double invp, double hi, double lo, int bits, std::int8_t* out);
-  // pack_panel (crt_ops.hpp): the whole padded panels (pad, len = kcp) or the live ones (not pad).
+  // pack_panel (crt_ops.hpp): the whole padded panels (pad, len = kcp) or the live ones (not pad); pack_a's row
+  // sums added into carry[t * 32 + r] where it is not null (pack_a_chunks), else written after the panel's kcp.
   void (*pack_a)(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
-                 std::size_t stride, bool stream, bool pad);
+                 std::size_t stride, bool stream, bool pad, std::int32_t* carry);
   void (*pack_b)(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
                  std::size_t stride, bool stream, bool pad);
   void (*reduce_mod)(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t);

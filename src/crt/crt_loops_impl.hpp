@@ -93,9 +93,12 @@ void load_across_loop(const T* x, std::int64_t ld, int rows, int len, const doub
   double t8[8][32];
   for (; lb < len; lb += 8) {
     const int nl = std::min(8, len - lb);
-    for (int q = 0; q < nl; ++q) load_across_column(x + (lb + q) * ld, rows, f1, f2, kind, t8[q]);
-    for (int r = 0; r < rows; ++r)
-      for (int q = 0; q < nl; ++q) yb[std::size_t(r) * kcp + lb + q] = t8[q][r];
+    for (int r0 = 0; r0 < rows; r0 += 32) {  // 32 rows at a time through the buffer
+      const int nr = std::min(32, rows - r0);
+      for (int q = 0; q < nl; ++q) load_across_column(x + r0 + (lb + q) * ld, nr, f1 + r0, f2 + r0, kind, t8[q]);
+      for (int r = 0; r < nr; ++r)
+        for (int q = 0; q < nl; ++q) yb[std::size_t(r0 + r) * kcp + lb + q] = t8[q][r];
+    }
   }
 }
 
@@ -383,9 +386,11 @@ inline int live_k(int len, int l0) { return std::clamp((len - l0 + 15) / 16 * 16
 
 // Row by row, 64 k at a time: each modulus's 64 residues in L1 first, then one whole line of its panel (the panel
 // of one modulus holds the chunk's rows at 64-byte steps), the row sums from the same lines. pad: the rows past
-// `lines` zero; else not written, row sums included. Residues only of the k below len (rounded up to 16).
+// `lines` zero; else not written, row sums included. Residues only of the k below len (rounded up to 16). carry:
+// the row sums added into carry[t * 32 + r] instead of written after the kcp of the panel (a panel packed a few
+// chunks at a time).
 void pack_a_loop(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
-                 std::size_t stride, bool stream, bool pad) {
+                 std::size_t stride, bool stream, bool pad, std::int32_t* carry) {
   const int moduli = plan ? plan->n : 1;
   alignas(64) std::int8_t res[kMaxModuli * 64];
   for (int r = 0; r < (pad ? 32 : lines); ++r) {
@@ -399,7 +404,10 @@ void pack_a_loop(const double* yb, int kcp, int len, int lines, const CrtPlan* p
       }
     }
     for (int t = 0; t < moduli; ++t)
-      reinterpret_cast<std::int32_t*>(panel + std::size_t(t) * stride + std::size_t(kcp) * 32)[r] = sums[t];
+      if (carry)
+        carry[t * 32 + r] += sums[t];
+      else
+        reinterpret_cast<std::int32_t*>(panel + std::size_t(t) * stride + std::size_t(kcp) * 32)[r] = sums[t];
   }
 }
 

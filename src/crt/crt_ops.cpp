@@ -6,6 +6,7 @@
 
 #include "cpu/features.hpp"
 #include "crt/crt_loops.hpp"
+#include "engine/int8_kernel.hpp"
 
 namespace bf16x::crt {
 
@@ -38,7 +39,20 @@ void residues(const double* y, int len, double p, double invp, double hi, double
 void pack_panel(bool of_a, bool live, const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits,
                 std::int8_t* panel, std::size_t stride, bool stream) {
   const CrtLoops& l = crt_loops();
-  (of_a ? l.pack_a : l.pack_b)(yb, kcp, live ? len : kcp, lines, plan, bits, panel, stride, stream, !live);
+  if (of_a)
+    l.pack_a(yb, kcp, live ? len : kcp, lines, plan, bits, panel, stride, stream, !live, nullptr);
+  else
+    l.pack_b(yb, kcp, live ? len : kcp, lines, plan, bits, panel, stride, stream, !live);
+}
+
+void pack_chunk(bool of_a, bool live, const double* yb, int len, int lines, const CrtPlan* plan, int bits,
+                std::int8_t* panel, std::size_t stride, bool stream, std::int32_t* carry) {
+  constexpr int kChunk = engine::int8::kKChunk;
+  const CrtLoops& l = crt_loops();
+  if (of_a)
+    l.pack_a(yb, kChunk, live ? len : kChunk, lines, plan, bits, panel, stride, stream, !live, carry);
+  else
+    l.pack_b(yb, kChunk, live ? len : kChunk, lines, plan, bits, panel, stride, stream, !live);
 }
 
 void reduce_mod(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t) {

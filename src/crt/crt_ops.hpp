@@ -14,7 +14,7 @@ namespace bf16x::crt {
 void load_scaled(const float* x, int len, double f1, double f2, Scaled kind, double* out);
 void load_scaled(const double* x, int len, double f1, double f2, Scaled kind, double* out);
 
-// yb[r kcp + l] = the same of x[r + l ld], r < rows (<= 32), l < len: `rows` lines that run across memory.
+// yb[r kcp + l] = the same of x[r + l ld], r < rows, l < len: `rows` lines that run across memory.
 void load_scaled_across(const float* x, std::int64_t ld, int rows, int len, const double* f1, const double* f2,
                         Scaled kind, double* yb, int kcp);
 void load_scaled_across(const double* x, std::int64_t ld, int rows, int len, const double* f1, const double* f2,
@@ -38,6 +38,12 @@ void residues(const double* y, int len, double p, double invp, double hi, double
 // whole zero-padded ones (every k up to kcp; len is not read).
 void pack_panel(bool of_a, bool live, const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits,
                 std::int8_t* panel, std::size_t stride, bool stream = false);
+// One 64-k chunk of an A (of_a) or B panel, as pack_panel packs it: yb holds the chunk's 64 values of each line
+// (line r at yb + 64 r, len of them live), panel points at the chunk's place in the panel (64 x 32 bytes per chunk
+// on, in both layouts), and an A panel's row sums are added into carry[t * 32 + r] (t: the plan's modulus, or 0 for
+// the digits), for the caller to write after the last chunk (B: carry is null).
+void pack_chunk(bool of_a, bool live, const double* yb, int len, int lines, const CrtPlan* plan, int bits,
+                std::int8_t* panel, std::size_t stride, bool stream, std::int32_t* carry);
 
 // acc[e] = symmetric residue of acc[e] modulo p_t.
 void reduce_mod(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t);
