@@ -487,7 +487,8 @@ std::uint64_t fill_caches(const CrtCall<T>& c, const ThreadSpace& ws, const CrtP
   // each line before its write (crt_ops.hpp).
   const bool stream = c.cache.a + c.cache.b > cpu::cache_sizes().l2;
   std::uint64_t bytes = 0;
-  util::share_loop(c.kb * np, util::Schedule::static_, 1, [&](std::int64_t job) {
+  // Jobs of unequal size (A's groups of panels first): handed out one at a time, not in equal shares of the count.
+  util::share_loop(c.kb * np, util::Schedule::dynamic, 1, [&](std::int64_t job) {
     const std::int64_t kk = job / np;
     const auto [l0, len, kcp] = c.kblock(kk);
     const bool of_a = job % np < na;
