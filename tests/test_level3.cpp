@@ -1064,7 +1064,7 @@ Spec sweep_spec(Rt rt, const Opt& o, int layout, int idx) {
   s.o = o;
   s.o.layout = layout;
   const bool nk = triangle_out(rt);
-  const Shape sh = (nk ? kShapesNK : kShapesMN)[idx % 9];
+  const Shape sh = nk ? kShapesNK[idx % 9] : kShapesMN[idx % 9];
   if (nk)
     s.n = sh.a, s.k = sh.b;
   else

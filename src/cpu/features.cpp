@@ -20,7 +20,7 @@ struct Leaf7 {
 };
 
 bool cpuid_count(unsigned leaf, unsigned sub, unsigned& a, unsigned& b, unsigned& c, unsigned& d) {
-  if (__get_cpuid_max(0, nullptr) < leaf) return false;
+  if (unsigned(__get_cpuid_max(0, nullptr)) < leaf) return false;
   __cpuid_count(leaf, sub, a, b, c, d);
   return true;
 }
