@@ -21,7 +21,7 @@ struct CrtLoops {
                            Scaled kind, double* yb, int kcp);
   void (*residues)(const double* y, int len, double p, double invp, double hi, double lo, int bits, std::int8_t* out);
   // pack_panel (crt_ops.hpp): the whole padded panels (pad, len = kcp) or the live ones (not pad); pack_a's row
-  // sums added into carry[t * 32 + r] where it is not null (pack_a_chunks), else written after the panel's kcp.
+  // sums added into carry[t * 32 + r] where it is not null (pack_chunk), else written after the panel's kcp.
   void (*pack_a)(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,
                  std::size_t stride, bool stream, bool pad, std::int32_t* carry);
   void (*pack_b)(const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits, std::int8_t* panel,

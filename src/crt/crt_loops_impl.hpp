@@ -66,47 +66,42 @@ void load_across_column(const T* x, int rows, const double* f1, const double* f2
   for (int r = 0; r < rows; ++r) out[r] = scaled_one(double(x[r]), f1[r], f2[r], kind);
 }
 
-// yb[r kcp + l] = the scaled element (r, l) = x[r + l ld], r < rows, l < len: the lines run across memory, so eight
-// (AVX-512) or four (AVX2) of them are computed along the contiguous direction and transposed into yb in registers
-// (through a small buffer without AVX2, and for the last few lines or elements).
+#ifdef __AVX2__
+// The VD::kLanes x VD::kLanes block v (v[q]: element q of each line) transposed in place (v[r]: line r).
+#ifdef __AVX512F__
+inline void transpose_lanes(__m512d* v) { pack::transpose8(v); }
+#else
+inline void transpose_lanes(__m256d* v) {
+  const __m256d t0 = _mm256_unpacklo_pd(v[0], v[1]), t1 = _mm256_unpackhi_pd(v[0], v[1]);
+  const __m256d t2 = _mm256_unpacklo_pd(v[2], v[3]), t3 = _mm256_unpackhi_pd(v[2], v[3]);
+  v[0] = _mm256_permute2f128_pd(t0, t2, 0x20), v[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+  v[2] = _mm256_permute2f128_pd(t0, t2, 0x31), v[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
+}
+#endif
+#endif
+
+// yb[r kcp + l] = the scaled element (r, l) = x[r + l ld], r < rows, l < len: the lines run across memory, so
+// VD::kLanes of them (eight with AVX-512, four with AVX2) are computed along the contiguous direction and transposed
+// into yb in registers (through a small buffer without AVX2, and for the last few lines or elements).
 template <typename T>
 void load_across_loop(const T* x, std::int64_t ld, int rows, int len, const double* f1, const double* f2, Scaled kind,
                       double* yb, int kcp) {
   int lb = 0;
-#ifdef __AVX512F__
-  const int rows8 = rows / 8 * 8;
-  for (; lb + 8 <= len; lb += 8) {
-    for (int r0 = 0; r0 < rows8; r0 += 8) {
-      const __m512d a = _mm512_loadu_pd(f1 + r0), b = _mm512_loadu_pd(f2 + r0);
-      __m512d v[8];
-      for (int q = 0; q < 8; ++q) v[q] = scaled(x + r0 + (lb + q) * ld, a, b, kind);
-      pack::transpose8(v);
-      for (int r = 0; r < 8; ++r) _mm512_storeu_pd(yb + std::size_t(r0 + r) * kcp + lb, v[r]);
+#ifdef __AVX2__
+  constexpr int kL = VD::kLanes;
+  const int whole = rows / kL * kL;  // lines in whole groups of kL
+  for (; lb + kL <= len; lb += kL) {
+    for (int r0 = 0; r0 < whole; r0 += kL) {
+      const VD::reg a = VD::load(f1 + r0), b = VD::load(f2 + r0);
+      VD::reg v[kL];
+      for (int q = 0; q < kL; ++q) v[q] = scaled(x + r0 + (lb + q) * ld, a, b, kind);
+      transpose_lanes(v);
+      for (int r = 0; r < kL; ++r) VD::store(yb + std::size_t(r0 + r) * kcp + lb, v[r]);
     }
-    for (int q = 0; q < 8 && rows8 < rows; ++q) {
-      double t[8];
-      load_across_column(x + rows8 + (lb + q) * ld, rows - rows8, f1 + rows8, f2 + rows8, kind, t);
-      for (int r = rows8; r < rows; ++r) yb[std::size_t(r) * kcp + lb + q] = t[r - rows8];
-    }
-  }
-#elif defined(__AVX2__)
-  // Four lines by four elements a step, transposed in registers.
-  const int rows4 = rows / 4 * 4;
-  for (; lb + 4 <= len; lb += 4) {
-    for (int r0 = 0; r0 < rows4; r0 += 4) {
-      const __m256d a = _mm256_loadu_pd(f1 + r0), b = _mm256_loadu_pd(f2 + r0);
-      __m256d v[4];
-      for (int q = 0; q < 4; ++q) v[q] = scaled(x + r0 + (lb + q) * ld, a, b, kind);  // element q of lines r0..
-      const __m256d t0 = _mm256_unpacklo_pd(v[0], v[1]), t1 = _mm256_unpackhi_pd(v[0], v[1]);
-      const __m256d t2 = _mm256_unpacklo_pd(v[2], v[3]), t3 = _mm256_unpackhi_pd(v[2], v[3]);
-      const __m256d line[4] = {_mm256_permute2f128_pd(t0, t2, 0x20), _mm256_permute2f128_pd(t1, t3, 0x20),
-                               _mm256_permute2f128_pd(t0, t2, 0x31), _mm256_permute2f128_pd(t1, t3, 0x31)};
-      for (int r = 0; r < 4; ++r) _mm256_storeu_pd(yb + std::size_t(r0 + r) * kcp + lb, line[r]);
-    }
-    for (int q = 0; q < 4 && rows4 < rows; ++q) {
-      double t[4] = {};
-      load_across_column(x + rows4 + (lb + q) * ld, rows - rows4, f1 + rows4, f2 + rows4, kind, t);
-      for (int r = rows4; r < rows; ++r) yb[std::size_t(r) * kcp + lb + q] = t[r - rows4];
+    for (int q = 0; q < kL && whole < rows; ++q) {
+      double t[kL] = {};
+      load_across_column(x + whole + (lb + q) * ld, rows - whole, f1 + whole, f2 + whole, kind, t);
+      for (int r = whole; r < rows; ++r) yb[std::size_t(r) * kcp + lb + q] = t[r - whole];
     }
   }
 #endif

@@ -36,23 +36,26 @@ void residues(const double* y, int len, double p, double invp, double hi, double
   crt_loops().residues(y, len, p, invp, hi, lo, bits, out);
 }
 
-void pack_panel(bool of_a, bool live, const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits,
-                std::int8_t* panel, std::size_t stride, bool stream) {
+namespace {
+// pack_panel and pack_chunk: A panels (their row sums into carry where it is not null) or B panels of kcp k.
+void pack(bool of_a, bool live, const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits,
+          std::int8_t* panel, std::size_t stride, bool stream, std::int32_t* carry) {
   const CrtLoops& l = crt_loops();
   if (of_a)
-    l.pack_a(yb, kcp, live ? len : kcp, lines, plan, bits, panel, stride, stream, !live, nullptr);
+    l.pack_a(yb, kcp, live ? len : kcp, lines, plan, bits, panel, stride, stream, !live, carry);
   else
     l.pack_b(yb, kcp, live ? len : kcp, lines, plan, bits, panel, stride, stream, !live);
+}
+}  // namespace
+
+void pack_panel(bool of_a, bool live, const double* yb, int kcp, int len, int lines, const CrtPlan* plan, int bits,
+                std::int8_t* panel, std::size_t stride, bool stream) {
+  pack(of_a, live, yb, kcp, len, lines, plan, bits, panel, stride, stream, nullptr);
 }
 
 void pack_chunk(bool of_a, bool live, const double* yb, int len, int lines, const CrtPlan* plan, int bits,
                 std::int8_t* panel, std::size_t stride, bool stream, std::int32_t* carry) {
-  constexpr int kChunk = engine::int8::kKChunk;
-  const CrtLoops& l = crt_loops();
-  if (of_a)
-    l.pack_a(yb, kChunk, live ? len : kChunk, lines, plan, bits, panel, stride, stream, !live, carry);
-  else
-    l.pack_b(yb, kChunk, live ? len : kChunk, lines, plan, bits, panel, stride, stream, !live);
+  pack(of_a, live, yb, engine::int8::kKChunk, len, lines, plan, bits, panel, stride, stream, carry);
 }
 
 void reduce_mod(std::int32_t* acc, std::size_t count, const CrtPlan& plan, int t) {
