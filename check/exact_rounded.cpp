@@ -33,6 +33,7 @@ struct ExactTerms {
   T rounded() {
     mpfr_sum(sum, ptrs.data(), (unsigned long)used, MPFR_RNDN);  // exact at 8000 bits
     used = 0;
+    if (mpfr_zero_p(sum)) return T(0);  // an exact zero is +0 (MPFR's sum of -0 terms alone is -0), as documented
     if constexpr (std::is_same_v<T, double>)
       return mpfr_get_d(sum, MPFR_RNDN);
     else

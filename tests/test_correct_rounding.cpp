@@ -23,14 +23,14 @@
 namespace bf16x::test {
 namespace {
 
-enum class Cls { uniform, loguniform, phi05, phi4, cancel, graded, huge, subnormal, ties, triangular };
+enum class Cls { uniform, loguniform, phi05, phi4, cancel, graded, huge, subnormal, ties, triangular, bottom };
 const char* cls_name(Cls c) {
-  static const char* const names[] = {"uniform", "loguniform", "phi0.5",    "phi4", "cancel",
-                                      "graded",  "2^+-1000",   "subnormal", "ties", "triangular"};
+  static const char* const names[] = {"uniform",  "loguniform", "phi0.5", "phi4",       "cancel", "graded",
+                                      "2^+-1000", "subnormal",  "ties",   "triangular", "bottom"};
   return names[int(c)];
 }
-constexpr Cls kClasses[] = {Cls::uniform, Cls::loguniform, Cls::phi05,     Cls::phi4, Cls::cancel,
-                            Cls::graded,  Cls::huge,       Cls::subnormal, Cls::ties, Cls::triangular};
+constexpr Cls kClasses[] = {Cls::uniform, Cls::loguniform, Cls::phi05, Cls::phi4,       Cls::cancel, Cls::graded,
+                            Cls::huge,    Cls::subnormal,  Cls::ties,  Cls::triangular, Cls::bottom};
 
 template <typename T>
 int mode_of() {
@@ -111,6 +111,12 @@ void fill_class(Problem<T>& p, Cls c, std::uint64_t seed) {
       fill([&](std::int64_t, std::int64_t, bool) { return std::ldexp(u(rng), dbl ? -537 : -70); });
       for (std::int64_t j = 0; j < p.n; ++j)
         for (std::int64_t i = 0; i < p.m; ++i) set_c(p, i, j, T(std::ldexp(u(rng), dbl ? -1060 : -140)));
+      break;
+    case Cls::bottom:  // op(A) and C near the bottom of the range (FP64): values normal, below 2^-960 (the frame)
+      fill(
+          [&](std::int64_t, std::int64_t, bool is_a) { return is_a ? std::ldexp(u(rng), dbl ? -985 : -100) : u(rng); });
+      for (std::int64_t j = 0; j < p.n; ++j)
+        for (std::int64_t i = 0; i < p.m; ++i) set_c(p, i, j, T(std::ldexp(u(rng), dbl ? -986 : -101)));
       break;
     case Cls::triangular:  // upper triangular op(A) and op(B): below the diagonal every product is exactly zero
       fill([&](std::int64_t r, std::int64_t q, bool is_a) { return (is_a ? q >= r : r <= q) ? u(rng) : 0.0; });
@@ -391,6 +397,77 @@ TYPED_TEST(CorrectRounding, SpecialValues) {
   for (const std::int64_t k : {40, 12}) special_values<TypeParam>(k);  // a call of 1200 and of 360 multiply-adds
 }
 
+// k = 1 with alpha = +-1 and beta in {0, +-1} (LAPACK's rank-1 updates) takes one FMA an entry (cr/rank_one_impl.hpp)
+// where the kernels have FMAs: every class (and the subnormal class's products and C that round to zero, their sign),
+// every kernel level, both layouts and transposes, the contiguous columns of the vector loop and strided ones: the
+// exact rounding. Then the entries the FMA leaves: exact zeros (a b = c, and -0 products beside a -0 C: +0), and NaN
+// and Inf, which are IEEE's as the tiles form them, alpha (a b) + beta c0 in FP64 arithmetic (docs/numerics.md
+// "Specials": an overflowing product beside -Inf in C is NaN).
+template <typename T>
+T host_value(T alpha, T a, T b, T beta, T c) {
+  volatile double ab = double(a) * double(b);  // no contraction: the multiplication, then the addition
+  volatile double head = double(alpha) * ab;
+  return beta == 0 ? T(head) : T(head + double(beta) * double(c));
+}
+
+TYPED_TEST(CorrectRounding, RankOneUpdates) {
+  using T = TypeParam;
+  const T ab[][2] = {{T(1), T(0)}, {T(-1), T(1)}, {T(1), T(-1)}, {T(-1), T(0)}};
+  int seed = 300;
+  for (const int e : cr_engines())
+    for (Cls c : kClasses) {
+      if (c == Cls::ties) continue;  // (k = 4 n)
+      for (const auto& x : ab)
+        for (const int layout : {BF16X_COL_MAJOR, BF16X_ROW_MAJOR})
+          for (const int ta : {BF16X_NO_TRANS, BF16X_TRANS}) {
+            // op(A)'s column and C's columns contiguous (column-major, A not transposed) or strided, padded or not
+            ++seed;
+            Problem<T> p(37, 29, 1, layout, ta, seed % 3 ? BF16X_NO_TRANS : BF16X_TRANS, seed, seed % 2);
+            fill_class(p, c, seed);
+            p.alpha = x[0], p.beta = x[1];
+            const std::string what = std::string(cls_name(c)) + " engine " + std::to_string(e) + " alpha " +
+                                     std::to_string(double(p.alpha)) + " beta " + std::to_string(double(p.beta)) +
+                                     " layout " + std::to_string(layout) + " ta " + std::to_string(ta);
+            EXPECT_EQ(mismatches(p, e, what), 0) << what;
+          }
+    }
+  const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+  const T big = T(sizeof(T) == 8 ? 0x1p600 : 0x1p70), tiny = T(sizeof(T) == 8 ? 0x1p-600 : 0x1p-80);
+  const T as[] = {T(0.75), T(-0.0), T(0.0), tiny, T(-3), inf, nan, big, T(1) / 3};
+  const T bs[] = {T(0.5), T(-1), T(1), -tiny, T(0.0), big, T(-0.0)};
+  for (const int e : cr_engines())
+    for (const auto& x : ab) {
+      const std::int64_t m = std::size(as), n = std::size(bs);
+      Problem<T> p(m, n, 1, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 7);
+      set_ops(
+          p, [&](std::int64_t i, std::int64_t) { return as[i]; }, [&](std::int64_t, std::int64_t j) { return bs[j]; });
+      for (std::int64_t j = 0; j < n; ++j)
+        for (std::int64_t i = 0; i < m; ++i) {
+          const T prod = as[i] * bs[j];  // exact but where it rounds (tiny, big, 1/3)
+          // every fourth entry: the product itself (an exact zero where alpha = beta), -0, -Inf or a small value
+          const T cv = (i + j) % 4 == 0 ? prod : (i + j) % 4 == 1 ? T(-0.0) : (i + j) % 4 == 2 ? -inf : T(0.125);
+          set_c(p, i, j, cv);
+        }
+      p.alpha = x[0], p.beta = x[1];
+      const check::Mat<T> want = check::exact_rounded_gemm<T>(p.opa, p.opb, p.alpha, p.beta, p.c0);
+      ASSERT_EQ(p.run(mode_of<T>(), e), BF16X_OK);
+      for (std::int64_t j = 0; j < n; ++j)
+        for (std::int64_t i = 0; i < m; ++i) {
+          const T a = as[i], b = bs[j], cv = p.c0(i, j), got = p.cval(i, j);
+          const bool special = !std::isfinite(a) || !std::isfinite(b) || (p.beta != 0 && !std::isfinite(cv));
+          const T exp = special ? host_value(p.alpha, a, b, p.beta, cv) : want(i, j);
+          const std::string where = "engine " + std::to_string(e) + " alpha " + std::to_string(double(p.alpha)) +
+                                    " beta " + std::to_string(double(p.beta)) + " C(" + std::to_string(i) + "," +
+                                    std::to_string(j) + ")";
+          if (std::isnan(exp)) {
+            EXPECT_TRUE(std::isnan(got)) << where;
+          } else {
+            EXPECT_EQ(bits(got), bits(exp)) << where << ": " << got << " against " << exp;
+          }
+        }
+    }
+}
+
 }  // namespace
 }  // namespace bf16x::test
 
@@ -564,7 +641,7 @@ TEST(CorrectRoundingKernels, RowDecisionsAreTheEntryDecisions) {
     ASSERT_NE(kern.decide_rows_d, nullptr);
     ASSERT_NE(kern.decide_rows_f, nullptr);
     for (const bool fp64 : {true, false}) {
-      std::int64_t decided = 0, undecided = 0;
+      std::int64_t decided = 0, undecided = 0, in_frame = 0;
       for (int trial = 0; trial < 3000; ++trial) {
         const int count = kern.mr * kern.nr;
         const std::int64_t k = 1 + pick(rng) * 37;
@@ -576,8 +653,14 @@ TEST(CorrectRoundingKernels, RowDecisionsAreTheEntryDecisions) {
           // t from just above |s| (cancellation-free: decided) to far above it (heavy cancellation: undecided)
           t[e] = std::fabs(s[e]) * (1 + std::ldexp(std::fabs(u(rng)), int(std::fabs(u(rng)) * 110)));
           c[e] = s[e] * u(rng) * (fp64 ? 0x1p-60 : 0.0);
-          scale[e] = pick(rng) < 90 ? int(u(rng) * 300) : int(u(rng) * 2200);
-          c0[e] = pick(rng) < 95 ? u(rng) * std::ldexp(1.0, int(u(rng) * 50) + scale[e] / 2) : HUGE_VAL;
+          // scales near 0, anywhere, and at the bottom of the range (values below 2^-960: the frame decision)
+          const int where = pick(rng);
+          scale[e] = where < 75 ? int(u(rng) * 300) : where < 85 ? int(u(rng) * 2200) : -975 + int(u(rng) * 30);
+          // C far from the products' value, near it (in the frame: a value below 2^-960 with its C term), or Inf
+          const int cterm = pick(rng);
+          c0[e] = cterm < 60   ? u(rng) * std::ldexp(1.0, int(u(rng) * 50) + scale[e] / 2)
+                  : cterm < 95 ? u(rng) * std::ldexp(std::fabs(s[e]), int(u(rng) * 4) + scale[e])
+                               : HUGE_VAL;
           if (pick(rng) < 2) s[e] = std::numeric_limits<double>::quiet_NaN();
           if (!fp64) c0[e] = double(float(c0[e]));
           const int e1 = scale[e] / 2;
@@ -604,14 +687,18 @@ TEST(CorrectRoundingKernels, RowDecisionsAreTheEntryDecisions) {
                                     << " s " << s[e] << " t " << t[e] << " scale " << scale[e];
           if (scalar) {
             EXPECT_EQ(std::memcmp(&want, &out[e], sizeof want), 0) << kern.isa << " trial " << trial;
+            if (fp64 && want != 0 && std::fabs(want) < 0x1p-960) ++in_frame;
           }
           ++(scalar ? decided : undecided);
         }
       }
       EXPECT_GT(decided, 1000) << kern.isa;
       EXPECT_GT(undecided, 1000) << kern.isa;
-      std::printf("kernels %s %s: %lld decided, %lld undecided, the same by rows and by entries\n", kern.isa,
-                  fp64 ? "FP64" : "FP32", (long long)decided, (long long)undecided);
+      if (fp64) {
+        EXPECT_GT(in_frame, 100) << kern.isa;  // decided in the frame of the scaled products
+      }
+      std::printf("kernels %s %s: %lld decided (%lld below 2^-960), %lld undecided, the same by rows and by entries\n",
+                  kern.isa, fp64 ? "FP64" : "FP32", (long long)decided, (long long)in_frame, (long long)undecided);
     }
   }
 }

@@ -331,12 +331,55 @@ auto decide_for(const TileKernels& kern, bool complex) {
     return complex ? kern.decide2_f : kern.decide_f;
 }
 
+// A real FP64 call with k = 1, alpha = +-1 and beta in {0, +-1} (LAPACK's rank-1 updates): each entry's value
+// alpha a b + beta c0 is what one FMA rounds once (TileKernels::rank_one), so the FMA unit gives the correctly
+// rounded entry, subnormal results included (a lower operand's skipped products are its packed zeros). An entry
+// whose FMA gives zero goes to the exact sum, which tells fp64cr's exact zero (+0) from a value that rounds to zero
+// (its sign); NaN and Inf to the entry rules of the tiles (docs/numerics.md "Specials"): each entry is the tiles'
+// own. False: the call is not of this kind.
+template <typename T>
+bool rank_one_by_fma(const pack::GemmArgs<T>& g, const TileKernels& kern, CrConfig& cfg) {
+  if constexpr (!std::is_same_v<T, double>) {
+    return false;
+  } else {
+    const double alpha = g.alpha, beta = g.beta;
+    if (g.k != 1 || std::fabs(alpha) != 1 || !(beta == 0 || std::fabs(beta) == 1)) return false;
+    const Terms terms{{alpha, 0}, {beta, 0}, 1, true};
+    const std::int64_t rs = g.c_row_major ? g.ldc : 1, cs = g.c_row_major ? 1 : g.ldc;
+    std::uint64_t exact = 0;
+    for (std::int64_t j = 0; j < g.n; ++j) {
+      const pack::Span rows = pack::col_in_part(g.part, j, 0, g.m);
+      const double b = g.b(0, j);
+      for (std::int64_t i = rows.lo; i < rows.hi; ++i) {
+        i += kern.rank_one(rows.hi - i, &g.a.data[i * g.a.row_step()], g.a.row_step(), b, alpha, beta,
+                           &g.c[i * rs + j * cs], rs);
+        if (i == rows.hi) break;
+        const double a = g.a(i, 0);
+        const double c0[2] = {beta != 0 ? g.c[i * rs + j * cs] : 0.0, 0};
+        const std::int64_t cols[2] = {j, j};
+        double& cij = g.c[i * rs + j * cs];
+        if (!std::isfinite(a) || !std::isfinite(b) || !std::isfinite(c0[0])) {
+          cij = round_nonfinite(g.a, g.b, i, cols, terms, c0);
+        } else {  // zero (the exact sum's sign), or the exact value past the range (the exact sum's +-Inf)
+          cij = round_exactly(g.a, g.b, i, cols, terms, c0);
+          ++exact;
+        }
+      }
+    }
+    cfg.exact_entries += exact;
+    cfg.phases.bytes_scan += sizeof(double) * std::uint64_t(g.m + g.n);
+    cfg.phases.bytes_write += sizeof(double) * std::uint64_t(g.m) * std::uint64_t(g.n) * (beta != 0 ? 2 : 1);
+    return true;
+  }
+}
+
 }  // namespace
 
 template <typename T>
 util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
   if (!std::isfinite(double(g.alpha)) || (g.beta != T(0) && !std::isfinite(double(g.beta))))
     return util::DriverStatus::nonfinite_input;
+  if (rank_one_by_fma(g, tile_kernels(cfg.level), cfg)) return util::DriverStatus::ok;
   // Fewer columns than a tile has (LAPACK's B - A X with one or two right-hand sides): C^T = op(B)^T op(A)^T fills
   // the tiles' vector lanes instead of leaving most of them empty, and its rows of undecided entries take the
   // exact sums a row at a time. Each entry's value is the same, so is its rounding.

@@ -54,6 +54,50 @@ inline double half_gap(double x, int digits) {
   return pow2(e - digits - (power ? 1 : 0));
 }
 
+// A scalar |v| in {0} or [2^-20, 2^20]: alpha and beta for which round_in_frame's products stay normal.
+inline bool moderate(double v) {
+  const double a = std::fabs(v);
+  return a == 0 || (a >= 0x1p-20 && a <= 0x1p20);
+}
+
+// round_from_sums<double, 1> where the value lies below 2^-960 in true units and the scale is negative (operands
+// near the bottom of the range, LAPACK's scaled test matrices): the same decision in the frame of the scaled products
+// (value / 2^scale), as round_parts makes it, for a candidate normal in true units. C's term comes into the frame
+// exactly (times 2^-scale >= 1, below 2^1000); the checks keep every value and TwoProd error the decision forms in
+// FP64's normal range, so no step raises the underflow or overflow flag. decide_rows' frame_lanes makes the same
+// checks and operations in the same order.
+inline std::optional<double> round_in_frame(const EntrySums& q, const Terms& x, double c0) {
+  const double k = double(x.k), w = x.w[0], beta = x.beta[0];
+  if (w == 0 || !moderate(w) || !moderate(beta) || q.scale >= 0 || q.scale < -kScaleRange) return std::nullopt;
+  const int e1 = q.scale / 2;  // scale2's factors
+  const double f1 = pow2(e1), f2 = pow2(q.scale - e1), g1 = pow2(-e1), g2 = pow2(e1 - q.scale);
+  const double as = std::fabs(q.s), ac = std::fabs(q.c);
+  if (!(as >= 0x1p-880 && as < 0x1p1000) || !(q.t >= 0x1p-800 && q.t < 0x1p1000) ||
+      !(ac == 0 || (ac >= 0x1p-900 && ac < 0x1p1000)))
+    return std::nullopt;
+  double cf = 0;
+  if (beta != 0) {
+    if (!(std::fabs(c0) < 0x1p1000 * f1 * f2)) return std::nullopt;
+    cf = c0 * g1 * g2;
+    if (cf != 0 && std::fabs(cf) < 0x1p-880) return std::nullopt;
+  }
+  const double rel = x.dd ? (76 * k * k + 3.2 * k) * kU * kU : 1.02 * (k + 1) * kU;
+  const double hi0 = w * q.s, lo0 = std::fma(w, q.s, -hi0), lo1 = w * q.c;
+  const double hi1 = beta * cf, lo2 = std::fma(beta, cf, -hi1);
+  const double err = 16 * kEta + std::fabs(w) * ((rel * q.t + 16 * k * kEta) * (1 + 4 * kU) + 4 * kEta);
+  const TwoSum h = two_sum(hi0, hi1);
+  const double l = 0.0 + lo0 + lo1 + lo2 + h.lo;
+  const double labs = 0.0 + std::fabs(lo0) + std::fabs(lo1) + std::fabs(lo2) + std::fabs(h.lo);
+  const TwoSum v = two_sum(h.hi, l);
+  const double bound = (err + kU * std::fabs(lo1) + (4 + 0.1) * kU * labs) * (1 + 8 * kU);
+  const double mag = std::fabs(v.hi);
+  if (!std::isfinite(v.hi) || !std::isfinite(bound) || !(mag >= 0x1p-960 && mag < 0x1p1000) ||
+      !(mag >= 0x1p-1022 * g1 * g2))  // the candidate normal in true units: the frame's gaps are the true ones
+    return std::nullopt;
+  if ((std::fabs(v.lo) + bound) * (1 + 4 * kU) < half_gap(v.hi, 53)) return v.hi * f1 * f2;
+  return std::nullopt;
+}
+
 // R: the number of sums and C terms in use (1: a real GEMM, 2: a part of a complex one).
 template <typename T, int R>
 std::optional<T> round_from_sums(const EntrySums (&e)[2], const Terms& x, const double (&c0)[2]) {
@@ -101,7 +145,11 @@ std::optional<T> round_from_sums(const EntrySums (&e)[2], const Terms& x, const 
   if (!std::isfinite(v.hi) || !std::isfinite(w)) return std::nullopt;
   const double mag = std::fabs(v.hi);
   if constexpr (is_double) {
-    if (mag < 0x1p-960 || mag >= 0x1p1022) return std::nullopt;
+    if (mag < 0x1p-960) {
+      if constexpr (R == 1) return round_in_frame(e[0], x, c0[0]);
+      return std::nullopt;
+    }
+    if (mag >= 0x1p1022) return std::nullopt;
     // v.hi = RN(h + l): the candidate, when the value lies strictly inside its rounding interval
     if ((std::fabs(v.lo) + w) * (1 + 4 * kU) < half_gap(v.hi, 53)) return v.hi;
   } else {
@@ -263,6 +311,57 @@ int round_lanes(typename V::reg vh, typename V::reg vl, typename V::reg bound, i
   return ok;
 }
 
+// round_in_frame on the lanes of `lanes` (round_lanes' FP64 lanes left below 2^-960 in true units): the same checks
+// and operations in the same order, lane by lane, on the loaded sums, scale factors and C terms; the other lanes
+// compute on harmless values (sums 1, factors 1, no C term). Returns the lanes it decided, their roundings in out.
+template <typename V>
+int frame_lanes(int lanes, typename V::reg sv, typename V::reg cv, typename V::reg tv, typename V::reg f1,
+                typename V::reg f2, typename V::reg cz, const Terms& x, double* out) {
+  using R = typename V::reg;
+  const double k = double(x.k);
+  if (x.w[0] == 0 || !moderate(x.w[0]) || !moderate(x.beta[0])) return 0;
+  const R zero = V::zero(), one = V::set1(1.0);
+  lanes &= V::lt(f2, one);  // a negative scale (f2 = 2^(scale - scale / 2))
+  f1 = V::select(lanes, f1, one), f2 = V::select(lanes, f2, one);
+  const R g1 = V::inverse_power(f1), g2 = V::inverse_power(f2);
+  const R as = V::abs(sv), ac = V::abs(cv);
+  lanes &= V::le(V::set1(0x1p-880), as) & V::lt(as, V::set1(0x1p1000)) & V::le(V::set1(0x1p-800), tv) &
+           V::lt(tv, V::set1(0x1p1000)) &
+           (V::eq(ac, zero) | (V::le(V::set1(0x1p-900), ac) & V::lt(ac, V::set1(0x1p1000))));
+  R cf = zero;
+  if (x.beta[0] != 0) {
+    lanes &= V::lt(V::abs(cz), V::mul(V::mul(V::set1(0x1p1000), f1), f2));
+    cf = V::mul(V::mul(V::select(lanes, cz, zero), g1), g2);
+    const R acf = V::abs(cf);
+    lanes &= V::eq(acf, zero) | V::le(V::set1(0x1p-880), acf);
+  }
+  if (!lanes) return 0;
+  sv = V::select(lanes, sv, one), cv = V::select(lanes, cv, zero), tv = V::select(lanes, tv, one);
+  cf = V::select(lanes, cf, zero), f1 = V::select(lanes, f1, one), f2 = V::select(lanes, f2, one);
+  const R w = V::set1(x.w[0]), beta = V::set1(x.beta[0]), u = V::set1(kU);
+  const R rel = V::set1(x.dd ? (76 * k * k + 3.2 * k) * kU * kU : 1.02 * (k + 1) * kU);
+  const R hi0 = V::mul(w, sv), lo0 = V::fmsub(w, sv, hi0), lo1 = V::mul(w, cv);
+  const R hi1 = V::mul(beta, cf), lo2 = V::fmsub(beta, cf, hi1);
+  const R er = V::add(V::mul(rel, tv), V::set1(16 * k * kEta));
+  const R err = V::add(V::set1(16 * kEta),
+                       V::mul(V::set1(std::fabs(x.w[0])), V::add(V::mul(er, V::set1(1 + 4 * kU)), V::set1(4 * kEta))));
+  R lo3;
+  const R h = two_sum<V>(hi0, hi1, lo3);
+  const R l = V::add(V::add(V::add(V::add(zero, lo0), lo1), lo2), lo3);
+  const R labs = V::add(V::add(V::add(V::add(zero, V::abs(lo0)), V::abs(lo1)), V::abs(lo2)), V::abs(lo3));
+  R vl;
+  const R vh = two_sum<V>(h, l, vl);
+  const R bound =
+      V::mul(V::add(V::add(err, V::mul(u, V::abs(lo1))), V::mul(V::set1((4 + 0.1) * kU), labs)), V::set1(1 + 8 * kU));
+  const R mag = V::abs(vh);
+  lanes &= finite<V>(vh) & finite<V>(bound) & V::le(V::set1(0x1p-960), mag) & V::lt(mag, V::set1(0x1p1000)) &
+           V::le(V::mul(V::mul(V::set1(0x1p-1022), V::inverse_power(f1)), V::inverse_power(f2)), mag);
+  lanes &= within_half_gap<V>(V::mul(V::add(V::abs(vl), bound), V::set1(1 + 4 * kU)), vh, 0x1p-53);
+  // the candidate in true units, exactly (normal there), on the decided lanes only
+  V::store(out, V::select(lanes, V::mul(V::mul(V::select(lanes, vh, zero), f1), f2), V::load(out)));
+  return lanes;
+}
+
 template <typename V, typename T>
 std::uint64_t decide_rows(int rows, const double* s, const double* c, const double* t, const double* f1,
                           const double* f2, const double* c0, const Terms& x, double* out) {
@@ -282,8 +381,9 @@ std::uint64_t decide_rows(int rows, const double* s, const double* c, const doub
     // runtime reports (gfortran at STOP). Lanes with t = 0 are left to the entry decision for the same reason (their
     // bound's terms are subnormal): round_c_terms takes most of them before any decision.
     R hi0 = zero, lo0 = zero, lo1 = zero, err = V::set1(16 * kEta);
+    R sv = zero, cv = zero, tv = zero, g1 = zero, g2 = zero;
     if (x.w[0] != 0) {
-      R sv = V::load(s + o), cv = V::load(c + o), tv = V::load(t + o), g1 = V::load(f1 + o), g2 = V::load(f2 + o);
+      sv = V::load(s + o), cv = V::load(c + o), tv = V::load(t + o), g1 = V::load(f1 + o), g2 = V::load(f2 + o);
       ok = finite<V>(sv) & finite<V>(cv) & finite<V>(tv) & finite<V>(g1) & finite<V>(g2) & V::lt(zero, tv);
       const R one = V::set1(1.0);
       sv = V::select(ok, sv, zero), cv = V::select(ok, cv, zero), tv = V::select(ok, tv, one);
@@ -294,9 +394,9 @@ std::uint64_t decide_rows(int rows, const double* s, const double* c, const doub
       err = V::add(err, V::mul(aw, V::add(V::mul(er, V::set1(1 + 4 * kU)), V::set1(4 * kEta))));
     }
     const R rounded = V::abs(lo1);
-    R hi1 = zero, lo2 = zero;
+    R hi1 = zero, lo2 = zero, cz = zero;
     if (x.beta[0] != 0) {
-      const R cz = V::select(ok, V::load(c0 + o), zero);
+      cz = V::select(ok, V::load(c0 + o), zero);
       hi1 = V::mul(beta, cz);
       lo2 = V::fmsub(beta, cz, hi1);
     }
@@ -308,7 +408,13 @@ std::uint64_t decide_rows(int rows, const double* s, const double* c, const doub
     const R vh = two_sum<V>(h, l, vl);
     const R bound =
         V::mul(V::add(V::add(err, V::mul(u, rounded)), V::mul(V::set1((4 + 0.1) * kU), labs)), V::set1(1 + 8 * kU));
+    const int in = ok;
     ok = round_lanes<V, T>(vh, vl, bound, ok, out + o);
+    if constexpr (std::is_same_v<T, double>) {
+      // round_from_sums' frame decision for the values below 2^-960 in true units
+      const int below = in & ~ok & finite<V>(vh) & finite<V>(bound) & V::lt(V::abs(vh), V::set1(0x1p-960));
+      if (below && x.w[0] != 0) ok |= frame_lanes<V>(below, sv, cv, tv, g1, g2, cz, x, out + o);
+    }
     decided |= std::uint64_t(unsigned(ok) & ((1u << L) - 1)) << o;
   }
   return decided;

@@ -26,6 +26,12 @@ constexpr int kItemRows = 24;
 // s, c, t: MR x NR, entry (i, j) at i * NR + j.
 using TileSums = void (*)(std::int64_t k, const double* a, const double* b, double* s, double* c, double* t);
 
+// Entries [0, rows) of a column of C, a[i sa] and c[i sc] the i-th: c = fma(alpha a, b, beta c) (beta = 0: alpha a b,
+// c not read) for alpha = +-1 and beta in {0, +-1}, the correctly rounded entry (cr/rank_one_impl.hpp), up to the
+// first entry whose result is zero, NaN or Inf, which is left unwritten: returns its index, rows where none.
+using RankOne = std::int64_t (*)(std::int64_t rows, const double* a, std::int64_t sa, double b, double alpha,
+                                 double beta, double* c, std::int64_t sc);
+
 struct TileKernels {
   TileSums dd;                  // FP64 inputs: s + c
   TileSums plain;               // FP32 inputs: s (c = 0)
@@ -38,8 +44,9 @@ struct TileKernels {
   ExtractRow extract_row;    // the same for a row of a tile's entries, one per lane (null: entry by entry)
   RoundParts<double> round_parts_d;  // its rounding from the parts
   RoundParts<float> round_parts_f;
-  int mr, nr;       // the tile: MR rows of op(A), NR columns of op(B)
-  const char* isa;  // "generic", "avx2", "avx512"
+  RankOne rank_one;  // a real FP64 GEMM with k = 1 (alpha = +-1, beta in {0, +-1}), an FMA an entry
+  int mr, nr;        // the tile: MR rows of op(A), NR columns of op(B)
+  const char* isa;   // "generic", "avx2", "avx512"
 };
 
 const TileKernels& tile_kernels_generic();

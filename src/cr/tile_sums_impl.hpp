@@ -9,6 +9,7 @@
 
 #include "cr/entry_rounding_impl.hpp"
 #include "cr/extract_sum_impl.hpp"
+#include "cr/rank_one_impl.hpp"
 #include "cr/tile_sums.hpp"
 
 // Internal linkage: each ISA file's copy stays its own (an inline function would be one weak symbol for all).
@@ -160,6 +161,7 @@ TileKernels kernels(const char* isa) {
           extract::extract_row<V>,
           decide::round_parts<double>,
           decide::round_parts<float>,
+          rank1::rank_one<V>,
           MR,
           V::kLanes,
           isa};

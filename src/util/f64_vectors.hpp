@@ -71,6 +71,10 @@ struct F64x4 {
   }
   // The power of two of each value's exponent (its sign and mantissa cleared).
   static reg power(reg x) { return _mm256_and_pd(x, _mm256_castsi256_pd(_mm256_set1_epi64x(0x7ff0000000000000ll))); }
+  // 1 / p for each normal power of two p with 1 / p normal, exactly: its exponent field from 2046's.
+  static reg inverse_power(reg p) {
+    return _mm256_castsi256_pd(_mm256_sub_epi64(_mm256_set1_epi64x(2046ll << 52), _mm256_castpd_si256(p)));
+  }
   static reg rint(reg x) { return _mm256_round_pd(x, _MM_FROUND_CUR_DIRECTION); }  // the current rounding mode
   static reg nearest(reg x) { return _mm256_round_pd(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
   static reg trunc(reg x) { return _mm256_round_pd(x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
@@ -138,6 +142,9 @@ struct F64x8 {
   static reg to_float(reg x) { return _mm512_cvtps_pd(_mm512_cvtpd_ps(x)); }
   static reg select(int bits, reg x, reg y) { return _mm512_mask_blend_pd(__mmask8(bits), y, x); }
   static reg power(reg x) { return _mm512_and_pd(x, _mm512_castsi512_pd(_mm512_set1_epi64(0x7ff0000000000000ll))); }
+  static reg inverse_power(reg p) {
+    return _mm512_castsi512_pd(_mm512_sub_epi64(_mm512_set1_epi64(2046ll << 52), _mm512_castpd_si512(p)));
+  }
   static reg rint(reg x) { return _mm512_roundscale_pd(x, _MM_FROUND_CUR_DIRECTION); }
   static reg nearest(reg x) { return _mm512_roundscale_pd(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
   static reg trunc(reg x) { return _mm512_roundscale_pd(x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
