@@ -836,6 +836,83 @@ TEST(CorrectRoundingKernels, ExtractedRowsGiveEachEntryItsOwnParts) {
   if (checked == 0) GTEST_SKIP() << "no vector kernel of the correctly rounded modes on this CPU (generic only)";
 }
 
+// A row's refined parts (TileKernels::refine_row, cr/refine_sum.hpp) lie within their slack of each lane's exact dot
+// product (MPFR), on every vector kernel this CPU runs, k across the vector and block edges, lanes of the extraction's
+// classes; and the rounding from them with that slack (round_parts) is MPFR's rounding of a residual C - a . b
+// wherever it decides, which it must for most lanes (all but those within the slack of a rounding boundary).
+TEST(CorrectRoundingKernels, RefinedPartsLieWithinTheirSlack) {
+  using namespace bf16x::cr;
+  std::mt19937_64 rng(23);
+  std::uniform_real_distribution<double> u(-1, 1);
+  mpfr_t exact, sum, term, diff;
+  mpfr_inits2(2400, exact, sum, term, diff, static_cast<mpfr_ptr>(nullptr));
+  std::vector<double> a, b, col, panel;
+  std::int64_t checked = 0, decided = 0;
+  for (const cpu::Level level : {cpu::Level::avx2, cpu::Level::avx512}) {
+    if (level > cpu::vector_level()) continue;
+    const TileKernels& kern = tile_kernels(level);
+    ASSERT_NE(kern.refine_row, nullptr) << kern.isa;
+    const int L = kern.nr;
+    for (int cls = 0; cls < 3; ++cls)
+      for (std::int64_t k : {1, 2, 3, 8, 17, 40, 50, 333, 1100}) {
+        tame_lines(cls, k, rng, a, b);  // a: the row (stride 3)
+        panel.assign(std::size_t(k * L), 0.0);
+        for (int j = 0; j < L; ++j) {
+          tame_lines((cls + j) % 3, k, rng, col, b);
+          for (std::int64_t l = 0; l < k; ++l) panel[std::size_t(l * L + j)] = b[std::size_t(5 * l)];
+        }
+        double t[kMaxLanes] = {};
+        for (int j = 0; j < L; ++j)
+          for (std::int64_t l = 0; l < k; ++l)
+            t[j] = std::fma(std::fabs(a[std::size_t(3 * l)]), std::fabs(panel[std::size_t(l * L + j)]), t[j]);
+        double parts[kMaxLanes * kRefinedParts], slack[kMaxLanes];
+        kern.refine_row(a.data(), 3, panel.data(), k, (1u << L) - 1, t, parts, slack);
+        for (int j = 0; j < L; ++j) {
+          mpfr_set_zero(exact, 1);
+          for (std::int64_t l = 0; l < k; ++l) {
+            mpfr_set_d(term, a[std::size_t(3 * l)], MPFR_RNDN);
+            mpfr_mul_d(term, term, panel[std::size_t(l * L + j)], MPFR_RNDN);
+            mpfr_add(exact, exact, term, MPFR_RNDN);
+          }
+          const std::string what = std::string(kern.isa) + " class " + std::to_string(cls) + " k " + std::to_string(k) +
+                                   " lane " + std::to_string(j);
+          ASSERT_GE(slack[j], 0.0) << what;  // (every t here above 2^-800)
+          EXPECT_LT(slack[j], std::ldexp(t[j], -100)) << what;
+          mpfr_set_zero(sum, 1);
+          double nonzero[kRefinedParts];
+          int count = 0;
+          for (int q = 0; q < kRefinedParts; ++q) {
+            const double v = parts[j * kRefinedParts + q];
+            mpfr_add_d(sum, sum, v, MPFR_RNDN);
+            if (v != 0) nonzero[count++] = v;
+          }
+          mpfr_sub(diff, sum, exact, MPFR_RNDN);
+          EXPECT_LE(std::fabs(mpfr_get_d(diff, MPFR_RNDU)), slack[j]) << what;
+          ++checked;
+          // C - a . b with C the dot product rounded (a residual of a few ulps) or a random value
+          const double dot = mpfr_get_d(exact, MPFR_RNDN), c = checked % 2 ? dot * (1 + u(rng) * 0x1p-50) : u(rng);
+          if (std::fabs(c) < 0x1p-900) continue;  // (round_parts' C term: in [2^-900, 2^1000))
+          check::Mat<double> ma(1, k), mb(k, 1), mc(1, 1);
+          for (std::int64_t l = 0; l < k; ++l)
+            ma(0, l) = a[std::size_t(3 * l)], mb(l, 0) = panel[std::size_t(l * L + j)];
+          mc(0, 0) = c;
+          const double want = check::exact_rounded_gemm<double>(ma, mb, -1.0, 1.0, mc)(0, 0);
+          const Terms x{{-1, 0}, {1, 0}, k, true};
+          const double c0[2] = {c, 0};
+          double got;
+          if (!kern.round_parts_d(nonzero, count, 0, x, c0, slack[j], got)) continue;
+          ++decided;
+          EXPECT_EQ(std::memcmp(&got, &want, sizeof got), 0) << what << " got " << got << " want " << want;
+        }
+      }
+  }
+  mpfr_clears(exact, sum, term, diff, static_cast<mpfr_ptr>(nullptr));
+  if (checked == 0) GTEST_SKIP() << "no vector kernel of the correctly rounded modes on this CPU (generic only)";
+  std::printf("refined parts: %lld lanes within their slack, %lld residuals decided from them\n", (long long)checked,
+              (long long)decided);
+  EXPECT_GT(decided, checked / 2);
+}
+
 // The rounding from the parts (TileKernels::round_parts_d / _f) against MPFR's rounding of the same exact value
 // (check/exact_rounded.hpp, a 1 x 1 GEMM of the unscaled lines): every decision it makes is the correct rounding,
 // over alpha and beta of every kind, C terms that cancel the product (residuals), and scales that put the value
@@ -896,9 +973,9 @@ TEST(CorrectRoundingKernels, PartsRoundToTheExactRounding) {
           ++tried;
           bool rounded;
           if constexpr (std::is_same_v<T, double>)
-            rounded = kern.round_parts_d(parts, count, scale, x, c0, got);
+            rounded = kern.round_parts_d(parts, count, scale, x, c0, 0.0, got);
           else
-            rounded = kern.round_parts_f(parts, count, scale, x, c0, got);
+            rounded = kern.round_parts_f(parts, count, scale, x, c0, 0.0, got);
           if (!rounded) return;
           ++decided;
           below += std::fabs(want) < std::numeric_limits<T>::min();

@@ -415,6 +415,9 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
     round_parts = kern.round_parts_d;
   else
     round_parts = kern.round_parts_f;
+  // (the slack's term |alpha| slack stays normal for such alpha)
+  const bool refine = std::is_same_v<T, double> && kern.refine_row && std::fabs(double(g.alpha)) >= 0x1p-20 &&
+                      std::fabs(double(g.alpha)) <= 0x1p20;
   const std::int64_t rs = g.c_row_major ? g.ldc : 1, cs = g.c_row_major ? 1 : g.ldc;  // C(i, j) at i rs + j cs
   const auto finish = [&](std::int64_t i0, std::int64_t j0, const double* s, const double* c, const double* t,
                           const Panels& pn) {
@@ -462,14 +465,34 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
           }
         }
       }
-    // The tame entries for the exact value, a row of the tile at a time where most of it is (else one by one).
+    // The tame entries for the exact value, a row of the tile at a time where most of it is (else one by one); FP64
+    // rows first from their refined parts (cr/refine_sum.hpp), which decide all but the entries within their slack
+    // of a rounding boundary.
     for (int ii = 0; exact_rows >> (ii * pn.nr); ++ii) {
-      const unsigned lanes = unsigned(exact_rows >> (ii * pn.nr) & row_bits);
+      unsigned lanes = unsigned(exact_rows >> (ii * pn.nr) & row_bits);
       if (!lanes) continue;
       const std::int64_t i = i0 + ii;
       const int sa = ea[std::size_t(i)];
+      const bool refined = refine && 2 * __builtin_popcount(lanes) >= pn.nr;
+      if (refined) {
+        double rparts[kMaxLanes * kRefinedParts], slack[kMaxLanes];
+        kern.refine_row(pn.row(ii).p, pn.row(ii).stride, pn.b, k, lanes, t + ii * pn.nr, rparts, slack);
+        for (unsigned rest = lanes; rest; rest &= rest - 1) {
+          const int jj = __builtin_ctz(rest);
+          if (slack[jj] < 0) continue;
+          double nonzero[kRefinedParts];
+          int count = 0;
+          for (int q = 0; q < kRefinedParts; ++q)
+            if (rparts[jj * kRefinedParts + q] != 0) nonzero[count++] = rparts[jj * kRefinedParts + q];
+          const std::int64_t j = j0 + jj;
+          T& cij = g.c[i * rs + j * cs];
+          const double c0[2] = {g.beta != T(0) ? double(cij) : 0.0, 0};
+          if (round_parts(nonzero, count, sa + eb[std::size_t(j)], terms, c0, slack[jj], cij)) lanes &= ~(1u << jj);
+        }
+        if (!lanes) continue;
+      }
       double* const room = packs.room_of(omp_get_thread_num());
-      const bool together = 2 * __builtin_popcount(lanes) >= pn.nr;
+      const bool together = refined || 2 * __builtin_popcount(lanes) >= pn.nr;
       double parts[kMaxLanes * kMaxParts];
       int counts[kMaxLanes];
       if (together) kern.extract_row(pn.row(ii).p, pn.row(ii).stride, pn.b, k, lanes, room, parts, counts);

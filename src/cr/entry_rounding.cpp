@@ -63,7 +63,7 @@ T round_extracted(const double* parts, int count, PackedLine a, PackedLine b, in
                   const double (&c0)[2], RoundParts<T> round) {
   if (count >= 0) {
     T out;
-    if (round(parts, count, scale, x, c0, out)) return out;
+    if (round(parts, count, scale, x, c0, 0.0, out)) return out;
   }
   ExactSum acc;
   if (count >= 0) {

@@ -59,7 +59,8 @@ struct PackedLine {
 // dot product (cr/extract_sum.hpp), decided in floating point (true, `out` set) unless the value lies near a rounding
 // boundary or the ends of the range. Compiled per ISA (cr/entry_rounding_impl.hpp): TileKernels::round_parts_d / _f.
 template <typename T>
-using RoundParts = bool (*)(const double* parts, int count, int scale, const Terms& x, const double (&c0)[2], T& out);
+using RoundParts = bool (*)(const double* parts, int count, int scale, const Terms& x, const double (&c0)[2],
+                            double slack, T& out);
 
 // The vector path to an entry's exact value: its dot product in parts by `extract` (cr/extract_sum.hpp), in `room`
 // (2 k + 16 doubles, the calling thread's), rounded by `round`.

@@ -174,9 +174,11 @@ bool decide(const EntrySums (&e)[2], const Terms& x, const double (&c0)[2], T& o
 // product that cancel leave no large error behind), the 2n - 1 TwoSum errors of the n pairs in floating point within
 // (2n + 0.1) u sum |e|. A normal value is decided as round_from_sums decides (FP64 in the frame, whose gaps are the
 // true ones over 2^scale; FP32 in true units), a smaller one on T's subnormal grid; an exact zero (the sum and every
-// error zero) is +0, as the ExactSum gives it (docs/numerics.md "Correctly rounded modes").
+// error zero) is +0, as the ExactSum gives it (docs/numerics.md "Correctly rounded modes"). Parts whose sum lies
+// within slack of the dot product (cr/refine_sum.hpp; 0: exact) add |w| slack to the bound and decide no exact zero.
 template <typename T>
-bool round_parts(const double* parts, int count, int scale, const Terms& x, const double (&c0)[2], T& out) {
+bool round_parts(const double* parts, int count, int scale, const Terms& x, const double (&c0)[2], double slack,
+                 T& out) {
   const auto in_range = [](double v) { return std::fabs(v) >= 0x1p-900 && std::fabs(v) < 0x1p1000; };
   if (scale < -kScaleRange || scale > kScaleRange) return false;
   double f1, f2;  // 2^scale in two steps of one sign
@@ -209,12 +211,14 @@ bool round_parts(const double* parts, int count, int scale, const Terms& x, cons
   for (int i = 1; i < n; ++i) add(hi[i]);
   for (int i = 0; i < n; ++i)
     if (lo[i] != 0) add(lo[i]);  // a zero leaves sum, e and eabs as they are (alpha, beta = +-1: every lo)
-  if (sum == 0 && eabs == 0) {
+  if (sum == 0 && eabs == 0 && slack == 0) {
     out = T(0);
     return true;
   }
   const TwoSum r = two_sum(sum, e);
-  const double mag = std::fabs(r.hi), bound = (2 * n + 0.1) * kU * eabs * (1 + 8 * kU);
+  const double mag = std::fabs(r.hi);
+  double bound = (2 * n + 0.1) * kU * eabs * (1 + 8 * kU);
+  if (slack != 0) bound = (bound + std::fabs(w) * slack) * (1 + 4 * kU);
   if (mag < 0x1p-1000 || mag >= 0x1p1000) return false;
   constexpr bool is_double = std::is_same_v<T, double>;
   constexpr int kMinNormal = is_double ? -1022 : -126, kTiny = is_double ? -1074 : -149;

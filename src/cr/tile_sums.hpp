@@ -16,6 +16,7 @@
 #include "cpu/features.hpp"
 #include "cr/entry_rounding.hpp"
 #include "cr/extract_sum.hpp"
+#include "cr/refine_sum.hpp"
 
 namespace bf16x::cr {
 
@@ -42,6 +43,7 @@ struct TileKernels {
   TileSums dot2;             // the textbook double-double sum (Dot2, s + c, no t): the bench's baseline (cr::dd_gemm)
   ExtractDot extract;        // an undecided entry's exact dot product in parts (cr/extract_sum.hpp)
   ExtractRow extract_row;    // the same for a row of a tile's entries, one per lane (null: entry by entry)
+  RefineRow refine_row;      // FP64 tiles: that row's cheaper first try, within a slack (null: none)
   RoundParts<double> round_parts_d;  // its rounding from the parts
   RoundParts<float> round_parts_f;
   RankOne rank_one;  // a real FP64 GEMM with k = 1 (alpha = +-1, beta in {0, +-1}), an FMA an entry

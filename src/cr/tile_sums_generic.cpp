@@ -77,6 +77,7 @@ const TileKernels& tile_kernels_generic() {
                              dot2_tile,
                              extract::extract_dot<util::F64x1>,
                              nullptr,
+                             nullptr,
                              decide::round_parts<double>,
                              decide::round_parts<float>,
                              rank1::rank_one<util::F64x1>,

@@ -10,6 +10,7 @@
 #include "cr/entry_rounding_impl.hpp"
 #include "cr/extract_sum_impl.hpp"
 #include "cr/rank_one_impl.hpp"
+#include "cr/refine_sum_impl.hpp"
 #include "cr/tile_sums.hpp"
 
 // Internal linkage: each ISA file's copy stays its own (an inline function would be one weak symbol for all).
@@ -159,6 +160,7 @@ TileKernels kernels(const char* isa) {
           dot2_tile<V, MR>,
           extract::extract_dot<V>,
           extract::extract_row<V>,
+          refine::refine_row<V>,
           decide::round_parts<double>,
           decide::round_parts<float>,
           rank1::rank_one<V>,

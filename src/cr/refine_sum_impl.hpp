@@ -1,0 +1,58 @@
+// cr/refine_sum.hpp's RefineRow written once over a vector type V (util/f64_vectors.hpp), compiled per ISA with the
+// tiles.
+#pragma once
+#include <cstdint>
+
+#include "cr/extract_sum.hpp"
+#include "cr/refine_sum.hpp"
+
+// Internal linkage: each ISA file's copy stays its own (an inline function would be one weak symbol for all).
+namespace bf16x::cr {
+namespace {
+namespace refine {
+
+template <typename V>
+void refine_row(const double* a, std::int64_t sa, const double* b, std::int64_t k, unsigned lanes, const double* t,
+                double* parts, double* slack) {
+  constexpr int L = V::kLanes;
+  using R = typename V::reg;
+  constexpr double u = 0x1p-53;
+  const double kd = double(k);
+  const R zero = V::zero(), one = V::set1(1.0), two = V::set1(2.0);
+  int live = kd * u <= 0.01 ? int(lanes) & ((1 << L) - 1) : 0;
+  const R tl = V::select(live, V::load(t), one);
+  live &= V::le(V::set1(0x1p-800), tl) & V::lt(tl, V::set1(0x1p900));  // (t < 2^900 of any tame line: |a|, |b| < 2)
+  const R tv = V::select(live, tl, one);                               // harmless values on the other lanes
+  const R sigma = V::mul(V::power(V::mul(V::set1(4.1), tv)), two);
+  const R sigma_e = V::mul(V::power(V::mul(V::set1(4.1 * 1.02 * u), tv)), two);
+  const R sigma_f = V::mul(V::power(V::mul(V::set1(4.1 * kd * u), sigma)), two);
+  R s = sigma, he = sigma_e, hf = sigma_f, le = zero, lf = zero;
+  for (std::int64_t l = 0; l < k; ++l) {
+    const R av = V::set1(a[l * sa]), bv = V::select(live, V::load(b + l * L), zero);
+    const R p = V::mul(av, bv), e = V::fmsub(av, bv, p);
+    const R s1 = V::add(s, p), f = V::sub(p, V::sub(s1, s));
+    const R he1 = V::add(he, e), hf1 = V::add(hf, f);
+    le = V::add(le, V::sub(e, V::sub(he1, he)));
+    lf = V::add(lf, V::sub(f, V::sub(hf1, hf)));
+    s = s1, he = he1, hf = hf1;
+  }
+  // gamma_k k u (sigma_e + sigma_f), each rounding of this product and sum covered by the factor 1 + 8 u
+  const double gk = kd * u / (1 - kd * u);
+  const R bound = V::mul(V::add(sigma_e, sigma_f), V::set1(gk * kd * u * (1 + 8 * u)));
+  double p[kRefinedParts][kMaxLanes], sl[kMaxLanes];
+  V::store(p[0], V::sub(s, sigma));
+  V::store(p[1], V::sub(he, sigma_e));
+  V::store(p[2], V::sub(hf, sigma_f));
+  V::store(p[3], le);
+  V::store(p[4], lf);
+  V::store(sl, bound);
+  for (int j = 0; j < L; ++j) {
+    if (!(lanes >> j & 1)) continue;
+    slack[j] = live >> j & 1 ? sl[j] : -1.0;
+    for (int q = 0; q < kRefinedParts; ++q) parts[j * kRefinedParts + q] = p[q][j];
+  }
+}
+
+}  // namespace refine
+}  // namespace
+}  // namespace bf16x::cr
