@@ -431,6 +431,15 @@ TYPED_TEST(CorrectRounding, RankOneUpdates) {
             EXPECT_EQ(mismatches(p, e, what), 0) << what;
           }
     }
+  // a call large enough for the columns to go to the call's threads: the same exact rounding at 1-3 threads
+  for (int threads = 1; threads <= 3; ++threads) {
+    ASSERT_EQ(bf16x_set_num_threads(threads), BF16X_OK);
+    Problem<T> p(401, 200, 1, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_TRANS, 90 + threads);
+    fill_class(p, threads == 2 ? Cls::subnormal : Cls::cancel, 90 + threads);
+    p.alpha = T(-1), p.beta = T(1);
+    EXPECT_EQ(mismatches(p, BF16X_ENGINE_AUTO, "401 x 200 x 1, threads " + std::to_string(threads)), 0) << threads;
+  }
+  bf16x_set_num_threads(0);
   const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
   const T big = T(sizeof(T) == 8 ? 0x1p600 : 0x1p70), tiny = T(sizeof(T) == 8 ? 0x1p-600 : 0x1p-80);
   const T as[] = {T(0.75), T(-0.0), T(0.0), tiny, T(-3), inf, nan, big, T(1) / 3};

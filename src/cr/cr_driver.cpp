@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -346,8 +347,9 @@ bool rank_one_by_fma(const pack::GemmArgs<T>& g, const TileKernels& kern, CrConf
     if (g.k != 1 || std::fabs(alpha) != 1 || !(beta == 0 || std::fabs(beta) == 1)) return false;
     const Terms terms{{alpha, 0}, {beta, 0}, 1, true};
     const std::int64_t rs = g.c_row_major ? g.ldc : 1, cs = g.c_row_major ? 1 : g.ldc;
-    std::uint64_t exact = 0;
-    for (std::int64_t j = 0; j < g.n; ++j) {
+    std::atomic<std::uint64_t> exact{0};
+    // the columns on the call's threads where the call is large (each entry its own FMA: the same bits either way)
+    util::for_each_index(g.n, g.m * g.n, [&](std::int64_t j) {
       const pack::Span rows = pack::col_in_part(g.part, j, 0, g.m);
       const double b = g.b(0, j);
       for (std::int64_t i = rows.lo; i < rows.hi; ++i) {
@@ -365,8 +367,8 @@ bool rank_one_by_fma(const pack::GemmArgs<T>& g, const TileKernels& kern, CrConf
           ++exact;
         }
       }
-    }
-    cfg.exact_entries += exact;
+    });
+    cfg.exact_entries += exact.load();
     cfg.phases.bytes_scan += sizeof(double) * std::uint64_t(g.m + g.n);
     cfg.phases.bytes_write += sizeof(double) * std::uint64_t(g.m) * std::uint64_t(g.n) * (beta != 0 ? 2 : 1);
     return true;
