@@ -416,8 +416,10 @@ std::uint64_t decide_rows(int rows, const double* s, const double* c, const doub
     ok = round_lanes<V, T>(vh, vl, bound, ok, out + o);
     if constexpr (std::is_same_v<T, double>) {
       // round_from_sums' frame decision for the values below 2^-960 in true units
-      const int below = in & ~ok & finite<V>(vh) & finite<V>(bound) & V::lt(V::abs(vh), V::set1(0x1p-960));
-      if (below && x.w[0] != 0) ok |= frame_lanes<V>(below, sv, cv, tv, g1, g2, cz, x, out + o);
+      if (in & ~ok && x.w[0] != 0) {  // (rows all decided, the common case, pay one test)
+        const int below = in & ~ok & finite<V>(vh) & finite<V>(bound) & V::lt(V::abs(vh), V::set1(0x1p-960));
+        if (below) ok |= frame_lanes<V>(below, sv, cv, tv, g1, g2, cz, x, out + o);
+      }
     }
     decided |= std::uint64_t(unsigned(ok) & ((1u << L) - 1)) << o;
   }
