@@ -362,6 +362,8 @@ bool rank_one_by_fma(const pack::GemmArgs<T>& g, const TileKernels& kern, CrConf
         double& cij = g.c[i * rs + j * cs];
         if (!std::isfinite(a) || !std::isfinite(b) || !std::isfinite(c0[0])) {
           cij = round_nonfinite(g.a, g.b, i, cols, terms, c0);
+        } else if (a == 0 || b == 0) {
+          cij = round_c_terms<double>(terms, c0);  // the product exactly zero, as the tiles take it (+0 for 0)
         } else {  // zero (the exact sum's sign), or the exact value past the range (the exact sum's +-Inf)
           cij = round_exactly(g.a, g.b, i, cols, terms, c0);
           ++exact;
