@@ -491,7 +491,13 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
           const std::int64_t j = j0 + jj;
           T& cij = g.c[i * rs + j * cs];
           const double c0[2] = {g.beta != T(0) ? double(cij) : 0.0, 0};
-          if (round_parts(nonzero, count, sa + eb[std::size_t(j)], terms, c0, slack[jj], cij)) lanes &= ~(1u << jj);
+          const int scale = sa + eb[std::size_t(j)];
+          if (slack[jj] == 0) {  // the exact parts: their rounding, or the ExactSum of them (ties)
+            cij = round_extracted<T>(nonzero, count, pn.row(ii), pn.col(jj), scale, terms, c0, round_parts);
+            lanes &= ~(1u << jj);
+          } else if (round_parts(nonzero, count, scale, terms, c0, slack[jj], cij)) {
+            lanes &= ~(1u << jj);
+          }
         }
         if (!lanes) continue;
       }

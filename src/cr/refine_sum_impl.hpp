@@ -26,25 +26,31 @@ void refine_row(const double* a, std::int64_t sa, const double* b, std::int64_t 
   const R sigma = V::mul(V::power(V::mul(V::set1(4.1), tv)), two);
   const R sigma_e = V::mul(V::power(V::mul(V::set1(4.1 * 1.02 * u), tv)), two);
   const R sigma_f = V::mul(V::power(V::mul(V::set1(4.1 * kd * u), sigma)), two);
-  R s = sigma, he = sigma_e, hf = sigma_f, le = zero, lf = zero;
+  // the errors' errors g (at most u sigma_e, u sigma_f each, 2k of them) into h_l from sigma_l, exactly; what that
+  // leaves (g2) only looked at for its largest magnitude: zero on every lane of data with a few bits fewer than 53
+  // in its products' errors, and then the parts are the dot product exactly
+  const R sigma_l = V::mul(V::power(V::mul(V::set1(4.1 * kd * u), V::add(sigma_e, sigma_f))), two);
+  R s = sigma, he = sigma_e, hf = sigma_f, hl = sigma_l, top = zero;
   for (std::int64_t l = 0; l < k; ++l) {
     const R av = V::set1(a[l * sa]), bv = V::select(live, V::load(b + l * L), zero);
     const R p = V::mul(av, bv), e = V::fmsub(av, bv, p);
     const R s1 = V::add(s, p), f = V::sub(p, V::sub(s1, s));
     const R he1 = V::add(he, e), hf1 = V::add(hf, f);
-    le = V::add(le, V::sub(e, V::sub(he1, he)));
-    lf = V::add(lf, V::sub(f, V::sub(hf1, hf)));
-    s = s1, he = he1, hf = hf1;
+    const R ge = V::sub(e, V::sub(he1, he)), gf = V::sub(f, V::sub(hf1, hf));
+    const R hl1 = V::add(hl, ge);
+    const R g2e = V::sub(ge, V::sub(hl1, hl));
+    const R hl2 = V::add(hl1, gf);
+    const R g2f = V::sub(gf, V::sub(hl2, hl1));
+    top = V::max_magnitude(V::max_magnitude(top, g2e), g2f);
+    s = s1, he = he1, hf = hf1, hl = hl2;
   }
-  // gamma_k k u (sigma_e + sigma_f), each rounding of this product and sum covered by the factor 1 + 8 u
-  const double gk = kd * u / (1 - kd * u);
-  const R bound = V::mul(V::add(sigma_e, sigma_f), V::set1(gk * kd * u * (1 + 8 * u)));
+  // |sum g2| <= 2 k max |g2| (the product and its rounding covered by the factor 1 + 4 u): 0 where every g2 is
+  const R bound = V::mul(top, V::set1(2 * kd * (1 + 4 * u)));
   double p[kRefinedParts][kMaxLanes], sl[kMaxLanes];
   V::store(p[0], V::sub(s, sigma));
   V::store(p[1], V::sub(he, sigma_e));
   V::store(p[2], V::sub(hf, sigma_f));
-  V::store(p[3], le);
-  V::store(p[4], lf);
+  V::store(p[3], V::sub(hl, sigma_l));
   V::store(sl, bound);
   for (int j = 0; j < L; ++j) {
     if (!(lanes >> j & 1)) continue;
