@@ -315,6 +315,24 @@ int round_lanes(typename V::reg vh, typename V::reg vl, typename V::reg bound, i
   return ok;
 }
 
+// round_from_sums' sum on lanes: the high terms hi0 + hi1 by TwoSum, then the low ones (lo0, lo1, lo2 and that
+// TwoSum's error) in that order, into vh + vl (returned: vh); bound: err + u |lo1| (lo1 rounded once) + 4.1 u sum
+// |lo| (the low parts' additions), times 1 + 8 u.
+template <typename V>
+typename V::reg sum_terms(typename V::reg hi0, typename V::reg hi1, typename V::reg lo0, typename V::reg lo1,
+                          typename V::reg lo2, typename V::reg err, typename V::reg& vl, typename V::reg& bound) {
+  using R = typename V::reg;
+  const R zero = V::zero();
+  R lo3;
+  const R h = two_sum<V>(hi0, hi1, lo3);
+  const R l = V::add(V::add(V::add(V::add(zero, lo0), lo1), lo2), lo3);
+  const R labs = V::add(V::add(V::add(V::add(zero, V::abs(lo0)), V::abs(lo1)), V::abs(lo2)), V::abs(lo3));
+  const R vh = two_sum<V>(h, l, vl);
+  bound = V::mul(V::add(V::add(err, V::mul(V::set1(kU), V::abs(lo1))), V::mul(V::set1((4 + 0.1) * kU), labs)),
+                 V::set1(1 + 8 * kU));
+  return vh;
+}
+
 // round_in_frame on the lanes of `lanes` (round_lanes' FP64 lanes left below 2^-960 in true units): the same checks
 // and operations in the same order, lane by lane, on the loaded sums, scale factors and C terms; the other lanes
 // compute on harmless values (sums 1, factors 1, no C term). Returns the lanes it decided, their roundings in out.
@@ -342,21 +360,15 @@ int frame_lanes(int lanes, typename V::reg sv, typename V::reg cv, typename V::r
   if (!lanes) return 0;
   sv = V::select(lanes, sv, one), cv = V::select(lanes, cv, zero), tv = V::select(lanes, tv, one);
   cf = V::select(lanes, cf, zero), f1 = V::select(lanes, f1, one), f2 = V::select(lanes, f2, one);
-  const R w = V::set1(x.w[0]), beta = V::set1(x.beta[0]), u = V::set1(kU);
+  const R w = V::set1(x.w[0]), beta = V::set1(x.beta[0]);
   const R rel = V::set1(x.dd ? (76 * k * k + 3.2 * k) * kU * kU : 1.02 * (k + 1) * kU);
   const R hi0 = V::mul(w, sv), lo0 = V::fmsub(w, sv, hi0), lo1 = V::mul(w, cv);
   const R hi1 = V::mul(beta, cf), lo2 = V::fmsub(beta, cf, hi1);
   const R er = V::add(V::mul(rel, tv), V::set1(16 * k * kEta));
   const R err = V::add(V::set1(16 * kEta),
                        V::mul(V::set1(std::fabs(x.w[0])), V::add(V::mul(er, V::set1(1 + 4 * kU)), V::set1(4 * kEta))));
-  R lo3;
-  const R h = two_sum<V>(hi0, hi1, lo3);
-  const R l = V::add(V::add(V::add(V::add(zero, lo0), lo1), lo2), lo3);
-  const R labs = V::add(V::add(V::add(V::add(zero, V::abs(lo0)), V::abs(lo1)), V::abs(lo2)), V::abs(lo3));
-  R vl;
-  const R vh = two_sum<V>(h, l, vl);
-  const R bound =
-      V::mul(V::add(V::add(err, V::mul(u, V::abs(lo1))), V::mul(V::set1((4 + 0.1) * kU), labs)), V::set1(1 + 8 * kU));
+  R vl, bound;
+  const R vh = sum_terms<V>(hi0, hi1, lo0, lo1, lo2, err, vl, bound);
   const R mag = V::abs(vh);
   lanes &= finite<V>(vh) & finite<V>(bound) & V::le(V::set1(0x1p-960), mag) & V::lt(mag, V::set1(0x1p1000)) &
            V::le(V::mul(V::mul(V::set1(0x1p-1022), V::inverse_power(f1)), V::inverse_power(f2)), mag);
@@ -374,7 +386,7 @@ std::uint64_t decide_rows(int rows, const double* s, const double* c, const doub
   const double k = double(x.k);
   const R w = V::set1(x.w[0]), aw = V::set1(std::fabs(x.w[0])), beta = V::set1(x.beta[0]);
   const R rel = V::set1(x.dd ? (76 * k * k + 3.2 * k) * kU * kU : 1.02 * (k + 1) * kU);
-  const R floor_t = V::set1(16 * k * kEta), u = V::set1(kU), zero = V::zero();
+  const R floor_t = V::set1(16 * k * kEta), zero = V::zero();
   std::uint64_t decided = 0;
   for (int r = 0; r < rows; ++r) {
     const int o = r * L;
@@ -397,21 +409,14 @@ std::uint64_t decide_rows(int rows, const double* s, const double* c, const doub
       hi0 = V::mul(w, sr), lo0 = V::fmsub(w, sr, hi0), lo1 = V::mul(w, cr);
       err = V::add(err, V::mul(aw, V::add(V::mul(er, V::set1(1 + 4 * kU)), V::set1(4 * kEta))));
     }
-    const R rounded = V::abs(lo1);
     R hi1 = zero, lo2 = zero, cz = zero;
     if (x.beta[0] != 0) {
       cz = V::select(ok, V::load(c0 + o), zero);
       hi1 = V::mul(beta, cz);
       lo2 = V::fmsub(beta, cz, hi1);
     }
-    R lo3;
-    const R h = two_sum<V>(hi0, hi1, lo3);
-    const R l = V::add(V::add(V::add(V::add(zero, lo0), lo1), lo2), lo3);
-    const R labs = V::add(V::add(V::add(V::add(zero, V::abs(lo0)), V::abs(lo1)), V::abs(lo2)), V::abs(lo3));
-    R vl;
-    const R vh = two_sum<V>(h, l, vl);
-    const R bound =
-        V::mul(V::add(V::add(err, V::mul(u, rounded)), V::mul(V::set1((4 + 0.1) * kU), labs)), V::set1(1 + 8 * kU));
+    R vl, bound;
+    const R vh = sum_terms<V>(hi0, hi1, lo0, lo1, lo2, err, vl, bound);
     const int in = ok;
     ok = round_lanes<V, T>(vh, vl, bound, ok, out + o);
     if constexpr (std::is_same_v<T, double>) {
