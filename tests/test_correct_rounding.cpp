@@ -242,6 +242,18 @@ TYPED_TEST(CorrectRounding, CancellingEntriesLeaveTheUnderflowFlagClear) {
     fill_class(q, Cls::cancel, 9);
     q.alpha = T(-1), q.beta = T(1);
     flags_stay_clear(q, e, "cancelling class, engine " + std::to_string(e));
+    // and with products near the bottom of the scaled range in every cancelling row (2^-480 entries: the refined
+    // parts' smallest errors subnormal, their bound not)
+    if constexpr (sizeof(T) == 8) {
+      Problem<T> r(19, 13, 150, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_TRANS, 22);
+      fill_class(r, Cls::cancel, 10);
+      set_ops(
+          r,
+          [&](std::int64_t i, std::int64_t l) { return l % 5 == 3 ? T(std::ldexp(r.opa(i, l), -480)) : r.opa(i, l); },
+          [&](std::int64_t l, std::int64_t j) { return l % 5 == 3 ? T(std::ldexp(r.opb(l, j), -470)) : r.opb(l, j); });
+      r.alpha = T(-1), r.beta = T(1);
+      flags_stay_clear(r, e, "cancelling class with products at 2^-950, engine " + std::to_string(e));
+    }
   }
 }
 

@@ -44,8 +44,10 @@ void refine_row(const double* a, std::int64_t sa, const double* b, std::int64_t 
     top = V::max_magnitude(V::max_magnitude(top, g2e), g2f);
     s = s1, he = he1, hf = hf1, hl = hl2;
   }
-  // |sum g2| <= 2 k max |g2| (the product and its rounding covered by the factor 1 + 4 u): 0 where every g2 is
-  const R bound = V::mul(top, V::set1(2 * kd * (1 + 4 * u)));
+  // |sum g2| <= 2 k max |g2| (the product and its rounding covered by the factor 1 + 4 u): 0 where every g2 is; a
+  // subnormal max taken as 2^-1000, so that no step here rounds a subnormal (the underflow flag)
+  const R floor = V::select(V::eq(top, zero), zero, V::set1(0x1p-1000));
+  const R bound = V::mul(V::max(top, floor), V::set1(2 * kd * (1 + 4 * u)));
   double p[kRefinedParts][kMaxLanes], sl[kMaxLanes];
   V::store(p[0], V::sub(s, sigma));
   V::store(p[1], V::sub(he, sigma_e));
