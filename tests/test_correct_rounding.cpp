@@ -752,6 +752,19 @@ void tame_lines(int cls, std::int64_t k, std::mt19937_64& rng, std::vector<doubl
   }
 }
 
+// A row of class cls (a, stride 3) and a B panel of L columns as the row kernels take them (element l of column j at
+// panel[l L + j]), column j of class (cls + j) mod classes.
+void tame_row_and_panel(int cls, int classes, std::int64_t k, int L, std::mt19937_64& rng, std::vector<double>& a,
+                        std::vector<double>& panel) {
+  std::vector<double> b, col;
+  tame_lines(cls, k, rng, a, b);
+  panel.assign(std::size_t(k * L), 0.0);
+  for (int j = 0; j < L; ++j) {
+    tame_lines((cls + j) % classes, k, rng, col, b);
+    for (std::int64_t l = 0; l < k; ++l) panel[std::size_t(l * L + j)] = b[std::size_t(5 * l)];
+  }
+}
+
 // The extraction's parts (cr/extract_sum.hpp) sum exactly to the dot product, as MPFR sums both (2400 bits hold
 // every term from 2^3 down to 2^-1064 and their sums), on every kernel table this CPU runs, with the same parts on
 // each (every pass's sum is exact, in any order); k across the vector widths and unroll (2 L) edges.
@@ -812,7 +825,7 @@ TEST(CorrectRoundingKernels, ExtractedRowsGiveEachEntryItsOwnParts) {
   using namespace bf16x::cr;
   std::mt19937_64 rng(17);
   std::uniform_int_distribution<unsigned> pick(0, 255);
-  std::vector<double> a, b, col, panel, room, single;
+  std::vector<double> a, panel, room, single;
   int checked = 0;
   for (const cpu::Level level : {cpu::Level::avx2, cpu::Level::avx512}) {
     if (level > cpu::vector_level()) continue;
@@ -821,12 +834,7 @@ TEST(CorrectRoundingKernels, ExtractedRowsGiveEachEntryItsOwnParts) {
     const int L = kern.nr;
     for (int cls = 0; cls < 4; ++cls)
       for (std::int64_t k : {1, 2, 3, 8, 17, 40, 333, 1100}) {
-        tame_lines(cls, k, rng, a, b);  // a: the row (stride 3)
-        panel.assign(std::size_t(k * L), 0.0);
-        for (int j = 0; j < L; ++j) {
-          tame_lines((cls + j) % 4, k, rng, col, b);
-          for (std::int64_t l = 0; l < k; ++l) panel[std::size_t(l * L + j)] = b[std::size_t(5 * l)];
-        }
+        tame_row_and_panel(cls, 4, k, L, rng, a, panel);  // a: the row (stride 3)
         if (k >= 2) {
           a.assign(std::size_t(3 * k), 0.0);
           a[0] = std::ldexp(1 + 0x1p-30, -480), a[3] = std::ldexp(1 + 0x1p-52, -480);
@@ -867,7 +875,7 @@ TEST(CorrectRoundingKernels, RefinedPartsLieWithinTheirSlack) {
   std::uniform_real_distribution<double> u(-1, 1);
   mpfr_t exact, sum, term, diff;
   mpfr_inits2(2400, exact, sum, term, diff, static_cast<mpfr_ptr>(nullptr));
-  std::vector<double> a, b, col, panel;
+  std::vector<double> a, panel;
   std::int64_t checked = 0, decided = 0, exact_parts = 0;
   for (const cpu::Level level : {cpu::Level::avx2, cpu::Level::avx512}) {
     if (level > cpu::vector_level()) continue;
@@ -876,12 +884,7 @@ TEST(CorrectRoundingKernels, RefinedPartsLieWithinTheirSlack) {
     const int L = kern.nr;
     for (int cls = 0; cls < 3; ++cls)
       for (std::int64_t k : {1, 2, 3, 8, 17, 40, 50, 333, 1100}) {
-        tame_lines(cls, k, rng, a, b);  // a: the row (stride 3)
-        panel.assign(std::size_t(k * L), 0.0);
-        for (int j = 0; j < L; ++j) {
-          tame_lines((cls + j) % 3, k, rng, col, b);
-          for (std::int64_t l = 0; l < k; ++l) panel[std::size_t(l * L + j)] = b[std::size_t(5 * l)];
-        }
+        tame_row_and_panel(cls, 3, k, L, rng, a, panel);  // a: the row (stride 3)
         double t[kMaxLanes] = {};
         for (int j = 0; j < L; ++j)
           for (std::int64_t l = 0; l < k; ++l)

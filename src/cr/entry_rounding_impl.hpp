@@ -60,14 +60,17 @@ inline bool moderate(double v) {
   return a == 0 || (a >= 0x1p-20 && a <= 0x1p20);
 }
 
+template <typename T, int R>
+std::optional<T> round_from_sums(const EntrySums (&e)[2], const Terms& x, const double (&c0)[2]);
+
 // round_from_sums<double, 1> where the value lies below 2^-960 in true units and the scale is negative (operands
 // near the bottom of the range, LAPACK's scaled test matrices): the same decision in the frame of the scaled products
-// (value / 2^scale), as round_parts makes it, for a candidate normal in true units. C's term comes into the frame
-// exactly (times 2^-scale >= 1, below 2^1000); the checks keep every value and TwoProd error the decision forms in
-// FP64's normal range, so no step raises the underflow or overflow flag. decide_rows' frame_lanes makes the same
-// checks and operations in the same order.
+// (value / 2^scale), round_from_sums itself on the sums at scale 0 with C's term brought into the frame exactly
+// (times 2^-scale >= 1, below 2^1000), its candidate taken where it is normal in true units (the frame's gaps are then
+// the true ones over 2^scale). The checks keep every value and TwoProd error the decision forms in FP64's normal
+// range, so no step raises the underflow or overflow flag. decide_rows' frame_lanes makes the same checks.
 inline std::optional<double> round_in_frame(const EntrySums& q, const Terms& x, double c0) {
-  const double k = double(x.k), w = x.w[0], beta = x.beta[0];
+  const double w = x.w[0], beta = x.beta[0];
   if (w == 0 || !moderate(w) || !moderate(beta) || q.scale >= 0 || q.scale < -kScaleRange) return std::nullopt;
   const int e1 = q.scale / 2;  // scale2's factors
   const double f1 = pow2(e1), f2 = pow2(q.scale - e1), g1 = pow2(-e1), g2 = pow2(e1 - q.scale);
@@ -81,21 +84,11 @@ inline std::optional<double> round_in_frame(const EntrySums& q, const Terms& x, 
     cf = c0 * g1 * g2;
     if (cf != 0 && std::fabs(cf) < 0x1p-880) return std::nullopt;
   }
-  const double rel = x.dd ? (76 * k * k + 3.2 * k) * kU * kU : 1.02 * (k + 1) * kU;
-  const double hi0 = w * q.s, lo0 = std::fma(w, q.s, -hi0), lo1 = w * q.c;
-  const double hi1 = beta * cf, lo2 = std::fma(beta, cf, -hi1);
-  const double err = 16 * kEta + std::fabs(w) * ((rel * q.t + 16 * k * kEta) * (1 + 4 * kU) + 4 * kEta);
-  const TwoSum h = two_sum(hi0, hi1);
-  const double l = 0.0 + lo0 + lo1 + lo2 + h.lo;
-  const double labs = 0.0 + std::fabs(lo0) + std::fabs(lo1) + std::fabs(lo2) + std::fabs(h.lo);
-  const TwoSum v = two_sum(h.hi, l);
-  const double bound = (err + kU * std::fabs(lo1) + (4 + 0.1) * kU * labs) * (1 + 8 * kU);
-  const double mag = std::fabs(v.hi);
-  if (!std::isfinite(v.hi) || !std::isfinite(bound) || !(mag >= 0x1p-960 && mag < 0x1p1000) ||
-      !(mag >= 0x1p-1022 * g1 * g2))  // the candidate normal in true units: the frame's gaps are the true ones
-    return std::nullopt;
-  if ((std::fabs(v.lo) + bound) * (1 + 4 * kU) < half_gap(v.hi, 53)) return v.hi * f1 * f2;
-  return std::nullopt;
+  const EntrySums frame[2] = {{q.s, q.c, q.t, 0}, {0, 0, 0, 0}};
+  const double c_frame[2] = {cf, 0};
+  const std::optional<double> r = round_from_sums<double, 1>(frame, x, c_frame);
+  if (!r || !(std::fabs(*r) >= 0x1p-1022 * g1 * g2)) return std::nullopt;
+  return *r * f1 * f2;
 }
 
 // R: the number of sums and C terms in use (1: a real GEMM, 2: a part of a complex one).
@@ -333,14 +326,62 @@ typename V::reg sum_terms(typename V::reg hi0, typename V::reg hi1, typename V::
   return vh;
 }
 
+// round_from_sums<T, 1>'s value on lanes, the same operations in the same order: the sums sv, cv, tv times their
+// scale's factors g1 g2, times alpha, beside beta cz, into vh (returned) + vl with its bound. ok: the lanes whose
+// sums and factors pass the checks (alpha = 0: every lane; their sums are not looked at, as round_from_sums skips
+// them). A lane that fails a check goes on with harmless values (0 sums, t = 1, factors 1, no C term), written back:
+// no operation the entry decision would not have made raises a floating-point flag (underflow, overflow) here, which
+// a caller's runtime reports (gfortran at STOP). Lanes with t = 0 are left to the entry decision for the same reason
+// (their bound's terms are subnormal): round_c_terms takes most of them before any decision.
+template <typename V>
+struct LaneTerms {  // a call's constants of lane_value, broadcast once
+  using R = typename V::reg;
+  const Terms& x;
+  R w, aw, beta, rel, floor_t;
+  explicit LaneTerms(const Terms& t)
+      : x(t),
+        w(V::set1(t.w[0])),
+        aw(V::set1(std::fabs(t.w[0]))),
+        beta(V::set1(t.beta[0])),
+        rel(V::set1(t.dd ? (76 * double(t.k) * double(t.k) + 3.2 * double(t.k)) * kU * kU
+                         : 1.02 * (double(t.k) + 1) * kU)),
+        floor_t(V::set1(16 * double(t.k) * kEta)) {}
+};
+
+template <typename V>
+typename V::reg lane_value(const LaneTerms<V>& c, typename V::reg& sv, typename V::reg& cv, typename V::reg& tv,
+                           typename V::reg& g1, typename V::reg& g2, typename V::reg& cz, int& ok, typename V::reg& vl,
+                           typename V::reg& bound) {
+  using R = typename V::reg;
+  const R zero = V::zero(), one = V::set1(1.0);
+  R hi0 = zero, lo0 = zero, lo1 = zero, err = V::set1(16 * kEta);
+  if (c.x.w[0] != 0) {
+    ok &= finite<V>(sv) & finite<V>(cv) & finite<V>(tv) & finite<V>(g1) & finite<V>(g2) & V::lt(zero, tv);
+    sv = V::select(ok, sv, zero), cv = V::select(ok, cv, zero), tv = V::select(ok, tv, one);
+    g1 = V::select(ok, g1, one), g2 = V::select(ok, g2, one);
+    const R sr = V::mul(V::mul(sv, g1), g2), cr = V::mul(V::mul(cv, g1), g2);
+    const R er = V::mul(V::mul(V::add(V::mul(c.rel, tv), c.floor_t), g1), g2);
+    hi0 = V::mul(c.w, sr), lo0 = V::fmsub(c.w, sr, hi0), lo1 = V::mul(c.w, cr);
+    err = V::add(err, V::mul(c.aw, V::add(V::mul(er, V::set1(1 + 4 * kU)), V::set1(4 * kEta))));
+  }
+  R hi1 = zero, lo2 = zero;
+  if (c.x.beta[0] != 0) {
+    cz = V::select(ok, cz, zero);
+    hi1 = V::mul(c.beta, cz);
+    lo2 = V::fmsub(c.beta, cz, hi1);
+  }
+  return sum_terms<V>(hi0, hi1, lo0, lo1, lo2, err, vl, bound);
+}
+
 // round_in_frame on the lanes of `lanes` (round_lanes' FP64 lanes left below 2^-960 in true units): the same checks
-// and operations in the same order, lane by lane, on the loaded sums, scale factors and C terms; the other lanes
-// compute on harmless values (sums 1, factors 1, no C term). Returns the lanes it decided, their roundings in out.
+// in the same order, lane by lane, then lane_value and round_lanes on the sums at unit factors with C in the frame;
+// the other lanes compute on harmless values (factors 1, no C term). Returns the lanes it decided, their roundings in
+// out.
 template <typename V>
 int frame_lanes(int lanes, typename V::reg sv, typename V::reg cv, typename V::reg tv, typename V::reg f1,
-                typename V::reg f2, typename V::reg cz, const Terms& x, double* out) {
+                typename V::reg f2, typename V::reg cz, const LaneTerms<V>& c, double* out) {
   using R = typename V::reg;
-  const double k = double(x.k);
+  const Terms& x = c.x;
   if (x.w[0] == 0 || !moderate(x.w[0]) || !moderate(x.beta[0])) return 0;
   const R zero = V::zero(), one = V::set1(1.0);
   lanes &= V::lt(f2, one);  // a negative scale (f2 = 2^(scale - scale / 2))
@@ -358,21 +399,11 @@ int frame_lanes(int lanes, typename V::reg sv, typename V::reg cv, typename V::r
     lanes &= V::eq(acf, zero) | V::le(V::set1(0x1p-880), acf);
   }
   if (!lanes) return 0;
-  sv = V::select(lanes, sv, one), cv = V::select(lanes, cv, zero), tv = V::select(lanes, tv, one);
-  cf = V::select(lanes, cf, zero), f1 = V::select(lanes, f1, one), f2 = V::select(lanes, f2, one);
-  const R w = V::set1(x.w[0]), beta = V::set1(x.beta[0]);
-  const R rel = V::set1(x.dd ? (76 * k * k + 3.2 * k) * kU * kU : 1.02 * (k + 1) * kU);
-  const R hi0 = V::mul(w, sv), lo0 = V::fmsub(w, sv, hi0), lo1 = V::mul(w, cv);
-  const R hi1 = V::mul(beta, cf), lo2 = V::fmsub(beta, cf, hi1);
-  const R er = V::add(V::mul(rel, tv), V::set1(16 * k * kEta));
-  const R err = V::add(V::set1(16 * kEta),
-                       V::mul(V::set1(std::fabs(x.w[0])), V::add(V::mul(er, V::set1(1 + 4 * kU)), V::set1(4 * kEta))));
-  R vl, bound;
-  const R vh = sum_terms<V>(hi0, hi1, lo0, lo1, lo2, err, vl, bound);
-  const R mag = V::abs(vh);
-  lanes &= finite<V>(vh) & finite<V>(bound) & V::le(V::set1(0x1p-960), mag) & V::lt(mag, V::set1(0x1p1000)) &
-           V::le(V::mul(V::mul(V::set1(0x1p-1022), V::inverse_power(f1)), V::inverse_power(f2)), mag);
-  lanes &= within_half_gap<V>(V::mul(V::add(V::abs(vl), bound), V::set1(1 + 4 * kU)), vh, 0x1p-53);
+  R u1 = one, u2 = one, vl, bound;
+  const R vh = lane_value<V>(c, sv, cv, tv, u1, u2, cf, lanes, vl, bound);
+  double frame[kMaxLanes];
+  lanes = round_lanes<V, double>(vh, vl, bound, lanes, frame);
+  lanes &= V::le(V::mul(V::mul(V::set1(0x1p-1022), g1), g2), V::abs(vh));  // the candidate normal in true units
   // the candidate in true units, exactly (normal there), on the decided lanes only
   V::store(out, V::select(lanes, V::mul(V::mul(V::select(lanes, vh, zero), f1), f2), V::load(out)));
   return lanes;
@@ -383,47 +414,25 @@ std::uint64_t decide_rows(int rows, const double* s, const double* c, const doub
                           const double* f2, const double* c0, const Terms& x, double* out) {
   using R = typename V::reg;
   constexpr int L = V::kLanes;
-  const double k = double(x.k);
-  const R w = V::set1(x.w[0]), aw = V::set1(std::fabs(x.w[0])), beta = V::set1(x.beta[0]);
-  const R rel = V::set1(x.dd ? (76 * k * k + 3.2 * k) * kU * kU : 1.02 * (k + 1) * kU);
-  const R floor_t = V::set1(16 * k * kEta), zero = V::zero();
+  const R zero = V::zero();
+  const LaneTerms<V> terms(x);
   std::uint64_t decided = 0;
   for (int r = 0; r < rows; ++r) {
     const int o = r * L;
     int ok = (1 << L) - 1;
-    // alpha = 0: the products' terms are zeros and their sums are not looked at, as round_from_sums skips them.
-    // A lane that fails a check goes on with harmless values (0 sums, t = 1, factors 1, no C term): no operation the
-    // entry decision would not have made raises a floating-point flag (underflow, overflow) here, which a caller's
-    // runtime reports (gfortran at STOP). Lanes with t = 0 are left to the entry decision for the same reason (their
-    // bound's terms are subnormal): round_c_terms takes most of them before any decision.
-    R hi0 = zero, lo0 = zero, lo1 = zero, err = V::set1(16 * kEta);
-    R sv = zero, cv = zero, tv = zero, g1 = zero, g2 = zero;
-    if (x.w[0] != 0) {
+    R sv = zero, cv = zero, tv = zero, g1 = zero, g2 = zero, cz = zero;
+    if (x.w[0] != 0)
       sv = V::load(s + o), cv = V::load(c + o), tv = V::load(t + o), g1 = V::load(f1 + o), g2 = V::load(f2 + o);
-      ok = finite<V>(sv) & finite<V>(cv) & finite<V>(tv) & finite<V>(g1) & finite<V>(g2) & V::lt(zero, tv);
-      const R one = V::set1(1.0);
-      sv = V::select(ok, sv, zero), cv = V::select(ok, cv, zero), tv = V::select(ok, tv, one);
-      g1 = V::select(ok, g1, one), g2 = V::select(ok, g2, one);
-      const R sr = V::mul(V::mul(sv, g1), g2), cr = V::mul(V::mul(cv, g1), g2);
-      const R er = V::mul(V::mul(V::add(V::mul(rel, tv), floor_t), g1), g2);
-      hi0 = V::mul(w, sr), lo0 = V::fmsub(w, sr, hi0), lo1 = V::mul(w, cr);
-      err = V::add(err, V::mul(aw, V::add(V::mul(er, V::set1(1 + 4 * kU)), V::set1(4 * kEta))));
-    }
-    R hi1 = zero, lo2 = zero, cz = zero;
-    if (x.beta[0] != 0) {
-      cz = V::select(ok, V::load(c0 + o), zero);
-      hi1 = V::mul(beta, cz);
-      lo2 = V::fmsub(beta, cz, hi1);
-    }
+    if (x.beta[0] != 0) cz = V::load(c0 + o);
     R vl, bound;
-    const R vh = sum_terms<V>(hi0, hi1, lo0, lo1, lo2, err, vl, bound);
+    const R vh = lane_value<V>(terms, sv, cv, tv, g1, g2, cz, ok, vl, bound);
     const int in = ok;
     ok = round_lanes<V, T>(vh, vl, bound, ok, out + o);
     if constexpr (std::is_same_v<T, double>) {
       // round_from_sums' frame decision for the values below 2^-960 in true units
       if (in & ~ok && x.w[0] != 0) {  // (rows all decided, the common case, pay one test)
         const int below = in & ~ok & finite<V>(vh) & finite<V>(bound) & V::lt(V::abs(vh), V::set1(0x1p-960));
-        if (below) ok |= frame_lanes<V>(below, sv, cv, tv, g1, g2, cz, x, out + o);
+        if (below) ok |= frame_lanes<V>(below, sv, cv, tv, g1, g2, cz, terms, out + o);
       }
     }
     decided |= std::uint64_t(unsigned(ok) & ((1u << L) - 1)) << o;
