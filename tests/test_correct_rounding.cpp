@@ -409,12 +409,12 @@ TYPED_TEST(CorrectRounding, SpecialValues) {
   for (const std::int64_t k : {40, 12}) special_values<TypeParam>(k);  // a call of 1200 and of 360 multiply-adds
 }
 
-// k = 1 with alpha = +-1 and beta in {0, +-1} (LAPACK's rank-1 updates) takes one FMA an entry (cr/rank_one_impl.hpp)
-// where the kernels have FMAs: every class (and the subnormal class's products and C that round to zero, their sign),
-// every kernel level, both layouts and transposes, the contiguous columns of the vector loop and strided ones: the
-// exact rounding. Then the entries the FMA leaves: exact zeros (a b = c, and -0 products beside a -0 C: +0), and NaN
-// and Inf, which are IEEE's as the tiles form them, alpha (a b) + beta c0 in FP64 arithmetic (docs/numerics.md
-// "Specials": an overflowing product beside -Inf in C is NaN).
+// k = 1 with alpha = +-1 and beta in {0, +-1} (LAPACK's rank-1 updates) takes one FMA an entry
+// (cr/few_products_impl.hpp) where the kernels have FMAs: every class (and the subnormal class's products and C that
+// round to zero, their sign), every kernel level, both layouts and transposes, the contiguous columns of the vector
+// loop and strided ones: the exact rounding. Then the entries the FMA leaves: exact zeros (a b = c, and -0 products
+// beside a -0 C: +0), and NaN and Inf, which are IEEE's as the tiles form them, alpha (a b) + beta c0 in FP64
+// arithmetic (docs/numerics.md "Specials": an overflowing product beside -Inf in C is NaN).
 template <typename T>
 T host_value(T alpha, T a, T b, T beta, T c) {
   volatile double ab = double(a) * double(b);  // no contraction: the multiplication, then the addition
@@ -487,6 +487,87 @@ TYPED_TEST(CorrectRounding, RankOneUpdates) {
           }
         }
     }
+}
+
+// 2 <= k <= 4 with alpha = +-1 and beta in {0, +-1} (LAPACK's blocks of NB = 2 and 3, small TRMMs) takes each
+// entry's error-free sum (cr/few_products_impl.hpp): every class at each k (ties at k = 4), both layouts and
+// transposes (contiguous, gathered and strided lanes), row counts off the vector width; residuals of a few ulps that
+// take the second level (C0 the rounded dot product moved by -2..2 ulps, alpha = -1: each value a rounding error,
+// exactly zero where C0 was not moved) without a floating-point flag; C's NaN, Inf, values past 2^1000 and
+// subnormals; 1-3 threads. Every entry the exact rounding (IEEE's alpha (a b) + beta c0 where C is not finite).
+TYPED_TEST(CorrectRounding, FewProductUpdates) {
+  using T = TypeParam;
+  const T ab[][2] = {{T(1), T(0)}, {T(-1), T(1)}, {T(1), T(-1)}};
+  int seed = 500;
+  for (int k = 2; k <= 4; ++k)
+    for (const int e : cr_engines())
+      for (Cls c : kClasses) {
+        if (c == Cls::ties && k != 4) continue;  // (k = 4 n)
+        for (const auto& x : ab)
+          for (const int layout : {BF16X_COL_MAJOR, BF16X_ROW_MAJOR})
+            for (const int ta : {BF16X_NO_TRANS, BF16X_TRANS}) {
+              ++seed;
+              Problem<T> p(19 + seed % 5, 11, k, layout, ta, seed % 3 ? BF16X_NO_TRANS : BF16X_TRANS, seed, seed % 2);
+              fill_class(p, c, seed);
+              p.alpha = x[0], p.beta = x[1];
+              const std::string what = std::string(cls_name(c)) + " k " + std::to_string(k) + " engine " +
+                                       std::to_string(e) + " alpha " + std::to_string(double(p.alpha)) + " beta " +
+                                       std::to_string(double(p.beta)) + " layout " + std::to_string(layout) + " ta " +
+                                       std::to_string(ta);
+              EXPECT_EQ(mismatches(p, e, what), 0) << what;
+            }
+      }
+  for (int k = 2; k <= 4; ++k)
+    for (const int e : cr_engines())
+      for (const std::int64_t m : {5, 8, 37})
+        for (const int ta : {BF16X_NO_TRANS, BF16X_TRANS}) {
+          Problem<T> p(m, 13, k, BF16X_COL_MAJOR, ta, BF16X_NO_TRANS, 40 + k);
+          fill_class(p, Cls::uniform, 40 + k);
+          const check::Mat<T> dot = check::exact_rounded_gemm<T>(p.opa, p.opb, T(1), T(0), p.c0);
+          for (std::int64_t j = 0; j < p.n; ++j)
+            for (std::int64_t i = 0; i < m; ++i) {
+              T v = dot(i, j);
+              for (std::int64_t d = (i + j) % 5 - 2; d != 0; d += d < 0 ? 1 : -1)
+                v = std::nextafter(v, d < 0 ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity());
+              set_c(p, i, j, v);
+            }
+          p.alpha = T(-1), p.beta = T(1);
+          flags_stay_clear(p, e,
+                           "residuals, k " + std::to_string(k) + " m " + std::to_string(m) + " engine " +
+                               std::to_string(e) + " ta " + std::to_string(ta));
+        }
+  for (int threads = 1; threads <= 3; ++threads) {
+    ASSERT_EQ(bf16x_set_num_threads(threads), BF16X_OK);
+    Problem<T> p(401, 200, 3, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_TRANS, 95 + threads);
+    fill_class(p, Cls::cancel, 95 + threads);
+    p.alpha = T(-1), p.beta = T(1);
+    EXPECT_EQ(mismatches(p, BF16X_ENGINE_AUTO, "401 x 200 x 3, threads " + std::to_string(threads)), 0) << threads;
+  }
+  bf16x_set_num_threads(0);
+  const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+  const T cs[] = {
+      nan,     inf,     -inf, T(sizeof(T) == 8 ? 0x1p1001 : 0x1p120), std::numeric_limits<T>::denorm_min() * 3,
+      T(-0.0), T(0.125)};
+  for (const int e : cr_engines()) {
+    Problem<T> p(11, 9, 3, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 77);
+    fill_class(p, Cls::uniform, 77);
+    for (std::int64_t j = 0; j < p.n; ++j)
+      for (std::int64_t i = 0; i < p.m; ++i) set_c(p, i, j, cs[(i + 2 * j) % std::size(cs)]);
+    p.alpha = T(-1), p.beta = T(1);
+    const check::Mat<T> want = check::exact_rounded_gemm<T>(p.opa, p.opb, p.alpha, p.beta, p.c0);
+    ASSERT_EQ(p.run(mode_of<T>(), e), BF16X_OK);
+    for (std::int64_t j = 0; j < p.n; ++j)
+      for (std::int64_t i = 0; i < p.m; ++i) {
+        const T cv = p.c0(i, j), got = p.cval(i, j);
+        const std::string where =
+            "engine " + std::to_string(e) + " C(" + std::to_string(i) + "," + std::to_string(j) + ")";
+        if (std::isnan(cv)) {
+          EXPECT_TRUE(std::isnan(got)) << where;
+        } else {
+          EXPECT_EQ(bits(got), bits(std::isinf(cv) ? cv : want(i, j))) << where << ": " << got;
+        }
+      }
+  }
 }
 
 }  // namespace
@@ -876,11 +957,12 @@ TEST(CorrectRoundingKernels, RefinedPartsLieWithinTheirSlack) {
   mpfr_t exact, sum, term, diff;
   mpfr_inits2(2400, exact, sum, term, diff, static_cast<mpfr_ptr>(nullptr));
   std::vector<double> a, panel;
-  std::int64_t checked = 0, decided = 0, exact_parts = 0;
+  std::int64_t checked = 0, decided = 0, exact_parts = 0, decided_lanes = 0;
   for (const cpu::Level level : {cpu::Level::avx2, cpu::Level::avx512}) {
     if (level > cpu::vector_level()) continue;
     const TileKernels& kern = tile_kernels(level);
     ASSERT_NE(kern.refine_row, nullptr) << kern.isa;
+    ASSERT_NE(kern.round_parts_lanes, nullptr) << kern.isa;
     const int L = kern.nr;
     for (int cls = 0; cls < 3; ++cls)
       for (std::int64_t k : {1, 2, 3, 8, 17, 40, 50, 333, 1100}) {
@@ -891,6 +973,11 @@ TEST(CorrectRoundingKernels, RefinedPartsLieWithinTheirSlack) {
             t[j] = std::fma(std::fabs(a[std::size_t(3 * l)]), std::fabs(panel[std::size_t(l * L + j)]), t[j]);
         double parts[kMaxLanes * kRefinedParts], slack[kMaxLanes];
         kern.refine_row(a.data(), 3, panel.data(), k, (1u << L) - 1, t, parts, slack);
+        // the row's lanes rounded together (round_parts_lanes) at a scale: C - 2^scale a . b, C per lane
+        const int scale = int(k % 3) * 7 - 7;
+        int scales[kMaxLanes];
+        double cs[kMaxLanes] = {}, wants[kMaxLanes] = {};
+        unsigned lanes = 0;
         for (int j = 0; j < L; ++j) {
           mpfr_set_zero(exact, 1);
           for (std::int64_t l = 0; l < k; ++l) {
@@ -925,17 +1012,34 @@ TEST(CorrectRoundingKernels, RefinedPartsLieWithinTheirSlack) {
           const Terms x{{-1, 0}, {1, 0}, k, true};
           const double c0[2] = {c, 0};
           double got;
+          for (std::int64_t l = 0; l < k; ++l) mb(l, 0) = std::ldexp(mb(l, 0), scale);  // (exact: tame values)
+          scales[j] = scale, cs[j] = c, lanes |= 1u << j;
+          wants[j] = check::exact_rounded_gemm<double>(ma, mb, -1.0, 1.0, mc)(0, 0);
           if (!kern.round_parts_d(nonzero, count, 0, x, c0, slack[j], got)) continue;
           ++decided;
           EXPECT_EQ(std::memcmp(&got, &want, sizeof got), 0) << what << " got " << got << " want " << want;
         }
+        double out[kMaxLanes];
+        const Terms x{{-1, 0}, {1, 0}, k, true};
+        const unsigned done = kern.round_parts_lanes(parts, slack, scales, cs, x, lanes, out);
+        EXPECT_EQ(done & ~lanes, 0u);
+        for (int j = 0; j < L; ++j)
+          if (done >> j & 1) {
+            ++decided_lanes;
+            EXPECT_EQ(std::memcmp(&out[j], &wants[j], sizeof out[j]), 0)
+                << kern.isa << " lanes, class " << cls << " k " << k << " lane " << j << " got " << out[j] << " want "
+                << wants[j];
+          }
       }
   }
   mpfr_clears(exact, sum, term, diff, static_cast<mpfr_ptr>(nullptr));
   if (checked == 0) GTEST_SKIP() << "no vector kernel of the correctly rounded modes on this CPU (generic only)";
-  std::printf("refined parts: %lld lanes within their slack (%lld exact), %lld residuals decided from them\n",
-              (long long)checked, (long long)exact_parts, (long long)decided);
+  std::printf(
+      "refined parts: %lld lanes within their slack (%lld exact), %lld residuals decided from them (%lld as "
+      "lanes at a scale)\n",
+      (long long)checked, (long long)exact_parts, (long long)decided, (long long)decided_lanes);
   EXPECT_GT(decided, checked / 2);
+  EXPECT_GT(decided_lanes, checked / 2);
 }
 
 // The rounding from the parts (TileKernels::round_parts_d / _f) against MPFR's rounding of the same exact value

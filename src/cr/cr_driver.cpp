@@ -332,46 +332,73 @@ auto decide_for(const TileKernels& kern, bool complex) {
     return complex ? kern.decide2_f : kern.decide_f;
 }
 
-// A real FP64 call with k = 1, alpha = +-1 and beta in {0, +-1} (LAPACK's rank-1 updates): each entry's value
-// alpha a b + beta c0 is what one FMA rounds once (TileKernels::rank_one), so the FMA unit gives the correctly
-// rounded entry, subnormal results included (a lower operand's skipped products are its packed zeros). An entry
-// whose FMA gives zero goes to the exact sum, which tells fp64cr's exact zero (+0) from a value that rounds to zero
-// (its sign); NaN and Inf to the entry rules of the tiles (docs/numerics.md "Specials"): each entry is the tiles'
-// own. False: the call is not of this kind.
+// Every entry of op(X) (rows x cols) zero or of magnitude in [2^-480, 2^480] (FewProducts' range).
+bool few_products_range(const pack::MatrixView<double>& x, std::int64_t rows, std::int64_t cols) {
+  for (std::int64_t l = 0; l < cols; ++l)
+    for (std::int64_t i = 0; i < rows; ++i) {
+      const double v = std::fabs(x(i, l));
+      if (v != 0 && !(v >= 0x1p-480 && v <= 0x1p480)) return false;
+    }
+  return true;
+}
+
+// A real FP64 call with k <= kFewProducts, alpha = +-1 and beta in {0, +-1} (LAPACK's rank-1 updates and its
+// blocks of NB = 2 to 4): each entry from its few products on the FMA units (TileKernels::rank_one, few_products),
+// without the tiles' scan, packing and sums. At k = 1 one FMA rounds alpha a b + beta c0 once, so the FMA unit gives
+// the correctly rounded entry, subnormal results included; an entry whose FMA gives zero goes to the exact sum,
+// which tells fp64cr's exact zero (+0) from a value that rounds to zero (its sign); NaN and Inf to the entry rules of
+// the tiles (docs/numerics.md "Specials"). Above, where every a and b lies in FewProducts' range, each entry is the
+// rounding of its error-free sum where that decides it, else of the exact sum (C's NaN and Inf as the tiles take
+// them). A lower operand's skipped products are its zeros. False: the call is not of this kind.
 template <typename T>
-bool rank_one_by_fma(const pack::GemmArgs<T>& g, const TileKernels& kern, CrConfig& cfg) {
+bool few_products_by_fma(const pack::GemmArgs<T>& g, const TileKernels& kern, CrConfig& cfg) {
   if constexpr (!std::is_same_v<T, double>) {
     return false;
   } else {
     const double alpha = g.alpha, beta = g.beta;
-    if (g.k != 1 || std::fabs(alpha) != 1 || !(beta == 0 || std::fabs(beta) == 1)) return false;
-    const Terms terms{{alpha, 0}, {beta, 0}, 1, true};
+    const std::int64_t k = g.k;
+    if (k < 1 || k > kFewProducts || std::fabs(alpha) != 1 || !(beta == 0 || std::fabs(beta) == 1)) return false;
+    if (k > 1 && (!few_products_range(g.a, g.m, k) || !few_products_range(g.b, k, g.n))) return false;
+    const Terms terms{{alpha, 0}, {beta, 0}, k, true};
     const std::int64_t rs = g.c_row_major ? g.ldc : 1, cs = g.c_row_major ? 1 : g.ldc;
     std::atomic<std::uint64_t> exact{0};
-    // the columns on the call's threads where the call is large (each entry its own FMA: the same bits either way)
-    util::for_each_index(g.n, g.m * g.n, [&](std::int64_t j) {
+    // the columns on the call's threads where the call is large (each entry on its own: the same bits either way)
+    util::for_each_index(g.n, g.m * g.n * k, [&](std::int64_t j) {
       const pack::Span rows = pack::col_in_part(g.part, j, 0, g.m);
-      const double b = g.b(0, j);
+      double b[kFewProducts];
+      for (std::int64_t l = 0; l < k; ++l) b[l] = g.b(l, j);
       for (std::int64_t i = rows.lo; i < rows.hi; ++i) {
-        i += kern.rank_one(rows.hi - i, &g.a.data[i * g.a.row_step()], g.a.row_step(), b, alpha, beta,
-                           &g.c[i * rs + j * cs], rs);
+        double* const ci = &g.c[i * rs + j * cs];
+        const double* const ai = &g.a.data[i * g.a.row_step()];
+        i += k == 1
+                 ? kern.rank_one(rows.hi - i, ai, g.a.row_step(), b[0], alpha, beta, ci, rs)
+                 : kern.few_products(rows.hi - i, int(k), ai, g.a.row_step(), g.a.col_step(), b, alpha, beta, ci, rs);
         if (i == rows.hi) break;
-        const double a = g.a(i, 0);
         const double c0[2] = {beta != 0 ? g.c[i * rs + j * cs] : 0.0, 0};
         const std::int64_t cols[2] = {j, j};
         double& cij = g.c[i * rs + j * cs];
-        if (!std::isfinite(a) || !std::isfinite(b) || !std::isfinite(c0[0])) {
+        bool finite = std::isfinite(c0[0]), products_zero = true;
+        for (std::int64_t l = 0; l < k; ++l) {
+          const double a = g.a(i, l);
+          finite = finite && std::isfinite(a) && std::isfinite(b[l]);
+          products_zero = products_zero && (a == 0 || b[l] == 0);
+        }
+        if (!finite) {
           cij = round_nonfinite(g.a, g.b, i, cols, terms, c0);
-        } else if (a == 0 || b == 0) {
-          cij = round_c_terms<double>(terms, c0);  // the product exactly zero, as the tiles take it (+0 for 0)
-        } else {  // zero (the exact sum's sign), or the exact value past the range (the exact sum's +-Inf)
+        } else if (products_zero) {
+          cij = round_c_terms<double>(terms, c0);  // every product exactly zero, as the tiles take it (+0 for 0)
+        } else if (k == 1 && std::fabs(g.a(i, 0)) >= 0x1p-480 && std::fabs(b[0]) >= 0x1p-480 &&
+                   std::fma(alpha * g.a(i, 0), b[0], beta * c0[0]) == 0) {
+          // a b a multiple of 2^-1074 as every double is: so is the value, which is zero where its rounding is
+          cij = 0.0;
+        } else {  // the exact sum: a zero's sign, a value past the range, one near a rounding boundary
           cij = round_exactly(g.a, g.b, i, cols, terms, c0);
           ++exact;
         }
       }
     });
     cfg.exact_entries += exact.load();
-    cfg.phases.bytes_scan += sizeof(double) * std::uint64_t(g.m + g.n);
+    cfg.phases.bytes_scan += sizeof(double) * std::uint64_t(g.m + g.n) * std::uint64_t(k);
     cfg.phases.bytes_write += sizeof(double) * std::uint64_t(g.m) * std::uint64_t(g.n) * (beta != 0 ? 2 : 1);
     return true;
   }
@@ -383,7 +410,7 @@ template <typename T>
 util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
   if (!std::isfinite(double(g.alpha)) || (g.beta != T(0) && !std::isfinite(double(g.beta))))
     return util::DriverStatus::nonfinite_input;
-  if (rank_one_by_fma(g, tile_kernels(cfg.level), cfg)) return util::DriverStatus::ok;
+  if (few_products_by_fma(g, tile_kernels(cfg.level), cfg)) return util::DriverStatus::ok;
   // Fewer columns than a tile has (LAPACK's B - A X with one or two right-hand sides): C^T = op(B)^T op(A)^T fills
   // the tiles' vector lanes instead of leaving most of them empty, and its rows of undecided entries take the
   // exact sums a row at a time. Each entry's value is the same, so is its rounding.
@@ -481,6 +508,21 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
       if (refined) {
         double rparts[kMaxLanes * kRefinedParts], slack[kMaxLanes];
         kern.refine_row(pn.row(ii).p, pn.row(ii).stride, pn.b, k, lanes, t + ii * pn.nr, rparts, slack);
+        if (kern.round_parts_lanes) {  // the normal values and exact zeros a vector at a time, the rest below
+          int scales[kMaxLanes];
+          double c0s[kMaxLanes], out[kMaxLanes];
+          for (int jj = 0; jj < pn.nr; ++jj) {
+            const bool on = lanes >> jj & 1;
+            scales[jj] = on ? sa + eb[std::size_t(j0 + jj)] : 0;
+            c0s[jj] = on && g.beta != T(0) ? double(g.c[i * rs + (j0 + jj) * cs]) : 0.0;
+          }
+          const unsigned done = kern.round_parts_lanes(rparts, slack, scales, c0s, terms, lanes, out);
+          for (unsigned rest = done; rest; rest &= rest - 1) {
+            const int jj = __builtin_ctz(rest);
+            g.c[i * rs + (j0 + jj) * cs] = T(out[jj]);
+          }
+          lanes &= ~done;
+        }
         for (unsigned rest = lanes; rest; rest &= rest - 1) {
           const int jj = __builtin_ctz(rest);
           if (slack[jj] < 0) continue;

@@ -62,6 +62,13 @@ template <typename T>
 using RoundParts = bool (*)(const double* parts, int count, int scale, const Terms& x, const double (&c0)[2],
                             double slack, T& out);
 
+// RoundParts on the lanes of `lanes` of a tile's row (FP64), each with kRefinedParts parts (cr/refine_sum.hpp: lane j's
+// at parts[j kRefinedParts ...], zeros included) and its slack, scale and C term c0 (read where beta != 0): bit j of
+// the result says that out[j] is the entry's rounding, where RoundParts on the same parts would have decided a normal
+// value or an exact zero; the other lanes are left to RoundParts (subnormal values, bounds too near a boundary).
+using RoundPartsLanes = unsigned (*)(const double* parts, const double* slack, const int* scale, const double* c0,
+                                     const Terms& x, unsigned lanes, double* out);
+
 // The vector path to an entry's exact value: its dot product in parts by `extract` (cr/extract_sum.hpp), in `room`
 // (2 k + 16 doubles, the calling thread's), rounded by `round`.
 template <typename T>

@@ -10,6 +10,7 @@
 
 #include "cr/entry_rounding.hpp"
 #include "cr/extract_sum.hpp"
+#include "cr/refine_sum.hpp"
 #include "util/pow2.hpp"
 
 // Internal linkage: each ISA file's copy stays its own (an inline function would be one weak symbol for all).
@@ -438,6 +439,82 @@ std::uint64_t decide_rows(int rows, const double* s, const double* c, const doub
     decided |= std::uint64_t(unsigned(ok) & ((1u << L) - 1)) << o;
   }
   return decided;
+}
+
+// round_parts on the lanes (RoundPartsLanes): the same terms in the same order (the C term's pair, the parts' his then
+// every lo through one TwoSum chain; a zero part or C term adds nothing to the chain, so the sum, its errors and their
+// magnitudes are round_parts' own), the bound taken with n = kRefinedParts + 1 pairs (at least round_parts' n); the
+// normal-in-true-units and exact-zero decisions only. The lanes outside `lanes` compute on zeros, factors 1.
+template <typename V>
+unsigned round_parts_lanes(const double* parts, const double* slack, const int* scale, const double* c0, const Terms& x,
+                           unsigned lanes, double* out) {
+  using R = typename V::reg;
+  constexpr int L = V::kLanes, P = kRefinedParts;
+  static_assert(L <= kMaxLanes);
+  // per lane: 2^scale in two steps of one sign (f1 f2), 2^-scale (g1 g2), and the magnitudes between which the
+  // candidate is normal in true units: 2^(-1021 - scale) <= |v| < 2^(1021 - scale), exponents clamped to the decided
+  // range [2^-960, 2^1000) (util::pow2_pair, as round_parts)
+  alignas(64) double f1[L], f2[L], g1[L], g2[L], lo_t[L], hi_t[L];
+  for (int j = 0; j < L; ++j) {
+    const int e = scale[j];
+    if (!(lanes >> j & 1) || e < -kScaleRange || e > kScaleRange) {
+      lanes &= ~(1u << j);
+      f1[j] = f2[j] = g1[j] = g2[j] = lo_t[j] = hi_t[j] = 1;
+      continue;
+    }
+    util::pow2_pair(e, f1[j], f2[j]);
+    util::pow2_pair(-e, g1[j], g2[j]);
+    lo_t[j] = pow2(std::clamp(-1021 - e, -961, 1001));
+    hi_t[j] = pow2(std::clamp(1021 - e, -961, 1001));
+  }
+  const R zero = V::zero(), w = V::set1(x.w[0]), beta = V::set1(x.beta[0]);
+  const R lo_range = V::set1(0x1p-900), hi_range = V::set1(0x1p1000);
+  const auto in_range = [&](R v) {
+    const R a = V::abs(v);
+    return V::le(lo_range, a) & V::lt(a, hi_range);
+  };
+  int ok = int(lanes);
+  const R sl = V::select(ok, V::load(slack), zero);
+  ok &= V::le(zero, sl);
+  R hi[P + 1], lo[P + 1];
+  hi[0] = lo[0] = zero;
+  if (x.beta[0] != 0) {
+    const R cz = V::select(ok, V::load(c0), zero);
+    const R c = V::mul(V::mul(cz, V::load(g1)), V::load(g2));
+    const int none = V::eq(cz, zero);
+    ok &= none | in_range(c);
+    const R hc = V::mul(beta, V::select(ok, c, zero));
+    ok &= none | in_range(hc);
+    // (the TwoProds only where round_parts makes them: no other lane's flag)
+    const R cc = V::select(ok, c, zero);
+    hi[0] = V::select(ok, hc, zero), lo[0] = V::fmsub(beta, cc, hi[0]);
+  }
+  R p[P];
+  for (int q = 0; q < P; ++q) {
+    p[q] = V::select(ok, V::gather(parts + q, P), zero);
+    hi[q + 1] = V::mul(w, p[q]);
+    ok &= V::eq(p[q], zero) | in_range(hi[q + 1]);
+  }
+  for (int q = 0; q < P; ++q) {
+    p[q] = V::select(ok, p[q], zero), hi[q + 1] = V::select(ok, hi[q + 1], zero);
+    lo[q + 1] = V::fmsub(w, p[q], hi[q + 1]);
+  }
+  hi[0] = V::select(ok, hi[0], zero), lo[0] = V::select(ok, lo[0], zero);
+  R sum = hi[0], e = zero, eabs = zero, t;
+  for (int q = 1; q <= P; ++q) sum = two_sum<V>(sum, hi[q], t), e = V::add(e, t), eabs = V::add(eabs, V::abs(t));
+  for (int q = 0; q <= P; ++q) sum = two_sum<V>(sum, lo[q], t), e = V::add(e, t), eabs = V::add(eabs, V::abs(t));
+  const int exact_zero = ok & V::eq(sum, zero) & V::eq(eabs, zero) & V::eq(sl, zero);
+  R rl;
+  const R rh = two_sum<V>(sum, e, rl), mag = V::abs(rh);
+  R bound = V::mul(V::mul(V::set1((2 * (P + 1) + 0.1) * kU), eabs), V::set1(1 + 8 * kU));
+  bound = V::select(V::eq(sl, zero), bound,
+                    V::mul(V::add(bound, V::mul(V::set1(std::fabs(x.w[0])), sl)), V::set1(1 + 4 * kU)));
+  int decided =
+      ok & V::le(V::set1(0x1p-960), mag) & V::lt(mag, hi_range) & V::le(V::load(lo_t), mag) & V::lt(mag, V::load(hi_t));
+  decided &= within_half_gap<V>(V::mul(V::add(V::abs(rl), bound), V::set1(1 + 4 * kU)), rh, 0x1p-53);
+  const R v = V::mul(V::mul(V::select(decided, rh, zero), V::load(f1)), V::load(f2));
+  V::store(out, V::select(exact_zero, zero, v));
+  return unsigned(decided | exact_zero);
 }
 #endif
 

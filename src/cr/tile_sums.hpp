@@ -28,10 +28,20 @@ constexpr int kItemRows = 24;
 using TileSums = void (*)(std::int64_t k, const double* a, const double* b, double* s, double* c, double* t);
 
 // Entries [0, rows) of a column of C, a[i sa] and c[i sc] the i-th: c = fma(alpha a, b, beta c) (beta = 0: alpha a b,
-// c not read) for alpha = +-1 and beta in {0, +-1}, the correctly rounded entry (cr/rank_one_impl.hpp), up to the
+// c not read) for alpha = +-1 and beta in {0, +-1}, the correctly rounded entry (cr/few_products_impl.hpp), up to the
 // first entry whose result is zero, NaN or Inf, which is left unwritten: returns its index, rows where none.
 using RankOne = std::int64_t (*)(std::int64_t rows, const double* a, std::int64_t sa, double b, double alpha,
                                  double beta, double* c, std::int64_t sc);
+
+// The most products an entry of FewProducts has: up to there its error-free sum of 2k + 1 terms costs less than the
+// tiles' scan, packing, sums and decision (docs/performance.md).
+constexpr int kFewProducts = 4;
+// The same for 2 <= k <= kFewProducts products, op(A)(i, l) at a[i sa + l la] and op(B)(l, j) at b[l]: the correctly
+// rounded entry from the exact pairs of the products and C's term (cr/few_products_impl.hpp), up to the first entry
+// it does not decide (C's term at or past 2^1000, a value below 2^-960, one too near a rounding boundary), left
+// unwritten; the caller keeps every a and b zero or of magnitude in [2^-480, 2^480].
+using FewProducts = std::int64_t (*)(std::int64_t rows, int k, const double* a, std::int64_t sa, std::int64_t la,
+                                     const double* b, double alpha, double beta, double* c, std::int64_t sc);
 
 struct TileKernels {
   TileSums dd;                  // FP64 inputs: s + c
@@ -46,9 +56,11 @@ struct TileKernels {
   RefineRow refine_row;      // FP64 tiles: that row's cheaper first try, within a slack (null: none)
   RoundParts<double> round_parts_d;  // its rounding from the parts
   RoundParts<float> round_parts_f;
-  RankOne rank_one;  // a real FP64 GEMM with k = 1 (alpha = +-1, beta in {0, +-1}), an FMA an entry
-  int mr, nr;        // the tile: MR rows of op(A), NR columns of op(B)
-  const char* isa;   // "generic", "avx2", "avx512"
+  RoundPartsLanes round_parts_lanes;  // round_parts_d on a refined row's lanes (null: lane by lane)
+  RankOne rank_one;                   // a real FP64 GEMM with k = 1 (alpha = +-1, beta in {0, +-1}), an FMA an entry
+  FewProducts few_products;           // the same with 2 <= k <= kFewProducts, an error-free sum an entry
+  int mr, nr;                         // the tile: MR rows of op(A), NR columns of op(B)
+  const char* isa;                    // "generic", "avx2", "avx512"
 };
 
 const TileKernels& tile_kernels_generic();

@@ -4,7 +4,7 @@
 #include "cpu/features.hpp"
 #include "cr/entry_rounding_impl.hpp"
 #include "cr/extract_sum_impl.hpp"
-#include "cr/rank_one_impl.hpp"
+#include "cr/few_products_impl.hpp"
 #include "cr/tile_sums.hpp"
 #include "util/f64_vectors.hpp"
 
@@ -80,7 +80,9 @@ const TileKernels& tile_kernels_generic() {
                              nullptr,
                              decide::round_parts<double>,
                              decide::round_parts<float>,
-                             rank1::rank_one<util::F64x1>,
+                             nullptr,
+                             few::rank_one<util::F64x1>,
+                             few::few_products<util::F64x1>,
                              kMR,
                              kNR,
                              "generic"};

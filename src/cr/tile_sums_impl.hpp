@@ -9,7 +9,7 @@
 
 #include "cr/entry_rounding_impl.hpp"
 #include "cr/extract_sum_impl.hpp"
-#include "cr/rank_one_impl.hpp"
+#include "cr/few_products_impl.hpp"
 #include "cr/refine_sum_impl.hpp"
 #include "cr/tile_sums.hpp"
 
@@ -163,7 +163,9 @@ TileKernels kernels(const char* isa) {
           refine::refine_row<V>,
           decide::round_parts<double>,
           decide::round_parts<float>,
-          rank1::rank_one<V>,
+          decide::round_parts_lanes<V>,
+          few::rank_one<V>,
+          few::few_products<V>,
           MR,
           V::kLanes,
           isa};

@@ -37,6 +37,16 @@ struct F64x4 {
   static reg load(const double* p) { return _mm256_loadu_pd(p); }
   static reg load(const float* p) { return _mm256_cvtps_pd(_mm_loadu_ps(p)); }  // exact
   static void store(double* p, reg x) { _mm256_storeu_pd(p, x); }
+  // The first n lanes (0 <= n <= 4) only, the others zero / untouched; nothing past them is read or written.
+  static __m256i first(int n) { return _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3)); }
+  static reg load_first(const double* p, int n) { return _mm256_maskload_pd(p, first(n)); }
+  static void store_first(double* p, reg x, int n) { _mm256_maskstore_pd(p, first(n), x); }
+  // p[x stride] for the lanes x (of the first n)
+  static __m256i strides(std::int64_t stride) { return _mm256_setr_epi64x(0, stride, 2 * stride, 3 * stride); }
+  static reg gather(const double* p, std::int64_t stride) { return _mm256_i64gather_pd(p, strides(stride), 8); }
+  static reg gather_first(const double* p, std::int64_t stride, int n) {
+    return _mm256_mask_i64gather_pd(zero(), p, strides(stride), _mm256_castsi256_pd(first(n)), 8);
+  }
   static reg set1(double x) { return _mm256_set1_pd(x); }
   static reg zero() { return _mm256_setzero_pd(); }
   static reg bcast(const double* p) { return _mm256_broadcast_sd(p); }
@@ -111,6 +121,17 @@ struct F64x8 {
   static reg load(const double* p) { return _mm512_loadu_pd(p); }
   static reg load(const float* p) { return _mm512_cvtps_pd(_mm256_loadu_ps(p)); }  // exact
   static void store(double* p, reg x) { _mm512_storeu_pd(p, x); }
+  // The first n lanes (0 <= n <= 8) only, the others zero / untouched; nothing past them is read or written.
+  static reg load_first(const double* p, int n) { return _mm512_maskz_loadu_pd(__mmask8((1u << n) - 1), p); }
+  static void store_first(double* p, reg x, int n) { _mm512_mask_storeu_pd(p, __mmask8((1u << n) - 1), x); }
+  // p[x stride] for the lanes x (of the first n)
+  static __m512i strides(std::int64_t stride) {
+    return _mm512_mullo_epi64(_mm512_set1_epi64(stride), _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7));
+  }
+  static reg gather(const double* p, std::int64_t stride) { return _mm512_i64gather_pd(strides(stride), p, 8); }
+  static reg gather_first(const double* p, std::int64_t stride, int n) {
+    return _mm512_mask_i64gather_pd(zero(), __mmask8((1u << n) - 1), strides(stride), p, 8);
+  }
   static reg set1(double x) { return _mm512_set1_pd(x); }
   static reg zero() { return _mm512_setzero_pd(); }
   static reg bcast(const double* p) { return _mm512_set1_pd(*p); }
