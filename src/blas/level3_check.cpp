@@ -1,7 +1,6 @@
 #include "blas/level3_check.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <utility>
 
 namespace bf16x::blas {
@@ -13,7 +12,12 @@ constexpr int kUpper = 121, kLower = 122;
 constexpr int kNonUnit = 131, kUnit = 132;
 constexpr int kLeft = 141, kRight = 142;
 
-bool one_of(char c, const char* set) { return c && set && std::strchr(set, c); }
+bool one_of(char c, const char* set) {  // (no strchr: LAPACK's millions of tiny calls each check four characters)
+  if (!c || !set) return false;
+  for (; *set; ++set)
+    if (*set == c) return true;
+  return false;
+}
 
 // NROWA, NROWB and the rows of C (or of TRMM/TRSM's B) as the reference computes them: the rows of the stored
 // matrix whose leading dimension is ld.

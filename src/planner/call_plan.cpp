@@ -1,8 +1,11 @@
 #include "planner/call_plan.hpp"
 
 #include <cstdio>
+#include <iterator>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "crt/crt_mode.hpp"
 #include "env/env_vars.hpp"
@@ -87,8 +90,61 @@ CallPlan plan_call(const bf16x_options& opt, bool is_double, std::int64_t m, std
   return plan_call(opt, is_double, m, n, k, current_settings());
 }
 
+namespace {
+
+// What a plan reads besides the shape: the call's options, the precision, the settings, the threads and whether
+// counters or a verbose line are wanted.
+struct PlanKey {
+  int mode, engine, split, fuse_diagonals, block_k, guard;
+  double auto_target;
+  bool count, is_double, verbose;
+  int threads;
+  Settings settings;
+  bool operator==(const PlanKey&) const = default;
+};
+
+// A mode asked for by name (DEFAULT resolved) whose plan the shape does not change: not auto (its cost model and
+// targets read the shape), and BF16X_MIN_SIZE unset or not applying to it.
+bool shape_free(const PlanKey& key) {
+  const int requested = key.mode == BF16X_MODE_DEFAULT ? key.settings.mode(key.is_double) : key.mode;
+  return requested != BF16X_MODE_AUTO && (key.settings.min_size == 0 || !mode::min_size_applies(requested));
+}
+
+CallPlan plan_of(const bf16x_options& opt, bool is_double, std::int64_t m, std::int64_t n, std::int64_t k,
+                 const Settings& s);
+
+}  // namespace
+
+// A shape-free plan is the same for every shape but the request's: the thread's last one is reused (LAPACK's
+// millions of small calls, three plans each through the shim and the level-3 layer).
 CallPlan plan_call(const bf16x_options& opt, bool is_double, std::int64_t m, std::int64_t n, std::int64_t k,
                    const Settings& s) {
+  const PlanKey key{opt.mode,    opt.engine,       opt.split,           opt.fuse_diagonals,
+                    opt.block_k, opt.guard,        opt.auto_target,     opt.stats != nullptr,
+                    is_double,   verbose_wanted(), effective_threads(), s};
+  if (!shape_free(key)) return plan_of(opt, is_double, m, n, k, s);
+  struct Memo {
+    std::optional<std::pair<PlanKey, CallPlan>> plans[4];  // the shim's own and the library's, per precision
+    int next = 0;
+  };
+  thread_local Memo memo;
+  std::optional<std::pair<PlanKey, CallPlan>>* hit = nullptr;
+  for (auto& e : memo.plans)
+    if (e && e->first == key) hit = &e;
+  if (!hit) {
+    hit = &memo.plans[memo.next];
+    memo.next = (memo.next + 1) % int(std::size(memo.plans));
+    hit->emplace(key, plan_of(opt, is_double, m, n, k, s));
+  }
+  CallPlan p = (*hit)->second;
+  p.request.m = m, p.request.n = n, p.request.k = k;
+  return p;
+}
+
+namespace {
+
+CallPlan plan_of(const bf16x_options& opt, bool is_double, std::int64_t m, std::int64_t n, std::int64_t k,
+                 const Settings& s) {
   CallPlan p;
   p.settings = s;
   p.is_double = is_double;
@@ -138,6 +194,8 @@ CallPlan plan_call(const bf16x_options& opt, bool is_double, std::int64_t m, std
   p.status = finish(p, mode, by_auto, -1);
   return p;
 }
+
+}  // namespace
 
 template <typename T>
 int settle_auto(CallPlan& p, const pack::MatrixView<T>& a, const pack::MatrixView<T>& b) {

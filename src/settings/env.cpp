@@ -81,13 +81,10 @@ void warn_unknown_variables() {
                  " (ignored; README, Environment)");
 }
 
-const Env& env() {
-  static const Env e = [] {
-    const Env r = parse_env(envvar::process_source());
-    warn_unknown_variables();  // a misspelt name would otherwise pass silently, as a refused value does not
-    return r;
-  }();
-  return e;
+Env process_env() {
+  const Env r = parse_env(envvar::process_source());
+  warn_unknown_variables();  // a misspelt name would otherwise pass silently, as a refused value does not
+  return r;
 }
 
 }  // namespace bf16x::settings

@@ -34,7 +34,13 @@ Env parse_env(const envvar::Source& src);
 // with the known name it most likely meant.
 void warn_unknown_variables();
 
-// parse_env of this process's environment, once (and warn_unknown_variables).
-const Env& env();
+// parse_env of this process's environment (and warn_unknown_variables).
+Env process_env();
+
+// process_env(), once: inline, so that each of a call's reads costs a load and a test (LAPACK's millions of calls).
+inline const Env& env() {
+  static const Env e = process_env();
+  return e;
+}
 
 }  // namespace bf16x::settings
