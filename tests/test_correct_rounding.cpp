@@ -536,13 +536,16 @@ TYPED_TEST(CorrectRounding, FewProductUpdates) {
                            "residuals, k " + std::to_string(k) + " m " + std::to_string(m) + " engine " +
                                std::to_string(e) + " ta " + std::to_string(ta));
         }
-  for (int threads = 1; threads <= 3; ++threads) {
-    ASSERT_EQ(bf16x_set_num_threads(threads), BF16X_OK);
-    Problem<T> p(401, 200, 3, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_TRANS, 95 + threads);
-    fill_class(p, Cls::cancel, 95 + threads);
-    p.alpha = T(-1), p.beta = T(1);
-    EXPECT_EQ(mismatches(p, BF16X_ENGINE_AUTO, "401 x 200 x 3, threads " + std::to_string(threads)), 0) << threads;
-  }
+  for (int threads = 1; threads <= 3; ++threads)
+    for (const int e : cr_engines()) {
+      ASSERT_EQ(bf16x_set_num_threads(threads), BF16X_OK);
+      Problem<T> p(401, 200, 3, BF16X_COL_MAJOR, threads == 2 ? BF16X_TRANS : BF16X_NO_TRANS, BF16X_TRANS,
+                   95 + threads);
+      fill_class(p, Cls::cancel, 95 + threads);
+      p.alpha = T(-1), p.beta = T(1);
+      const std::string what = "401 x 200 x 3, engine " + std::to_string(e) + ", threads " + std::to_string(threads);
+      EXPECT_EQ(mismatches(p, e, what), 0) << what;
+    }
   bf16x_set_num_threads(0);
   const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
   const T cs[] = {

@@ -79,6 +79,27 @@ TEST(Runtime, EngineMustBeUsable) {
   EXPECT_NE(bf16x_get_engine(), 0);
 }
 
+// A call plans with the settings as they are when it starts, also where the same options and shape were planned
+// just before (planner/call_plan.cpp keeps a thread's recent plans while no setting changes): each change of mode
+// or engine between two identical calls shows in the second.
+TEST(Runtime, EachCallPlansWithTheSettingsOfItsStart) {
+  Restore restore;
+  for (int round = 0; round < 2; ++round) {
+    ASSERT_EQ(bf16x_set_dgemm_mode(BF16X_MODE_FP64X15), BF16X_OK);
+    EXPECT_EQ(mode_that_ran(), BF16X_MODE_FP64X15);
+    EXPECT_EQ(mode_that_ran(), BF16X_MODE_FP64X15);
+    ASSERT_EQ(bf16x_set_engine(BF16X_ENGINE_REFERENCE), BF16X_OK);
+    EXPECT_EQ(run_dgemm(BF16X_MODE_DEFAULT, 32).engine, BF16X_ENGINE_REFERENCE);
+    ASSERT_EQ(bf16x_set_engine(BF16X_ENGINE_AUTO), BF16X_OK);
+    EXPECT_EQ(run_dgemm(BF16X_MODE_DEFAULT, 32).engine, bf16x_engine_selected());
+    ASSERT_EQ(bf16x_set_dgemm_mode(BF16X_MODE_FP64CR), BF16X_OK);
+    EXPECT_EQ(mode_that_ran(), BF16X_MODE_FP64CR);
+    ASSERT_EQ(bf16x_set_dgemm_mode(BF16X_MODE_NATIVE), BF16X_OK);
+    EXPECT_EQ(mode_that_ran(), BF16X_MODE_NATIVE);
+    EXPECT_EQ(mode_that_ran(BF16X_MODE_FP64X6), BF16X_MODE_FP64X6);  // the call's own mode first
+  }
+}
+
 TEST(Runtime, TargetVerbosityAndThreadsValidate) {
   Restore restore;
   EXPECT_EQ(bf16x_set_auto_target(-1), BF16X_ERR_OPTIONS);

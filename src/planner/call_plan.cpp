@@ -1,17 +1,18 @@
 #include "planner/call_plan.hpp"
 
+#include <cstdint>
 #include <cstdio>
-#include <iterator>
+#include <cstring>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <utility>
 
 #include "crt/crt_mode.hpp"
 #include "env/env_vars.hpp"
 #include "host/host_blas.hpp"
 #include "planner/engine_choice.hpp"
 #include "report/verbose.hpp"
+#include "settings/env.hpp"
 #include "settings/runtime.hpp"
 
 namespace bf16x::planner {
@@ -86,59 +87,62 @@ void auto_reason(const AutoChoice& c, char (&why)[96]) {
 
 }  // namespace
 
-CallPlan plan_call(const bf16x_options& opt, bool is_double, std::int64_t m, std::int64_t n, std::int64_t k) {
-  return plan_call(opt, is_double, m, n, k, current_settings());
-}
-
 namespace {
 
-// What a plan reads besides the shape: the call's options, the precision, the settings, the threads and whether
-// counters or a verbose line are wanted.
+// What a plan reads besides the shape and the settings (their generation): the call's options, the precision, the
+// threads and whether counters or a verbose line are wanted, as whole words (a mode or engine out of range included).
 struct PlanKey {
-  int mode, engine, split, fuse_diagonals, block_k, guard;
-  double auto_target;
-  bool count, is_double, verbose;
-  int threads;
-  Settings settings;
-  bool operator==(const PlanKey&) const = default;
+  std::uint64_t w[6];
+  bool operator==(const PlanKey& o) const {
+    return w[0] == o.w[0] && w[1] == o.w[1] && w[2] == o.w[2] && w[3] == o.w[3] && w[4] == o.w[4] && w[5] == o.w[5];
+  }
 };
-
-// A mode asked for by name (DEFAULT resolved) whose plan the shape does not change: not auto (its cost model and
-// targets read the shape), and BF16X_MIN_SIZE unset or not applying to it.
-bool shape_free(const PlanKey& key) {
-  const int requested = key.mode == BF16X_MODE_DEFAULT ? key.settings.mode(key.is_double) : key.mode;
-  return requested != BF16X_MODE_AUTO && (key.settings.min_size == 0 || !mode::min_size_applies(requested));
-}
+std::uint64_t pair(int lo, int hi) { return std::uint32_t(lo) | std::uint64_t(std::uint32_t(hi)) << 32; }
 
 CallPlan plan_of(const bf16x_options& opt, bool is_double, std::int64_t m, std::int64_t n, std::int64_t k,
                  const Settings& s);
 
 }  // namespace
 
-// A shape-free plan is the same for every shape but the request's: the thread's last one is reused (LAPACK's
-// millions of small calls, three plans each through the shim and the level-3 layer).
-CallPlan plan_call(const bf16x_options& opt, bool is_double, std::int64_t m, std::int64_t n, std::int64_t k,
-                   const Settings& s) {
-  const PlanKey key{opt.mode,    opt.engine,       opt.split,           opt.fuse_diagonals,
-                    opt.block_k, opt.guard,        opt.auto_target,     opt.stats != nullptr,
-                    is_double,   verbose_wanted(), effective_threads(), s};
-  if (!shape_free(key)) return plan_of(opt, is_double, m, n, k, s);
+// A mode asked for by name (DEFAULT resolved) plans the same for every shape but the request's where auto's cost
+// model and targets do not run and BF16X_MIN_SIZE does not apply: the thread's plans of the last four such option
+// sets are reused while the settings stay as they were (LAPACK's millions of small calls, three plans each through
+// the shim and the level-3 layer).
+CallPlan plan_call(const bf16x_options& opt, bool is_double, std::int64_t m, std::int64_t n, std::int64_t k) {
+  const unsigned generation = settings::generation();  // before the settings it stands for are read
+  const int requested = opt.mode == BF16X_MODE_DEFAULT ? settings::effective_mode(is_double) : opt.mode;
+  const std::int64_t min_size = settings::env().min_size;
+  if (requested == BF16X_MODE_AUTO || (min_size != 0 && mode::min_size_applies(requested)))
+    return plan_of(opt, is_double, m, n, k, current_settings());
+  std::uint64_t target;
+  std::memcpy(&target, &opt.auto_target, sizeof target);
+  const int flags =
+      (opt.stats != nullptr) | (is_double << 1) | (verbose_wanted() << 2) | (opt.fuse_diagonals != 0) << 3;
+  const PlanKey key{{generation, pair(opt.mode, opt.engine), pair(opt.split, opt.guard),
+                     pair(opt.block_k, effective_threads()), std::uint64_t(flags), target}};
   struct Memo {
-    std::optional<std::pair<PlanKey, CallPlan>> plans[4];  // the shim's own and the library's, per precision
+    PlanKey keys[4] = {};
+    std::optional<CallPlan> plans[4];  // the shim's own and the library's, per precision
     int next = 0;
   };
   thread_local Memo memo;
-  std::optional<std::pair<PlanKey, CallPlan>>* hit = nullptr;
-  for (auto& e : memo.plans)
-    if (e && e->first == key) hit = &e;
-  if (!hit) {
-    hit = &memo.plans[memo.next];
-    memo.next = (memo.next + 1) % int(std::size(memo.plans));
-    hit->emplace(key, plan_of(opt, is_double, m, n, k, s));
+  int hit = -1;
+  for (int e = 0; e < 4; ++e)
+    if (memo.plans[e] && memo.keys[e] == key) hit = e;
+  if (hit < 0) {
+    hit = memo.next;
+    memo.next = (memo.next + 1) % 4;
+    memo.keys[hit] = key;
+    memo.plans[hit] = plan_of(opt, is_double, m, n, k, current_settings());
   }
-  CallPlan p = (*hit)->second;
+  CallPlan p = *memo.plans[hit];
   p.request.m = m, p.request.n = n, p.request.k = k;
   return p;
+}
+
+CallPlan plan_call(const bf16x_options& opt, bool is_double, std::int64_t m, std::int64_t n, std::int64_t k,
+                   const Settings& s) {
+  return plan_of(opt, is_double, m, n, k, s);
 }
 
 namespace {

@@ -17,15 +17,19 @@ constexpr int kUnset = -1;
 std::atomic<int> g_sgemm_mode{kUnset}, g_dgemm_mode{kUnset}, g_engine{BF16X_ENGINE_AUTO},
     g_crt_engine{BF16X_ENGINE_AUTO}, g_verbose{kUnset}, g_threads{0};
 std::atomic<double> g_target{-1.0};
+std::atomic<unsigned> g_generation{0};
+void changed() { g_generation.fetch_add(1); }
 
 // DEFAULT removes the setting; any other mode must fit the routine.
 int set_mode(std::atomic<int>& slot, int mode, bool is_double) {
   if (mode == BF16X_MODE_DEFAULT) {
     slot = kUnset;
+    changed();
     return BF16X_OK;
   }
   if (!bf16x_mode_name(mode) || !mode_fits(mode, is_double)) return BF16X_ERR_MODE;
   slot = mode;
+  changed();
   return BF16X_OK;
 }
 
@@ -55,8 +59,15 @@ Settings current_settings() {
 
 int runtime_engine() { return g_engine.load(std::memory_order_relaxed); }
 int runtime_crt_engine() { return g_crt_engine.load(std::memory_order_relaxed); }
-void set_runtime_engine(int engine) { g_engine = engine; }
-void set_runtime_crt_engine(int engine) { g_crt_engine = engine; }
+void set_runtime_engine(int engine) {
+  g_engine = engine;
+  changed();
+}
+void set_runtime_crt_engine(int engine) {
+  g_crt_engine = engine;
+  changed();
+}
+unsigned generation() { return g_generation.load(); }
 double effective_auto_target() {
   const double t = g_target.load(std::memory_order_relaxed);
   return t >= 0 ? t : env().auto_target;
@@ -85,6 +96,7 @@ int bf16x_get_dgemm_mode(void) { return bf16x::settings::effective_mode(true); }
 int bf16x_set_auto_target(double target) {
   if (!(target >= 0) || target == HUGE_VAL) return BF16X_ERR_OPTIONS;
   bf16x::settings::g_target = target == 0 ? -1.0 : target;
+  bf16x::settings::changed();
   return BF16X_OK;
 }
 

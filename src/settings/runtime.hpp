@@ -10,6 +10,9 @@ namespace bf16x::settings {
 
 // The settings a call plans with, read once at its start.
 Settings current_settings();
+// A count that every bf16x_set_* of a setting in Settings raises after storing it: a plan made with the settings
+// read after this count was read stands while the count stays (planner/call_plan.cpp).
+unsigned generation();
 
 int effective_mode(bool is_double);   // BF16X_MODE_NATIVE / AUTO / an emulation mode of that precision
 int runtime_engine();                 // BF16X_ENGINE_AUTO unless bf16x_set_engine chose one

@@ -22,7 +22,6 @@ struct Settings {
   bool crt_fast_scaling = false;          // BF16X_CRT_SCALING=fast
   int complex_method = BF16X_COMPLEX_4M;  // BF16X_COMPLEX_METHOD
   int mode(bool is_double) const { return is_double ? dgemm_mode : sgemm_mode; }
-  bool operator==(const Settings&) const = default;
 };
 
 }  // namespace bf16x::settings
