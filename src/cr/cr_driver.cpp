@@ -470,12 +470,21 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
     std::uint64_t exact_rows = 0;
     const bool by_rows = kern.extract_row && terms.w[0] != 0;
     const std::uint64_t row_bits = (std::uint64_t(1) << cols) - 1;
-    for (int ii = 0; ii < rows; ++ii)
+    for (int ii = 0; ii < rows; ++ii) {
+      const std::int64_t i = i0 + ii;
+      // the entries that take the row's exact values whatever else holds (what the checks below find for them)
+      const bool row_exact = by_rows && decide_rows && la.tame[std::size_t(i)] && ea[std::size_t(i)] != kNonfinite;
       for (unsigned rest = unsigned(~decided >> (ii * pn.nr) & row_bits); rest; rest &= rest - 1) {
         const int jj = __builtin_ctz(rest), x = ii * pn.nr + jj;
-        const std::int64_t i = i0 + ii, j = j0 + jj;
+        const std::int64_t j = j0 + jj;
         if (!pack::in_part(g.part, i, j)) continue;
         T& cij = g.c[i * rs + j * cs];
+        if (row_exact && t[x] > 0 && lb.tame[std::size_t(j)] && eb[std::size_t(j)] != kNonfinite &&
+            (g.beta == T(0) || std::isfinite(double(cij)))) {
+          ++exact;
+          exact_rows |= std::uint64_t(1) << x;
+          continue;
+        }
         const double c0[2] = {g.beta != T(0) ? double(cij) : 0.0, 0};
         const std::int64_t cols2[2] = {j, j};
         const int sa = ea[std::size_t(i)], sb = eb[std::size_t(j)];
@@ -496,6 +505,7 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
           }
         }
       }
+    }
     // The tame entries for the exact value, a row of the tile at a time where most of it is (else one by one); FP64
     // rows first from their refined parts (cr/refine_sum.hpp), which decide all but the entries within their slack
     // of a rounding boundary.

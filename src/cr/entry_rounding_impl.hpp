@@ -451,22 +451,21 @@ unsigned round_parts_lanes(const double* parts, const double* slack, const int* 
   using R = typename V::reg;
   constexpr int L = V::kLanes, P = kRefinedParts;
   static_assert(L <= kMaxLanes);
-  // per lane: 2^scale in two steps of one sign (f1 f2), 2^-scale (g1 g2), and the magnitudes between which the
-  // candidate is normal in true units: 2^(-1021 - scale) <= |v| < 2^(1021 - scale), exponents clamped to the decided
-  // range [2^-960, 2^1000) (util::pow2_pair, as round_parts)
-  alignas(64) double f1[L], f2[L], g1[L], g2[L], lo_t[L], hi_t[L];
-  for (int j = 0; j < L; ++j) {
-    const int e = scale[j];
-    if (!(lanes >> j & 1) || e < -kScaleRange || e > kScaleRange) {
-      lanes &= ~(1u << j);
-      f1[j] = f2[j] = g1[j] = g2[j] = lo_t[j] = hi_t[j] = 1;
-      continue;
-    }
-    util::pow2_pair(e, f1[j], f2[j]);
-    util::pow2_pair(-e, g1[j], g2[j]);
-    lo_t[j] = pow2(std::clamp(-1021 - e, -961, 1001));
-    hi_t[j] = pow2(std::clamp(1021 - e, -961, 1001));
-  }
+  // per lane: 2^scale in two steps of one sign (f1 f2: util::pow2_pair, as round_parts), 2^-scale (g1 g2), and the
+  // magnitudes between which the candidate is normal in true units: 2^(-1021 - scale) <= |v| < 2^(1021 - scale),
+  // exponents clamped to the decided range [2^-960, 2^1000); lanes out of `lanes` or of the scale range at scale 0
+  alignas(64) std::int32_t sc[L];
+  for (int j = 0; j < L; ++j) sc[j] = scale[j];
+  const R range = V::set1(kScaleRange), half = V::set1(0.5);
+  R ev = V::from_i32(sc);
+  lanes &= unsigned(V::le(V::abs(ev), range));
+  ev = V::select(int(lanes), ev, V::zero());
+  const R ne = V::sub(V::zero(), ev), h = V::floor(V::mul(ev, half)), hn = V::floor(V::mul(ne, half));
+  const R f1 = V::pow2i(h), f2 = V::pow2i(V::sub(ev, h)), g1 = V::pow2i(hn), g2 = V::pow2i(V::sub(ne, hn));
+  const auto clamped = [&](double at) {
+    return V::pow2i(V::max(V::set1(-961), V::min(V::set1(1001), V::sub(V::set1(at), ev))));
+  };
+  const R lo_t = clamped(-1021), hi_t = clamped(1021);
   const R zero = V::zero(), w = V::set1(x.w[0]), beta = V::set1(x.beta[0]);
   const R lo_range = V::set1(0x1p-900), hi_range = V::set1(0x1p1000);
   const auto in_range = [&](R v) {
@@ -480,7 +479,7 @@ unsigned round_parts_lanes(const double* parts, const double* slack, const int* 
   hi[0] = lo[0] = zero;
   if (x.beta[0] != 0) {
     const R cz = V::select(ok, V::load(c0), zero);
-    const R c = V::mul(V::mul(cz, V::load(g1)), V::load(g2));
+    const R c = V::mul(V::mul(cz, g1), g2);
     const int none = V::eq(cz, zero);
     ok &= none | in_range(c);
     const R hc = V::mul(beta, V::select(ok, c, zero));
@@ -509,10 +508,9 @@ unsigned round_parts_lanes(const double* parts, const double* slack, const int* 
   R bound = V::mul(V::mul(V::set1((2 * (P + 1) + 0.1) * kU), eabs), V::set1(1 + 8 * kU));
   bound = V::select(V::eq(sl, zero), bound,
                     V::mul(V::add(bound, V::mul(V::set1(std::fabs(x.w[0])), sl)), V::set1(1 + 4 * kU)));
-  int decided =
-      ok & V::le(V::set1(0x1p-960), mag) & V::lt(mag, hi_range) & V::le(V::load(lo_t), mag) & V::lt(mag, V::load(hi_t));
+  int decided = ok & V::le(V::set1(0x1p-960), mag) & V::lt(mag, hi_range) & V::le(lo_t, mag) & V::lt(mag, hi_t);
   decided &= within_half_gap<V>(V::mul(V::add(V::abs(rl), bound), V::set1(1 + 4 * kU)), rh, 0x1p-53);
-  const R v = V::mul(V::mul(V::select(decided, rh, zero), V::load(f1)), V::load(f2));
+  const R v = V::mul(V::mul(V::select(decided, rh, zero), f1), f2);
   V::store(out, V::select(exact_zero, zero, v));
   return unsigned(decided | exact_zero);
 }

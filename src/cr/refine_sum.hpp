@@ -18,7 +18,9 @@
 // parts miss it by at most |sum g2| <= 2 k max |g2| = slack (at most 2 k u sigma_l, about 2^-132 t~ at k = 50, where
 // a value at u t~ needs 2^-105 t~), zero where every g2 is (the errors' errors fit h_l's grid: products' errors with a
 // few bits fewer than 53 below their leading one, as LAPACK's data has). Lanes whose t~ lies below 2^-800 are left out
-// (the biases and the parts stay normal there: no underflow).
+// (the biases and the parts stay normal there: no underflow). The pass first only ors the g2 together (is any
+// nonzero?) and runs again for their largest magnitude on a row where one is; where the ISA's tiles put additions on
+// the multipliers (adds_on_fma), six of its fifteen additions a product are FMAs with 1, which round as they do.
 #pragma once
 #include <cstdint>
 

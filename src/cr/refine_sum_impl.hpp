@@ -2,6 +2,7 @@
 // tiles.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "cr/extract_sum.hpp"
 #include "cr/refine_sum.hpp"
@@ -30,22 +31,34 @@ void refine_row(const double* a, std::int64_t sa, const double* b, std::int64_t 
   // leaves (g2) only looked at for its largest magnitude: zero on every lane of data with a few bits fewer than 53
   // in its products' errors, and then the parts are the dot product exactly
   const R sigma_l = V::mul(V::power(V::mul(V::set1(4.1 * kd * u), V::add(sigma_e, sigma_f))), two);
-  R s = sigma, he = sigma_e, hf = sigma_f, hl = sigma_l, top = zero;
-  for (std::int64_t l = 0; l < k; ++l) {
-    const R av = V::set1(a[l * sa]), bv = V::select(live, V::load(b + l * L), zero);
-    const R p = V::mul(av, bv), e = V::fmsub(av, bv, p);
-    const R s1 = V::add(s, p), f = V::sub(p, V::sub(s1, s));
-    const R he1 = V::add(he, e), hf1 = V::add(hf, f);
-    const R ge = V::sub(e, V::sub(he1, he)), gf = V::sub(f, V::sub(hf1, hf));
-    const R hl1 = V::add(hl, ge);
-    const R g2e = V::sub(ge, V::sub(hl1, hl));
-    const R hl2 = V::add(hl1, gf);
-    const R g2f = V::sub(gf, V::sub(hl2, hl1));
-    top = V::max_magnitude(V::max_magnitude(top, g2e), g2f);
-    s = s1, he = he1, hf = hf1, hl = hl2;
-  }
-  // |sum g2| <= 2 k max |g2| (the product and its rounding covered by the factor 1 + 4 u): 0 where every g2 is; a
-  // subnormal max taken as 2^-1000, so that no step here rounds a subnormal (the underflow flag)
+  // The chains over the row; `Largest`: the g2's largest magnitude in top, else only whether any is nonzero (their
+  // bits or-ed: two operations a product fewer), the row run again for the largest where one is.
+  R s, he, hf, hl, top;
+  const auto chains = [&](auto largest) {
+    s = sigma, he = sigma_e, hf = sigma_f, hl = sigma_l, top = zero;
+    for (std::int64_t l = 0; l < k; ++l) {
+      const R av = V::set1(a[l * sa]), bv = V::select(live, V::load(b + l * L), zero);
+      const R p = V::mul(av, bv), e = V::fmsub(av, bv, p);
+      const R s1 = V::add(s, p), f = V::sub(p, V::sub(s1, s));
+      // (x + y as fma(y, 1, x), the same rounded sum, on the multipliers beside the adders where the ISA's kernels
+      // share them so: six of the fifteen additions)
+      const auto add = [&](R x, R y) { return V::adds_on_fma(0) ? V::fmadd(y, one, x) : V::add(x, y); };
+      const auto sub = [&](R x, R y) { return V::adds_on_fma(0) ? V::fnmadd(y, one, x) : V::sub(x, y); };
+      const R he1 = add(he, e), hf1 = add(hf, f);
+      const R ge = V::sub(e, sub(he1, he)), gf = V::sub(f, sub(hf1, hf));
+      const R hl1 = add(hl, ge);
+      const R g2e = V::sub(ge, V::sub(hl1, hl));
+      const R hl2 = add(hl1, gf);
+      const R g2f = V::sub(gf, V::sub(hl2, hl1));
+      if constexpr (decltype(largest)::value)
+        top = V::max_magnitude(V::max_magnitude(top, g2e), g2f);
+      else
+        top = V::bits_or(top, V::bits_or(g2e, g2f));
+      s = s1, he = he1, hf = hf1, hl = hl2;
+    }
+  };
+  chains(std::false_type{});
+  if (~V::eq(top, zero) & live) chains(std::true_type{});  // (or-ed -0s compare equal to 0: nothing to bound)
   const R floor = V::select(V::eq(top, zero), zero, V::set1(0x1p-1000));
   const R bound = V::mul(V::max(top, floor), V::set1(2 * kd * (1 + 4 * u)));
   double p[kRefinedParts][kMaxLanes], sl[kMaxLanes];

@@ -85,6 +85,14 @@ struct F64x4 {
   static reg inverse_power(reg p) {
     return _mm256_castsi256_pd(_mm256_sub_epi64(_mm256_set1_epi64x(2046ll << 52), _mm256_castpd_si256(p)));
   }
+  // 2^e for integral e in [-1022, 1023]: e's bits in e + 1.5 2^52, moved into the exponent field
+  static reg pow2i(reg e) {
+    const __m256i v = _mm256_castpd_si256(_mm256_add_pd(e, _mm256_set1_pd(0x1.8p52)));
+    const __m256i x = _mm256_sub_epi64(v, _mm256_set1_epi64x(0x4338000000000000ll - 1023));
+    return _mm256_castsi256_pd(_mm256_slli_epi64(x, 52));
+  }
+  static reg min(reg a, reg b) { return _mm256_min_pd(a, b); }
+  static reg bits_or(reg a, reg b) { return _mm256_or_pd(a, b); }
   static reg rint(reg x) { return _mm256_round_pd(x, _MM_FROUND_CUR_DIRECTION); }  // the current rounding mode
   static reg nearest(reg x) { return _mm256_round_pd(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
   static reg trunc(reg x) { return _mm256_round_pd(x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
@@ -166,6 +174,14 @@ struct F64x8 {
   static reg inverse_power(reg p) {
     return _mm512_castsi512_pd(_mm512_sub_epi64(_mm512_set1_epi64(2046ll << 52), _mm512_castpd_si512(p)));
   }
+  // 2^e for integral e in [-1022, 1023]: e's bits in e + 1.5 2^52, moved into the exponent field
+  static reg pow2i(reg e) {
+    const __m512i v = _mm512_castpd_si512(_mm512_add_pd(e, _mm512_set1_pd(0x1.8p52)));
+    const __m512i x = _mm512_sub_epi64(v, _mm512_set1_epi64(0x4338000000000000ll - 1023));
+    return _mm512_castsi512_pd(_mm512_slli_epi64(x, 52));
+  }
+  static reg min(reg a, reg b) { return _mm512_min_pd(a, b); }
+  static reg bits_or(reg a, reg b) { return _mm512_or_pd(a, b); }
   static reg rint(reg x) { return _mm512_roundscale_pd(x, _MM_FROUND_CUR_DIRECTION); }
   static reg nearest(reg x) { return _mm512_roundscale_pd(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
   static reg trunc(reg x) { return _mm512_roundscale_pd(x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
