@@ -19,7 +19,7 @@ std::size_t size_field(const void* s) {
   return size;
 }
 
-bf16x_options defaults() {
+bf16x_options make_defaults() {
   bf16x_options o;
   std::memset(static_cast<void*>(&o), 0, sizeof o);  // padding too: init copies whole bytes into the caller's struct
   o.size = sizeof o;
@@ -29,6 +29,11 @@ bf16x_options defaults() {
   o.complex_method = BF16X_COMPLEX_DEFAULT;
   return o;
 }
+// Built once: every call copies them (a struct assembled on the stack and read back at once stalls the loads).
+const bf16x_options& defaults() {
+  static const bf16x_options d = make_defaults();
+  return d;
+}
 
 }  // namespace
 
@@ -37,7 +42,10 @@ int read_options(const bf16x_options* user, bf16x_options& opt) {
   if (!user) return BF16X_OK;
   const std::size_t size = size_field(user);
   if (size < BF16X_OPTIONS_SIZE_1) return BF16X_ERR_OPTIONS;
-  std::memcpy(static_cast<void*>(&opt), user, std::min(size, sizeof opt));
+  if (size >= sizeof opt)
+    opt = *user;  // a caller of this header or a later one: one fixed copy (no memcpy of a size read at run time)
+  else
+    std::memcpy(static_cast<void*>(&opt), user, size);
   opt.size = sizeof opt;
   if (opt.stats && size_field(opt.stats) < BF16X_STATS_SIZE_1) {
     opt = defaults();

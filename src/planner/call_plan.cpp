@@ -135,9 +135,7 @@ CallPlan plan_call(const bf16x_options& opt, bool is_double, std::int64_t m, std
     memo.keys[hit] = key;
     memo.plans[hit] = plan_of(opt, is_double, m, n, k, current_settings());
   }
-  CallPlan p = *memo.plans[hit];
-  p.request.m = m, p.request.n = n, p.request.k = k;
-  return p;
+  return *memo.plans[hit];  // (its request's shape the first call's: only auto's data step reads it)
 }
 
 CallPlan plan_call(const bf16x_options& opt, bool is_double, std::int64_t m, std::int64_t n, std::int64_t k,

@@ -18,7 +18,7 @@ namespace bf16x::planner {
 
 // The plan, and what auto's data step needs to finish it.
 struct CallPlan : method::Plan {
-  ModeRequest request{};                   // what choose_auto needs
+  ModeRequest request{};                   // what choose_auto needs (a reused plan's: not its call's shape)
   Settings settings;                       // what the call was planned with
   int engine_option = 0;                   // the call's engine option (the reference engine's warning)
   int crt_engine_option = 0;               // the engine option auto's CRT choice runs with (crt_engine_for_call)
