@@ -442,9 +442,10 @@ std::uint64_t decide_rows(int rows, const double* s, const double* c, const doub
 }
 
 // round_parts on the lanes (RoundPartsLanes): the same terms in the same order (the C term's pair, the parts' his then
-// every lo through one TwoSum chain; a zero part or C term adds nothing to the chain, so the sum, its errors and their
-// magnitudes are round_parts' own), the bound taken with n = kRefinedParts + 1 pairs (at least round_parts' n); the
-// normal-in-true-units and exact-zero decisions only. The lanes outside `lanes` compute on zeros, factors 1.
+// every lo through one TwoSum chain; a zero part, C term or lo adds nothing to the chain, so the sum, its errors and
+// their magnitudes are round_parts' own, and the los are left out where alpha = +-1 and beta is 0 or +-1), the bound
+// taken with n = kRefinedParts + 1 pairs (at least round_parts' n); the normal-in-true-units and exact-zero decisions
+// only. The lanes outside `lanes` compute on zeros, factors 1.
 template <typename V>
 unsigned round_parts_lanes(const double* parts, const double* slack, const int* scale, const double* c0, const Terms& x,
                            unsigned lanes, double* out) {
@@ -501,7 +502,10 @@ unsigned round_parts_lanes(const double* parts, const double* slack, const int* 
   hi[0] = V::select(ok, hi[0], zero), lo[0] = V::select(ok, lo[0], zero);
   R sum = hi[0], e = zero, eabs = zero, t;
   for (int q = 1; q <= P; ++q) sum = two_sum<V>(sum, hi[q], t), e = V::add(e, t), eabs = V::add(eabs, V::abs(t));
-  for (int q = 0; q <= P; ++q) sum = two_sum<V>(sum, lo[q], t), e = V::add(e, t), eabs = V::add(eabs, V::abs(t));
+  // (alpha = +-1 and beta in {0, +-1}, LAPACK's: every TwoProd error is zero and adds nothing to the chain)
+  const bool exact_terms = std::fabs(x.w[0]) == 1 && (x.beta[0] == 0 || std::fabs(x.beta[0]) == 1);
+  if (!exact_terms)
+    for (int q = 0; q <= P; ++q) sum = two_sum<V>(sum, lo[q], t), e = V::add(e, t), eabs = V::add(eabs, V::abs(t));
   const int exact_zero = ok & V::eq(sum, zero) & V::eq(eabs, zero) & V::eq(sl, zero);
   R rl;
   const R rh = two_sum<V>(sum, e, rl), mag = V::abs(rh);
