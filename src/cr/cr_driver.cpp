@@ -451,8 +451,9 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
                       std::fabs(double(g.alpha)) <= 0x1p20;
   const std::int64_t rs = g.c_row_major ? g.ldc : 1, cs = g.c_row_major ? 1 : g.ldc;  // C(i, j) at i rs + j cs
   // Residuals (C - L U: nearly every entry a few ulps of its terms) leave tile after tile undecided: after a tile of
-  // a thread whose decision left three quarters of it, its next kResidualRun tiles skip the decision (their entries
-  // go to the exact values, which round each as the decision would have), then it decides one again.
+  // a thread that sent three quarters of its entries to their exact values, its next kResidualRun tiles skip the
+  // decision (their entries go to the exact values, which round each as the decision would have), then it decides
+  // one again.
   constexpr int kResidualRun = 3;
   std::vector<int> skip_decisions(std::size_t(threads), 0);
   const auto finish = [&](std::int64_t i0, std::int64_t j0, const double* s, const double* c, const double* t,
@@ -461,13 +462,10 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
     double rounded[kMaxTile];
     int& skip = skip_decisions[std::size_t(omp_get_thread_num())];
     const int rows = int(std::min<std::int64_t>(pn.mr, m - i0)), cols = int(std::min<std::int64_t>(pn.nr, n - j0));
-    std::uint64_t decided = 0;
-    if (decide_rows && skip > 0) {
-      --skip;
-    } else if (decide_rows) {
-      decided = decide_tile(decide_rows, g, ea, eb, i0, j0, TileSumsView{s, c, t, pn.mr, pn.nr}, terms, rounded);
-      if (refine && 4 * __builtin_popcountll(decided) <= rows * cols) skip = kResidualRun;
-    }
+    const bool deciding = decide_rows && skip == 0;
+    if (!deciding && skip > 0) --skip;
+    const std::uint64_t decided =
+        deciding ? decide_tile(decide_rows, g, ea, eb, i0, j0, TileSumsView{s, c, t, pn.mr, pn.nr}, terms, rounded) : 0;
     // The decided entries first (in C's part, every check below passed: decide_tile), down C's columns.
     if (decided) {
       T* const corner = g.c + i0 * rs + j0 * cs;
@@ -580,6 +578,8 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
                                                  {kern.extract, round_parts, room});
       }
     }
+    // (entries that needed the exact value: those a product of zeros or a C term decides do not count)
+    if (deciding && refine && 4 * exact >= 3 * std::uint64_t(rows * cols)) skip = kResidualRun;
     return exact;
   };
   run_tiles<T>(m, n, k, g.a, g.b, la, lb, cfg, packs, finish, nullptr, g.part, g.a_lower);

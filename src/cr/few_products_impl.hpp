@@ -126,12 +126,8 @@ std::int64_t few_products(std::int64_t rows, int k, const double* a, std::int64_
               hi = V::set1(0x1p1022);
       R bv[kFewProducts];
       for (int l = 0; l < k; ++l) bv[l] = V::set1(b[l]);
-      // |rest| + bound below 2^(e - 54) for |vh| in [2^e, 2^(e+1)): half the gap below a power of two, at most half
-      // either gap around vh (a stricter test than few_entry's, without its power-of-two case)
-      const R quarter = V::set1(0x1p-54), power_floor = V::set1(0x1p-961);
-      const auto inside = [&](R rest, R bound, R vh) {
-        const R pw = V::max(V::power(V::abs(vh)), power_floor);
-        return V::lt(V::mul(V::add(rest, bound), V::set1(1 + 4 * decide::kU)), V::mul(pw, quarter));
+      const auto inside = [&](R rest, R bound, R vh) {  // |rest| + bound strictly inside half vh's gap
+        return decide::within_half_gap<V>(V::mul(V::add(rest, bound), V::set1(1 + 4 * decide::kU)), vh, 0x1p-53);
       };
       // L entries from their a_l and c0 (few_entry's operations lane by lane): their roundings in out, the lanes
       // decided
