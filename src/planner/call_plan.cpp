@@ -99,9 +99,6 @@ struct PlanKey {
 };
 std::uint64_t pair(int lo, int hi) { return std::uint32_t(lo) | std::uint64_t(std::uint32_t(hi)) << 32; }
 
-CallPlan plan_of(const bf16x_options& opt, bool is_double, std::int64_t m, std::int64_t n, std::int64_t k,
-                 const Settings& s);
-
 }  // namespace
 
 // A mode asked for by name (DEFAULT resolved) plans the same for every shape but the request's where auto's cost
@@ -113,7 +110,7 @@ CallPlan plan_call(const bf16x_options& opt, bool is_double, std::int64_t m, std
   const int requested = opt.mode == BF16X_MODE_DEFAULT ? settings::effective_mode(is_double) : opt.mode;
   const std::int64_t min_size = settings::env().min_size;
   if (requested == BF16X_MODE_AUTO || (min_size != 0 && mode::min_size_applies(requested)))
-    return plan_of(opt, is_double, m, n, k, current_settings());
+    return plan_call(opt, is_double, m, n, k, current_settings());
   std::uint64_t target;
   std::memcpy(&target, &opt.auto_target, sizeof target);
   const int flags =
@@ -133,20 +130,13 @@ CallPlan plan_call(const bf16x_options& opt, bool is_double, std::int64_t m, std
     hit = memo.next;
     memo.next = (memo.next + 1) % 4;
     memo.keys[hit] = key;
-    memo.plans[hit] = plan_of(opt, is_double, m, n, k, current_settings());
+    memo.plans[hit] = plan_call(opt, is_double, m, n, k, current_settings());
   }
   return *memo.plans[hit];  // (its request's shape the first call's: only auto's data step reads it)
 }
 
 CallPlan plan_call(const bf16x_options& opt, bool is_double, std::int64_t m, std::int64_t n, std::int64_t k,
                    const Settings& s) {
-  return plan_of(opt, is_double, m, n, k, s);
-}
-
-namespace {
-
-CallPlan plan_of(const bf16x_options& opt, bool is_double, std::int64_t m, std::int64_t n, std::int64_t k,
-                 const Settings& s) {
   CallPlan p;
   p.settings = s;
   p.is_double = is_double;
@@ -196,8 +186,6 @@ CallPlan plan_of(const bf16x_options& opt, bool is_double, std::int64_t m, std::
   p.status = finish(p, mode, by_auto, -1);
   return p;
 }
-
-}  // namespace
 
 template <typename T>
 int settle_auto(CallPlan& p, const pack::MatrixView<T>& a, const pack::MatrixView<T>& b) {
