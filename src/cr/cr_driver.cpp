@@ -137,7 +137,7 @@ namespace {
 // The workspace of a call of m x n entries as run_tiles runs it.
 std::size_t tiles_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k, int threads) {
   const std::int64_t nc = block_cols(n, k);
-  return std::size_t(8 * (k * nc + std::int64_t(threads) * (2 * kRows * k + extract_room(k))) + 4 * (m + n));
+  return std::size_t(8 * (k * nc + std::int64_t(threads) * (2 * kRows * k + extract_room(k) + 1)) + 4 * (m + n));
 }
 
 // Whether gemm_cr runs C^T = op(B)^T op(A)^T instead: C has fewer columns than a tile (and more rows).
@@ -162,21 +162,26 @@ struct Panels {
 };
 
 // The panels' memory in the calling thread's workspace (util/workspace.hpp), kept between calls: op(B)'s block of
-// columns, then each thread's rows of op(A), then each thread's extraction room. Throws std::bad_alloc before
+// columns, then each thread's rows of op(A), then each thread's extraction room, then each thread's count of tiles
+// still to skip the decision on (a residual run, gemm_cr; zero at the start of a call). Throws std::bad_alloc before
 // anything is written.
 struct Packs {
   double* b;
   double* a;
   double* room;
   std::int64_t room_size;
+  int* skips;
   double* room_of(int thread) const { return room + std::int64_t(thread) * room_size; }
 };
 Packs reserve_packs(std::int64_t k, std::int64_t ncols, int threads) {
   const std::size_t nb = std::size_t(k * block_cols(ncols, k)), na = std::size_t(threads) * std::size_t(2 * kRows * k);
   const std::size_t nr = std::size_t(threads) * std::size_t(extract_room(k));
-  auto* mem = static_cast<double*>(util::thread_workspace().reserve(sizeof(double) * (nb + na + nr)));
+  // (one double per thread holds its int count)
+  auto* mem = static_cast<double*>(util::thread_workspace().reserve(sizeof(double) * (nb + na + nr + threads)));
   if (!mem) throw std::bad_alloc();
-  return {mem, mem + nb, mem + nb + na, extract_room(k)};
+  int* const skips = reinterpret_cast<int*>(mem + nb + na + nr);
+  std::fill_n(skips, threads, 0);
+  return {mem, mem + nb, mem + nb + na, extract_room(k), skips};
 }
 
 // The starts and scale factors of `count` lines from `first` of op(A)'s rows (of_a) or op(B)'s columns, for
@@ -455,12 +460,11 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
   // decision (their entries go to the exact values, which round each as the decision would have), then it decides
   // one again.
   constexpr int kResidualRun = 3;
-  std::vector<int> skip_decisions(std::size_t(threads), 0);
   const auto finish = [&](std::int64_t i0, std::int64_t j0, const double* s, const double* c, const double* t,
                           const Panels& pn) {
     std::uint64_t exact = 0;
     double rounded[kMaxTile];
-    int& skip = skip_decisions[std::size_t(omp_get_thread_num())];
+    int& skip = packs.skips[omp_get_thread_num()];
     const int rows = int(std::min<std::int64_t>(pn.mr, m - i0)), cols = int(std::min<std::int64_t>(pn.nr, n - j0));
     const bool deciding = decide_rows && skip == 0;
     if (!deciding && skip > 0) --skip;
