@@ -455,10 +455,9 @@ unsigned round_parts_lanes(const double* parts, const double* slack, const int* 
   // per lane: 2^scale in two steps of one sign (f1 f2: util::pow2_pair, as round_parts), 2^-scale (g1 g2), and the
   // magnitudes between which the candidate is normal in true units: 2^(-1021 - scale) <= |v| < 2^(1021 - scale),
   // exponents clamped to the decided range [2^-960, 2^1000); lanes out of `lanes` or of the scale range at scale 0
-  alignas(64) std::int32_t sc[L];
-  for (int j = 0; j < L; ++j) sc[j] = scale[j];
+  static_assert(std::is_same_v<int, std::int32_t>);
   const R range = V::set1(kScaleRange), half = V::set1(0.5);
-  R ev = V::from_i32(sc);
+  R ev = V::from_i32(scale);
   lanes &= unsigned(V::le(V::abs(ev), range));
   ev = V::select(int(lanes), ev, V::zero());
   const R ne = V::sub(V::zero(), ev), h = V::floor(V::mul(ev, half)), hn = V::floor(V::mul(ne, half));

@@ -40,10 +40,11 @@ void refine_row(const double* a, std::int64_t sa, const double* b, std::int64_t 
       const R av = V::set1(a[l * sa]), bv = V::select(live, V::load(b + l * L), zero);
       const R p = V::mul(av, bv), e = V::fmsub(av, bv, p);
       const R s1 = V::add(s, p), f = V::sub(p, V::sub(s1, s));
-      // (x + y as fma(y, 1, x), the same rounded sum, on the multipliers beside the adders where the ISA's kernels
+      // (x + y as fma(y, 1, x), the same rounded sum, on the multipliers beside the adders where the ISA's tiles
       // share them so: six of the fifteen additions)
-      const auto add = [&](R x, R y) { return V::adds_on_fma(0) ? V::fmadd(y, one, x) : V::add(x, y); };
-      const auto sub = [&](R x, R y) { return V::adds_on_fma(0) ? V::fnmadd(y, one, x) : V::sub(x, y); };
+      constexpr bool on_fma = V::adds_on_fma(0) > 0;
+      const auto add = [&](R x, R y) { return on_fma ? V::fmadd(y, one, x) : V::add(x, y); };
+      const auto sub = [&](R x, R y) { return on_fma ? V::fnmadd(y, one, x) : V::sub(x, y); };
       const R he1 = add(he, e), hf1 = add(hf, f);
       const R ge = V::sub(e, sub(he1, he)), gf = V::sub(f, sub(hf1, hf));
       const R hl1 = add(hl, ge);
