@@ -409,6 +409,30 @@ TYPED_TEST(CorrectRounding, SpecialValues) {
   for (const std::int64_t k : {40, 12}) special_values<TypeParam>(k);  // a call of 1200 and of 360 multiply-adds
 }
 
+// The sweep of the few-products calls: every class (ties where k is a multiple of 4), each alpha / beta pair of ab,
+// every kernel level, both layouts and transposes (op(A)'s column and C's columns contiguous, column-major with A not
+// transposed, or strided; padded or not), rows(seed) x cols x k, seed counting on: the exact rounding of every entry.
+template <typename T, std::size_t N, typename Rows>
+void few_products_sweep(std::int64_t k, const T (&ab)[N][2], int& seed, Rows rows, std::int64_t cols) {
+  for (const int e : cr_engines())
+    for (Cls c : kClasses) {
+      if (c == Cls::ties && k % 4 != 0) continue;
+      for (const auto& x : ab)
+        for (const int layout : {BF16X_COL_MAJOR, BF16X_ROW_MAJOR})
+          for (const int ta : {BF16X_NO_TRANS, BF16X_TRANS}) {
+            ++seed;
+            Problem<T> p(rows(seed), cols, k, layout, ta, seed % 3 ? BF16X_NO_TRANS : BF16X_TRANS, seed, seed % 2);
+            fill_class(p, c, seed);
+            p.alpha = x[0], p.beta = x[1];
+            const std::string what = std::string(cls_name(c)) + " k " + std::to_string(k) + " engine " +
+                                     std::to_string(e) + " alpha " + std::to_string(double(p.alpha)) + " beta " +
+                                     std::to_string(double(p.beta)) + " layout " + std::to_string(layout) + " ta " +
+                                     std::to_string(ta);
+            EXPECT_EQ(mismatches(p, e, what), 0) << what;
+          }
+    }
+}
+
 // k = 1 with alpha = +-1 and beta in {0, +-1} (LAPACK's rank-1 updates) takes one FMA an entry
 // (cr/few_products_impl.hpp) where the kernels have FMAs: every class (and the subnormal class's products and C that
 // round to zero, their sign), every kernel level, both layouts and transposes, the contiguous columns of the vector
@@ -426,23 +450,8 @@ TYPED_TEST(CorrectRounding, RankOneUpdates) {
   using T = TypeParam;
   const T ab[][2] = {{T(1), T(0)}, {T(-1), T(1)}, {T(1), T(-1)}, {T(-1), T(0)}};
   int seed = 300;
-  for (const int e : cr_engines())
-    for (Cls c : kClasses) {
-      if (c == Cls::ties) continue;  // (k = 4 n)
-      for (const auto& x : ab)
-        for (const int layout : {BF16X_COL_MAJOR, BF16X_ROW_MAJOR})
-          for (const int ta : {BF16X_NO_TRANS, BF16X_TRANS}) {
-            // op(A)'s column and C's columns contiguous (column-major, A not transposed) or strided, padded or not
-            ++seed;
-            Problem<T> p(37, 29, 1, layout, ta, seed % 3 ? BF16X_NO_TRANS : BF16X_TRANS, seed, seed % 2);
-            fill_class(p, c, seed);
-            p.alpha = x[0], p.beta = x[1];
-            const std::string what = std::string(cls_name(c)) + " engine " + std::to_string(e) + " alpha " +
-                                     std::to_string(double(p.alpha)) + " beta " + std::to_string(double(p.beta)) +
-                                     " layout " + std::to_string(layout) + " ta " + std::to_string(ta);
-            EXPECT_EQ(mismatches(p, e, what), 0) << what;
-          }
-    }
+  few_products_sweep<T>(
+      1, ab, seed, [](int) { return 37; }, 29);
   // a call large enough for the columns to go to the call's threads: the same exact rounding at 1-3 threads
   for (int threads = 1; threads <= 3; ++threads) {
     ASSERT_EQ(bf16x_set_num_threads(threads), BF16X_OK);
@@ -499,24 +508,9 @@ TYPED_TEST(CorrectRounding, FewProductUpdates) {
   using T = TypeParam;
   const T ab[][2] = {{T(1), T(0)}, {T(-1), T(1)}, {T(1), T(-1)}};
   int seed = 500;
-  for (int k = 2; k <= 4; ++k)
-    for (const int e : cr_engines())
-      for (Cls c : kClasses) {
-        if (c == Cls::ties && k != 4) continue;  // (k = 4 n)
-        for (const auto& x : ab)
-          for (const int layout : {BF16X_COL_MAJOR, BF16X_ROW_MAJOR})
-            for (const int ta : {BF16X_NO_TRANS, BF16X_TRANS}) {
-              ++seed;
-              Problem<T> p(19 + seed % 5, 11, k, layout, ta, seed % 3 ? BF16X_NO_TRANS : BF16X_TRANS, seed, seed % 2);
-              fill_class(p, c, seed);
-              p.alpha = x[0], p.beta = x[1];
-              const std::string what = std::string(cls_name(c)) + " k " + std::to_string(k) + " engine " +
-                                       std::to_string(e) + " alpha " + std::to_string(double(p.alpha)) + " beta " +
-                                       std::to_string(double(p.beta)) + " layout " + std::to_string(layout) + " ta " +
-                                       std::to_string(ta);
-              EXPECT_EQ(mismatches(p, e, what), 0) << what;
-            }
-      }
+  for (int k = 2; k <= 4; ++k)  // rows off the vector width: masked last lanes
+    few_products_sweep<T>(
+        k, ab, seed, [](int seed_now) { return 19 + seed_now % 5; }, 11);
   for (int k = 2; k <= 4; ++k)
     for (const int e : cr_engines())
       for (const std::int64_t m : {5, 8, 37})
