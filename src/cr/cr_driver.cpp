@@ -293,16 +293,16 @@ struct TileSumsView {
 };
 
 // The entries of the tile at (i0, j0) of a real GEMM's C that decide_rows settles (bits), their roundings in out:
-// each entry's scale as scale2's two factors (NaN where its line is not finite or the scale is out of range, and
-// past the edges of C or its part), its C term. A decided entry is therefore one of C's part with finite lines, a
-// finite C term and t > 0 (decide_rows leaves t = 0 to the entry decision).
+// each entry's scale (kNonfinite where its line is not finite, and past the edges of C or its part: out of the
+// range), its C term. A decided entry is therefore one of C's part with finite lines, a finite C term and t > 0
+// (decide_rows leaves t = 0 to the entry decision).
 template <typename T>
 std::uint64_t decide_tile(DecideRows decide_rows, const pack::GemmArgs<T>& g, const std::vector<int>& ea,
                           const std::vector<int>& eb, std::int64_t i0, std::int64_t j0, const TileSumsView& v,
                           const Terms& terms, double* out) {
   static_assert(kNonfinite > 2 * 1022 + kScaleRange, "a non-finite line's scale is out of range, whatever the other's");
-  constexpr std::uint64_t kNaN = 0x7ff8000000000000;
-  double f1[kMaxTile], f2[kMaxTile], c0[kMaxTile];
+  int scale[kMaxTile];
+  double c0[kMaxTile];
   const int rows = int(std::min<std::int64_t>(v.mr, g.m - i0)), cols = int(std::min<std::int64_t>(v.nr, g.n - j0));
   const std::int64_t rs = g.c_row_major ? g.ldc : 1, cs = g.c_row_major ? 1 : g.ldc;
   int sb[kMaxTile];
@@ -313,20 +313,14 @@ std::uint64_t decide_tile(DecideRows decide_rows, const pack::GemmArgs<T>& g, co
     const pack::Span span = pack::row_in_part(g.part, i, j0, cols);
     const int lo = int(std::clamp<std::int64_t>(span.lo - j0, 0, v.nr));
     const int hi = int(std::clamp<std::int64_t>(span.hi - j0, 0, v.nr)), sa = ea[std::size_t(i)];
-    double *r1 = f1 + ii * v.nr, *r2 = f2 + ii * v.nr;
-    for (int jj = 0; jj < v.nr; ++jj) {
-      const int e = jj >= lo && jj < hi ? sa + sb[jj] : kNonfinite;
-      const bool ok = e >= -kScaleRange && e <= kScaleRange;
-      const int e1 = e / 2;  // scale2's factors (cr/entry_rounding_impl.hpp)
-      r1[jj] = std::bit_cast<double>(ok ? std::uint64_t(e1 + 1023) << 52 : kNaN);  // 2^e1 (normal: |e| <= 1900)
-      r2[jj] = std::bit_cast<double>(ok ? std::uint64_t(e - e1 + 1023) << 52 : kNaN);
-    }
+    int* const row = scale + ii * v.nr;
+    for (int jj = 0; jj < v.nr; ++jj) row[jj] = jj >= lo && jj < hi ? sa + sb[jj] : kNonfinite;
     double* const cr = c0 + ii * v.nr;
     std::fill(cr, cr + v.nr, 0.0);
     if (g.beta != T(0))  // C's part only (not read elsewhere); decide_rows takes c0 on the lanes it decides
       for (int jj = lo; jj < hi; ++jj) cr[jj] = double(g.c[i * rs + (j0 + jj) * cs]);
   }
-  return decide_rows(rows, v.s, v.c, v.t, f1, f2, c0, terms, out);
+  return decide_rows(rows, v.s, v.c, v.t, scale, c0, terms, out);
 }
 
 template <typename T>

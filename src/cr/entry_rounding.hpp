@@ -36,13 +36,13 @@ using DecideD = bool (*)(const EntrySums (&e)[2], const Terms& x, const double (
 using DecideF = bool (*)(const EntrySums (&e)[2], const Terms& x, const double (&c0)[2], float& out);
 
 // DecideD or DecideF for a whole tile of a real GEMM, a vector of entries at a time: rows of L entries (L the kernel's
-// NR), entry x's sums at s[x], c[x], t[x], its scale 2^(scale_a + scale_b) as the two factors f1[x] f2[x] of
-// scale2 (NaN: leave the entry undecided), its C term c0[x] (read where beta != 0). Bit x of the result says that
+// NR), entry x's sums at s[x], c[x], t[x], its scale scale_a + scale_b at scale[x] (beyond kScaleRange: leave the
+// entry undecided), its C term c0[x] (read where beta != 0). Bit x of the result says that
 // out[x] is the entry's rounding (an FP32 value for DecideF's); the other entries are left to DecideD and the exact
 // sum. Any sound decision gives the same bits (the rounding of the exact value is unique), so which entries a variant
 // decides changes time, never results.
-using DecideRows = std::uint64_t (*)(int rows, const double* s, const double* c, const double* t, const double* f1,
-                                     const double* f2, const double* c0, const Terms& x, double* out);
+using DecideRows = std::uint64_t (*)(int rows, const double* s, const double* c, const double* t, const int* scale,
+                                     const double* c0, const Terms& x, double* out);
 
 // The rounded entry from the exact value: op(A) row i, op(B) columns j[0], j[1], all finite.
 template <typename T>

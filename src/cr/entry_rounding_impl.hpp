@@ -11,6 +11,7 @@
 #include "cr/entry_rounding.hpp"
 #include "cr/extract_sum.hpp"
 #include "cr/refine_sum.hpp"
+#include "cr/tile_sums.hpp"
 #include "util/pow2.hpp"
 
 // Internal linkage: each ISA file's copy stays its own (an inline function would be one weak symbol for all).
@@ -20,6 +21,22 @@ namespace decide {
 
 inline constexpr double kU = 0x1p-53;      // unit roundoff of FP64
 inline constexpr double kEta = 0x1p-1074;  // the smallest subnormal
+
+// The tile sums' error against the exact sum of the scaled products, |s + c - sum a b| <= rel t + floor. FP64
+// (cr/tile_sums.hpp): c sums n = k + ceil(k / kSumsBlock) terms of at most u sigma (each FMA's rest and each
+// rebias's error), so gamma_(n-1) n u sigma, plus the rests' own roundings, k u^2 sigma, with sigma <= max(8.2 t,
+// 2^-899) (the bias floor). FP32: k roundings of partial sums within (1 + k u) t. Both plus eta per product for
+// the scaling's, the products' and t's underflow (16 k eta).
+struct SumsBound {
+  double rel, floor;
+};
+inline SumsBound sums_bound(const Terms& x) {
+  const double k = double(x.k), eta = 16 * k * kEta;
+  if (!x.dd) return {1.02 * (k + 1) * kU, eta};
+  const double n = k + std::ceil(k / double(kSumsBlock));
+  const double terms = (k + n * (n - 1) / (1 - (n - 1) * kU)) * kU * kU * (1 + 0x1p-20);
+  return {8.2 * terms, eta + terms * 0x1p-899};
+}
 
 // 2^e for -1022 <= e <= 1023.
 inline double pow2(int e) {
@@ -96,11 +113,7 @@ inline std::optional<double> round_in_frame(const EntrySums& q, const Terms& x, 
 template <typename T, int R>
 std::optional<T> round_from_sums(const EntrySums (&e)[2], const Terms& x, const double (&c0)[2]) {
   constexpr bool is_double = std::is_same_v<T, double>;
-  const double k = double(x.k);
-  // The error of s + c against the exact sum of the scaled products (cr/tile_sums.hpp: the biased FastTwoSum sum
-  // with its error sum, (76 k^2 + 3.2 k) u^2 t), or of the plain FMA sum (k roundings of partial sums within
-  // (1 + k u) t); plus the scaling's, the products' and t's underflow, each at most eta per product.
-  const double rel = x.dd ? (76 * k * k + 3.2 * k) * kU * kU : 1.02 * (k + 1) * kU;
+  const SumsBound sums = sums_bound(x);  // the sums' error against the exact sum of the scaled products
   // w_r (s_r + c_r) and beta_q c_q as exact pairs hi + lo (TwoProd) but for w_r c_r, rounded once; the his summed
   // exactly (TwoSum), the los in floating point (kLo - 1 additions: gamma_kLo). Each sum's own error times |w_r|;
   // scale2 below the normal range costs eta for each of s, c and the bound, times |w_r|. his: w_r s_r (r < R), then
@@ -115,7 +128,7 @@ std::optional<T> round_from_sums(const EntrySums (&e)[2], const Terms& x, const 
         q.scale > kScaleRange)
       return std::nullopt;
     const double sr = scale2(q.s, q.scale), cr = scale2(q.c, q.scale);
-    const double er = scale2(rel * q.t + 16 * k * kEta, q.scale);
+    const double er = scale2(sums.rel * q.t + sums.floor, q.scale);
     hi[r] = w * sr;
     lo[2 * r] = std::fma(w, sr, -hi[r]);
     lo[2 * r + 1] = w * cr;
@@ -339,14 +352,14 @@ struct LaneTerms {  // a call's constants of lane_value, broadcast once
   using R = typename V::reg;
   const Terms& x;
   R w, aw, beta, rel, floor_t;
-  explicit LaneTerms(const Terms& t)
+  explicit LaneTerms(const Terms& t) : LaneTerms(t, sums_bound(t)) {}
+  LaneTerms(const Terms& t, const SumsBound& b)
       : x(t),
         w(V::set1(t.w[0])),
         aw(V::set1(std::fabs(t.w[0]))),
         beta(V::set1(t.beta[0])),
-        rel(V::set1(t.dd ? (76 * double(t.k) * double(t.k) + 3.2 * double(t.k)) * kU * kU
-                         : 1.02 * (double(t.k) + 1) * kU)),
-        floor_t(V::set1(16 * double(t.k) * kEta)) {}
+        rel(V::set1(b.rel)),
+        floor_t(V::set1(b.floor)) {}
 };
 
 template <typename V>
@@ -411,19 +424,25 @@ int frame_lanes(int lanes, typename V::reg sv, typename V::reg cv, typename V::r
 }
 
 template <typename V, typename T>
-std::uint64_t decide_rows(int rows, const double* s, const double* c, const double* t, const double* f1,
-                          const double* f2, const double* c0, const Terms& x, double* out) {
+std::uint64_t decide_rows(int rows, const double* s, const double* c, const double* t, const int* scale,
+                          const double* c0, const Terms& x, double* out) {
   using R = typename V::reg;
   constexpr int L = V::kLanes;
+  static_assert(std::is_same_v<int, std::int32_t>);
   const R zero = V::zero();
   const LaneTerms<V> terms(x);
   std::uint64_t decided = 0;
   for (int r = 0; r < rows; ++r) {
     const int o = r * L;
-    int ok = (1 << L) - 1;
-    R sv = zero, cv = zero, tv = zero, g1 = zero, g2 = zero, cz = zero;
-    if (x.w[0] != 0)
-      sv = V::load(s + o), cv = V::load(c + o), tv = V::load(t + o), g1 = V::load(f1 + o), g2 = V::load(f2 + o);
+    // 2^scale as scale2's two factors 2^(scale / 2) 2^(scale - scale / 2), on the lanes within the range (the only
+    // ones decided where the sums are looked at: alpha != 0, as round_from_sums)
+    R ev = V::from_i32(scale + o);
+    const int within = V::le(V::abs(ev), V::set1(kScaleRange));
+    int ok = x.w[0] != 0 ? within : (1 << L) - 1;
+    ev = V::select(within, ev, zero);
+    const R e1 = V::trunc(V::mul(ev, V::set1(0.5)));
+    R sv = zero, cv = zero, tv = zero, g1 = V::pow2i(e1), g2 = V::pow2i(V::sub(ev, e1)), cz = zero;
+    if (x.w[0] != 0) sv = V::load(s + o), cv = V::load(c + o), tv = V::load(t + o);
     if (x.beta[0] != 0) cz = V::load(c0 + o);
     R vl, bound;
     const R vh = lane_value<V>(terms, sv, cv, tv, g1, g2, cz, ok, vl, bound);

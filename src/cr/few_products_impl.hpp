@@ -65,7 +65,7 @@ inline constexpr double kFewErrorFloor = 0x1p-900;
 inline bool few_entry(int k, const double* a, std::int64_t la, const double* b, double alpha, double beta, double c0,
                       double& out) {
   if (beta != 0 && !(std::fabs(c0) < 0x1p1000)) return false;
-  double s = beta == 0 ? 0.0 : beta * c0, e = 0, eabs = 0, q[kFewProducts], err[2 * kFewProducts];
+  double s = beta == 0 ? 0.0 : beta * c0, e = 0, eabs = 0, q[kFewProducts], err[2 * kFewProducts] = {};
   int n = 0;
   const auto add = [&](double v) {
     const decide::TwoSum t = decide::two_sum(s, v);

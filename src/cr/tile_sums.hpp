@@ -1,15 +1,16 @@
 // The products of the correctly rounded modes: for one MR x NR tile of C, each entry's sum of a_l b_l and
-// t = sum |a_l||b_l|. FP64 inputs: a double-double s + c. Each product's TwoProd error goes to c and the product
-// itself is added by FastTwoSum to s = sigma + sum p, where the bias sigma = 2^ceil(log2(4.1 t)) (t so far: k runs
-// in blocks, each summing its magnitudes first and raising sigma, the old bias traded for the new one by an exact
-// FastTwoSum) keeps s above every product and within sigma / 2 .. 3 sigma / 2 (Sterbenz), whatever the signs: so
-// every step is exact, and c adds at most 3k terms of at most 1.5 u sigma and u |p|:
-//   |s + c - sum a b| <= gamma_3k (3 k u sigma + 1.01 u t) <= (76 k^2 + 3.2 k) u^2 t
-// (cr/entry_rounding_impl.hpp): a componentwise bound, like Dot2's (Ogita, Rump, Oishi 2005), at five
-// floating-point operations a product instead of eleven. FP32 inputs: a plain FMA sum s of the products, exact in
-// FP64 (c = 0), |s - sum a b| <= 1.02 (k + 1) u t. Packed operands: per l, the MR values of a then their
-// magnitudes; the NR of b. The tile's shape is the kernel table's (MR x NR: 3 x 4 scalar and AVX2, 4 x 8 AVX-512);
-// the sums differ with it, the rounded entries do not.
+// t = sum |a_l||b_l|. FP64 inputs: a double-double s + c. Each product goes into the biased s = sigma + sum h by one
+// FMA, s1 = RN(a b + s), where the bias sigma = 2^ceil(log2(4.1 t)) (t so far: k runs in blocks of kSumsBlock, each
+// summing its magnitudes first and raising sigma, the old bias traded for the new one by an exact FastTwoSum) keeps
+// s within sigma / 2 .. 3 sigma / 2 whatever the signs: so h = s1 - s is exact (s and s1 multiples of ulp(sigma /
+// 2), |h| < sigma / 2) and the rest a b - h, at most half an ulp of s1 (u sigma), goes to c rounded once by a second
+// FMA. c sums k such rests and one rebias error per block (n terms of at most u sigma):
+//   |s + c - sum a b| <= k u^2 sigma + gamma_(n-1) n u sigma,  sigma <= max(8.2 t, 2^-899)
+// (cr/entry_rounding_impl.hpp, sums_bound: about 8.3 k^2 u^2 t): a componentwise bound, like Dot2's (Ogita, Rump,
+// Oishi 2005), at four floating-point operations a product instead of eleven. FP32 inputs: a plain FMA sum s of the
+// products, exact in FP64 (c = 0), |s - sum a b| <= 1.02 (k + 1) u t. Packed operands: per l, the MR values of a
+// then their magnitudes; the NR of b. The tile's shape is the kernel table's (MR x NR: 3 x 4 scalar and AVX2, 4 x 8
+// AVX-512); the sums differ with it, the rounded entries do not.
 #pragma once
 #include <cstdint>
 
@@ -20,7 +21,8 @@
 
 namespace bf16x::cr {
 
-constexpr int kMaxTile = 32;  // the most entries (MR x NR) a kernel's tile has
+constexpr int kMaxTile = 32;              // the most entries (MR x NR) a kernel's tile has
+constexpr std::int64_t kSumsBlock = 256;  // k's blocks of the FP64 sums (a bias each; their panel slices in L1)
 // The rows of op(A) one work item of the driver packs: a multiple of every kernel's MR.
 constexpr int kItemRows = 24;
 

@@ -8,12 +8,11 @@
 namespace bf16x::cr {
 namespace {
 
-// The tile sums' vectors. A step of a row is 2 multiplications and 5 additions, and the magnitudes' pass 1 more
-// multiplication; where the 512-bit multipliers and adders are separate units (Zen 4: each one a cycle per
-// operation), two additions of even rows and one of odd rows go to the multipliers as FMAs with 1: 14 operations on
-// each unit per 4 rows against 16 and 12 with two on every row (same results: FMAs with 1 round as the additions).
+// The tile sums' vectors. A step of a row is two FMAs and two additions, each kind on its own 512-bit unit (Zen 4:
+// one operation a cycle each); refine_row's fifteen additions a product are more than its five multiplications, so
+// six of them go to the multipliers as FMAs with 1 (same results: FMAs with 1 round as the additions).
 struct Avx512 : util::F64x8 {
-  static constexpr int adds_on_fma(int row) { return row % 2 ? 1 : 2; }
+  static constexpr int adds_on_fma(int) { return 1; }
 };
 
 }  // namespace

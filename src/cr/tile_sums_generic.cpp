@@ -36,10 +36,9 @@ void tile(std::int64_t k, const double* a, const double* b, double* so, double* 
       for (int j = 0; j < kNR; ++j) {
         const int x = i * kNR + j;
         if constexpr (DD) {
-          const double p = al[i] * bl[j], e = std::fma(al[i], bl[j], -p);
-          const double s1 = s[x] + p, q = p - (s1 - s[x]);
+          const double s1 = std::fma(al[i], bl[j], s[x]), h = s1 - s[x];  // h exact (cr/tile_sums_impl.hpp)
+          c[x] = c[x] + std::fma(al[i], bl[j], -h);
           s[x] = s1;
-          c[x] = c[x] + (q + e);
         } else {
           s[x] = std::fma(al[i], bl[j], s[x]);
         }

@@ -2,7 +2,7 @@
 // compiled per ISA by cr/tile_sums_<isa>_isa.cpp with V's intrinsics. V provides: type reg, kLanes, load(p),
 // bcast(p), set1(x), zero(), add, sub, mul, fmadd(a, b, c), fmsub(a, b, c) (a b - c, one rounding), abs(x), max,
 // power(x) (x with its significand cleared: the power of two at most x, for x > 0) and store(p, x); and
-// adds_on_fma(row): how many of a row's five additions per step go to the multipliers (step).
+// adds_on_fma(row) (refine_row: whether its additions go to the multipliers too).
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -25,24 +25,14 @@ typename V::reg bias_for(typename V::reg t) {
   return V::add(pow, pow);
 }
 
-// One step of one row: the product's TwoProd, its FastTwoSum into the biased s, both errors into c; `on_fma` (0-2, a
-// constant once the rows are unrolled) of the five additions as FMAs with 1 (one rounding each, the additions' own),
-// so that the multipliers and the adders share the step's operations.
+// One step of one row: s1 = RN(a b + s) by one FMA; h = s1 - s is exact (both multiples of ulp(sigma / 2), |h| <
+// sigma / 2), and the rest a b - h (at most half an ulp of s1, u sigma) is rounded once by a second FMA into c.
 template <typename V>
-void step(typename V::reg av, typename V::reg bv, typename V::reg& s, typename V::reg& c, int on_fma) {
-  const auto p = V::mul(av, bv);
-  const auto e = V::fmsub(av, bv, p);
-  const auto s1 = V::add(s, p);
-  const auto q = V::sub(p, V::sub(s1, s));
+void step(typename V::reg av, typename V::reg bv, typename V::reg& s, typename V::reg& c) {
+  const auto s1 = V::fmadd(av, bv, s);
+  const auto h = V::sub(s1, s);
+  c = V::add(c, V::fmsub(av, bv, h));
   s = s1;
-  const auto one = V::set1(1.0);
-  if (on_fma == 2) {
-    c = V::fmadd(V::fmadd(q, one, e), one, c);
-  } else if (on_fma == 1) {
-    c = V::add(c, V::fmadd(q, one, e));
-  } else {
-    c = V::add(c, V::add(q, e));
-  }
 }
 
 // Rebias s from sigma_old to sigma_new >= sigma_old: s - sigma_old is exact (Sterbenz), its FastTwoSum with
@@ -90,12 +80,11 @@ void fma_sums(const double* a, const double* b, std::int64_t l0, std::int64_t l1
 template <typename V, int MR, bool DD>
 void tile(std::int64_t k, const double* a, const double* b, double* so, double* co, double* to) {
   constexpr int NR = V::kLanes;
-  constexpr std::int64_t kBlock = 256;
   using R = typename V::reg;
   R t[MR], sp[MR], g[MR], s[MR], c[MR];
   for (int i = 0; i < MR; ++i) t[i] = sp[i] = c[i] = V::zero(), g[i] = s[i] = V::set1(0x1p-900);  // bias_for(0)
-  for (std::int64_t l0 = 0; l0 < k; l0 += kBlock) {
-    const std::int64_t l1 = std::min(k, l0 + kBlock);
+  for (std::int64_t l0 = 0; l0 < k; l0 += kSumsBlock) {
+    const std::int64_t l1 = std::min(k, l0 + kSumsBlock);
     fma_sums<V, MR>(a, b, l0, l1, true, t);
     if constexpr (DD) {
       for (int i = 0; i < MR; ++i) {
@@ -106,7 +95,7 @@ void tile(std::int64_t k, const double* a, const double* b, double* so, double* 
       for (std::int64_t l = l0; l < l1; ++l) {
         const double* al = a + l * 2 * MR;
         const R bv = V::load(b + l * NR);
-        for (int i = 0; i < MR; ++i) step<V>(V::bcast(al + i), bv, s[i], c[i], V::adds_on_fma(i));
+        for (int i = 0; i < MR; ++i) step<V>(V::bcast(al + i), bv, s[i], c[i]);
       }
     } else {
       fma_sums<V, MR>(a, b, l0, l1, false, sp);
