@@ -233,8 +233,10 @@ void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::M
                pack::LowerOperand a_lower = {}) {
   double* const bpack = packs.b;
   double* const apack = packs.a;
-  // One thread where the work does not repay a parallel region (as the slice and CRT drivers decide).
-  const int threads = double(m) * double(ncols) * double(k) < double(1 << 15) ? 1 : omp_get_max_threads();
+  // One thread where the work does not repay a parallel region: below 2^17 multiply-adds (about 40 us on one
+  // thread), where a program's own BLAS threads (OpenBLAS's, spinning between LAPACK's level-2 calls) make a team's
+  // start and barriers wait for a core (docs/performance.md: LAPACK's tester at two threads).
+  const int threads = double(m) * double(ncols) * double(k) < double(1 << 17) ? 1 : omp_get_max_threads();
   const std::int64_t nc = block_cols(ncols, k);
   const std::vector<int>&ea = la.exp, &eb = lb.exp;
   const TileKernels& kern = tile_kernels(cfg.level);
