@@ -200,8 +200,9 @@ double crt_packed_elements(int moduli, std::int64_t m, std::int64_t n, std::int6
 Blocking crt_blocking(std::int64_t m, std::int64_t n, std::int64_t k, const CrtConfig& cfg) {
   Blocking b;
   b.threads = cfg.threads > 0 ? cfg.threads : omp_get_max_threads();
-  // Under 32^3 multiply-adds a team's start and barriers (futex system calls) cost more than a second thread saves.
-  if (double(m) * double(n) * double(k) < 32768.0) b.threads = 1;
+  // Under 2^17 multiply-adds (about 50 us on one thread) a team's start and barriers (futex system calls, and a wait
+  // for a core where a program's own BLAS threads spin) cost more than a second thread saves.
+  if (double(m) * double(n) * double(k) < double(1 << 17)) b.threads = 1;
   b.kc = int(std::clamp<std::int64_t>(cfg.kc > 0 ? round_up(cfg.kc, kKChunk) : kDefaultBlockK, kKChunk, 2048));
   b.kc = int(std::min<std::int64_t>(b.kc, round_up(std::max<std::int64_t>(k, 1), kKChunk)));
   b.mc = int(std::min<std::int64_t>(cfg.mc > 0 ? round_up(cfg.mc, kTile) : kDefaultBlock, round_up(m, kTile)));
