@@ -685,7 +685,7 @@ namespace {
 // against the exact sum from MPFR, for every kernel table this CPU runs (each with its own tile shape), k across
 // the kernels' block edges, with products of mixed signs and magnitudes (cancellation), at unit scale and at 2^-920
 // (t below the bias's floor); the measured errors must not all be zero (the bound is exercised, not just the exact
-// cases).
+// cases). The magnitudes-only kernel gives dd's t bit for bit.
 TEST(CorrectRoundingKernels, TileSumsWithinTheirBound) {
   using namespace bf16x::cr;
   std::mt19937_64 rng(42);
@@ -717,6 +717,15 @@ TEST(CorrectRoundingKernels, TileSumsWithinTheirBound) {
         }
         double s[kMaxTile], c[kMaxTile], t[kMaxTile];
         kern.dd(k, a.data(), b.data(), s, c, t);
+        if (kern.magnitudes) {  // the residual runs' t alone: dd's t bit for bit, no sums
+          double s2[kMaxTile], c2[kMaxTile], t2[kMaxTile];
+          kern.magnitudes(k, a.data(), b.data(), s2, c2, t2);
+          for (int e = 0; e < mr * nr; ++e) {
+            EXPECT_EQ(std::memcmp(&t2[e], &t[e], sizeof t[e]), 0) << "k " << k << " " << kern.isa << " entry " << e;
+            EXPECT_EQ(s2[e], 0.0);
+            EXPECT_EQ(c2[e], 0.0);
+          }
+        }
         for (int i = 0; i < mr; ++i)
           for (int j = 0; j < nr; ++j) {
             mpfr_set_zero(exact, 1);
@@ -1009,7 +1018,7 @@ TEST(CorrectRoundingKernels, RefinedPartsLieWithinTheirSlack) {
           double nonzero[kRefinedParts];
           int count = 0;
           for (int q = 0; q < kRefinedParts; ++q) {
-            const double v = parts[j * kRefinedParts + q];
+            const double v = parts[q * kMaxLanes + j];
             mpfr_add_d(sum, sum, v, MPFR_RNDN);
             if (v != 0) nonzero[count++] = v;
           }

@@ -241,6 +241,8 @@ void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::M
   const std::vector<int>&ea = la.exp, &eb = lb.exp;
   const TileKernels& kern = tile_kernels(cfg.level);
   if (!sums) sums = std::is_same_v<T, double> ? kern.dd : kern.plain;
+  // A thread that skips its next tiles' decision (gemm_cr's residual runs) reads only their t: the magnitudes alone.
+  const TileSums t_only = sums == kern.dd ? kern.magnitudes : nullptr;
   const int mr = kern.mr, nr = kern.nr;
   const std::int64_t row_panels = (m + mr - 1) / mr, items = (m + kRows - 1) / kRows;
   std::uint64_t exact = 0, tiles = 0;
@@ -269,7 +271,9 @@ void run_tiles(std::int64_t m, std::int64_t ncols, std::int64_t k, const pack::M
         for (std::int64_t panel = 0; panel < kRows / mr && r0 + panel * mr < m; ++panel)
           for (std::int64_t p = p0; p < p1; ++p) {
             if (!pack::block_in_part(part, r0 + panel * mr, mr, j0 + p * nr, nr)) continue;
-            sums(a_lower.reach(r0 + panel * mr, mr, k), ap + panel * 2 * mr * k, bpack + p * nr * k, s, c, t);
+            const bool skipping = t_only && packs.skips[omp_get_thread_num()] > 0;
+            (skipping ? t_only : sums)(a_lower.reach(r0 + panel * mr, mr, k), ap + panel * 2 * mr * k,
+                                       bpack + p * nr * k, s, c, t);
             ++my_tiles;
             lap.lap(mine.products);
             my_exact += finish(r0 + panel * mr, j0 + p * nr, s, c, t,
@@ -466,10 +470,16 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
     if (!deciding && skip > 0) --skip;
     const std::uint64_t decided =
         deciding ? decide_tile(decide_rows, g, ea, eb, i0, j0, TileSumsView{s, c, t, pn.mr, pn.nr}, terms, rounded) : 0;
-    // The decided entries first (in C's part, every check below passed: decide_tile), down C's columns.
+    // The decided entries first (in C's part, every check below passed: decide_tile), down C's columns; a whole tile
+    // decided (the common case) is all that is done.
     if (decided) {
       T* const corner = g.c + i0 * rs + j0 * cs;
       const int nr = pn.nr;
+      if (rows == pn.mr && cols == nr && decided == (std::uint64_t(1) << (rows * nr)) - 1) {
+        for (int jj = 0; jj < cols; ++jj)
+          for (int ii = 0; ii < rows; ++ii) corner[ii * rs + jj * cs] = T(rounded[ii * nr + jj]);
+        return std::uint64_t(0);
+      }
       for (int jj = 0; jj < cols; ++jj)
         for (int ii = 0; ii < rows; ++ii)
           if (decided >> (ii * nr + jj) & 1) corner[ii * rs + jj * cs] = T(rounded[ii * nr + jj]);
@@ -547,7 +557,7 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
           double nonzero[kRefinedParts];
           int count = 0;
           for (int q = 0; q < kRefinedParts; ++q)
-            if (rparts[jj * kRefinedParts + q] != 0) nonzero[count++] = rparts[jj * kRefinedParts + q];
+            if (rparts[q * kMaxLanes + jj] != 0) nonzero[count++] = rparts[q * kMaxLanes + jj];
           const std::int64_t j = j0 + jj;
           T& cij = g.c[i * rs + j * cs];
           const double c0[2] = {g.beta != T(0) ? double(cij) : 0.0, 0};

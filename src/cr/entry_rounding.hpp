@@ -63,7 +63,7 @@ using RoundParts = bool (*)(const double* parts, int count, int scale, const Ter
                             double slack, T& out);
 
 // RoundParts on the lanes of `lanes` of a tile's row (FP64), each with kRefinedParts parts (cr/refine_sum.hpp: lane j's
-// at parts[j kRefinedParts ...], zeros included) and its slack, scale and C term c0 (read where beta != 0): bit j of
+// part q at parts[q kMaxLanes + j], zeros included) and its slack, scale and C term c0 (read where beta != 0): bit j of
 // the result says that out[j] is the entry's rounding, where RoundParts on the same parts would have decided a normal
 // value or an exact zero; the other lanes are left to RoundParts (subnormal values, bounds too near a boundary).
 using RoundPartsLanes = unsigned (*)(const double* parts, const double* slack, const int* scale, const double* c0,

@@ -509,7 +509,7 @@ unsigned round_parts_lanes(const double* parts, const double* slack, const int* 
   }
   R p[P];
   for (int q = 0; q < P; ++q) {
-    p[q] = V::select(ok, V::gather(parts + q, P), zero);
+    p[q] = V::select(ok, V::load(parts + q * kMaxLanes), zero);
     hi[q + 1] = V::mul(w, p[q]);
     ok &= V::eq(p[q], zero) | in_range(hi[q + 1]);
   }

@@ -29,8 +29,8 @@ namespace bf16x::cr {
 constexpr int kRefinedParts = 4;
 
 // ExtractRow's lanes (the A panel's row against the B panel's columns whose bit is set in `lanes`; t: the tile's t
-// of those entries, t[j] for column j): column j's parts at parts[j kRefinedParts ...], most significant first,
-// zeros included, its slack at slack[j] (< 0: left out, no parts).
+// of those entries, t[j] for column j): column j's part q at parts[q kMaxLanes + j] (a vector per part), most
+// significant first, zeros included, its slack at slack[j] (< 0: left out, no parts).
 using RefineRow = void (*)(const double* a, std::int64_t sa, const double* b, std::int64_t k, unsigned lanes,
                            const double* t, double* parts, double* slack);
 

@@ -62,17 +62,12 @@ void refine_row(const double* a, std::int64_t sa, const double* b, std::int64_t 
   if (~V::eq(top, zero) & live) chains(std::true_type{});  // (or-ed -0s compare equal to 0: nothing to bound)
   const R floor = V::select(V::eq(top, zero), zero, V::set1(0x1p-1000));
   const R bound = V::mul(V::max(top, floor), V::set1(2 * kd * (1 + 4 * u)));
-  double p[kRefinedParts][kMaxLanes], sl[kMaxLanes];
-  V::store(p[0], V::sub(s, sigma));
-  V::store(p[1], V::sub(he, sigma_e));
-  V::store(p[2], V::sub(hf, sigma_f));
-  V::store(p[3], V::sub(hl, sigma_l));
-  V::store(sl, bound);
-  for (int j = 0; j < L; ++j) {
-    if (!(lanes >> j & 1)) continue;
-    slack[j] = live >> j & 1 ? sl[j] : -1.0;
-    for (int q = 0; q < kRefinedParts; ++q) parts[j * kRefinedParts + q] = p[q][j];
-  }
+  static_assert(kRefinedParts == 4 && L <= kMaxLanes);
+  V::store(parts, V::sub(s, sigma));
+  V::store(parts + kMaxLanes, V::sub(he, sigma_e));
+  V::store(parts + 2 * kMaxLanes, V::sub(hf, sigma_f));
+  V::store(parts + 3 * kMaxLanes, V::sub(hl, sigma_l));
+  V::store(slack, V::select(live, bound, V::set1(-1.0)));
 }
 
 }  // namespace refine

@@ -47,6 +47,7 @@ using FewProducts = std::int64_t (*)(std::int64_t rows, int k, const double* a, 
 
 struct TileKernels {
   TileSums dd;                  // FP64 inputs: s + c
+  TileSums magnitudes;          // dd's t alone, the same bits (s = c = 0): a tile whose entries all take exact values
   TileSums plain;               // FP32 inputs: s (c = 0)
   DecideD decide_d, decide2_d;  // a real GEMM's entries; the parts of a complex one's (two sums)
   DecideRows decide_rows_d;     // decide_d on a tile's rows of NR entries (null: entry by entry)

@@ -66,6 +66,7 @@ void dot2_tile(std::int64_t k, const double* a, const double* b, double* so, dou
 
 const TileKernels& tile_kernels_generic() {
   static const TileKernels k{tile<true>,
+                             nullptr,  // (no refined rows here: no tile skips its decision)
                              tile<false>,
                              decide::decide<double, 1>,
                              decide::decide<double, 2>,

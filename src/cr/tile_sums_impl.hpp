@@ -109,6 +109,21 @@ void tile(std::int64_t k, const double* a, const double* b, double* so, double* 
   }
 }
 
+// tile<V, MR, true>'s t alone, by the same blocks and operations (the same bits), s and c zero: for the tiles whose
+// entries go to their exact values (residuals), where only t is read (the refined pass's bias).
+template <typename V, int MR>
+void magnitudes_tile(std::int64_t k, const double* a, const double* b, double* so, double* co, double* to) {
+  constexpr int NR = V::kLanes;
+  typename V::reg t[MR];
+  for (int i = 0; i < MR; ++i) t[i] = V::zero();
+  for (std::int64_t l0 = 0; l0 < k; l0 += kSumsBlock) fma_sums<V, MR>(a, b, l0, std::min(k, l0 + kSumsBlock), true, t);
+  for (int i = 0; i < MR; ++i) {
+    V::store(so + i * NR, V::zero());
+    V::store(co + i * NR, V::zero());
+    V::store(to + i * NR, t[i]);
+  }
+}
+
 // The textbook vectorised double-double GEMM step (Dot2: TwoProd, TwoSum into s, both errors into c), for the
 // bench's baseline: eleven operations a product against the biased FastTwoSum's five.
 template <typename V, int MR>
@@ -139,6 +154,7 @@ void dot2_tile(std::int64_t k, const double* a, const double* b, double* so, dou
 template <typename V, int MR>
 TileKernels kernels(const char* isa) {
   return {tile<V, MR, true>,
+          magnitudes_tile<V, MR>,
           tile<V, MR, false>,
           decide::decide<double, 1>,
           decide::decide<double, 2>,
