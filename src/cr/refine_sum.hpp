@@ -19,8 +19,9 @@
 // a value at u t~ needs 2^-105 t~), zero where every g2 is (the errors' errors fit h_l's grid: products' errors with a
 // few bits fewer than 53 below their leading one, as LAPACK's data has). Lanes whose t~ lies below 2^-800 are left out
 // (the biases and the parts stay normal there: no underflow). The pass first only ors the g2 together (is any
-// nonzero?) and runs again for their largest magnitude on a row where one is; where the ISA's tiles put additions on
-// the multipliers (adds_on_fma), six of its fifteen additions a product are FMAs with 1, which round as they do.
+// nonzero?) and runs again for their largest magnitude on a row where one is; where the ISA's multipliers and adders
+// are separate units (kAddsOnFma: AVX-512), six of its fifteen additions a product are FMAs with 1, which round as
+// they do.
 #pragma once
 #include <cstdint>
 

@@ -42,7 +42,7 @@ void refine_row(const double* a, std::int64_t sa, const double* b, std::int64_t 
       const R s1 = V::add(s, p), f = V::sub(p, V::sub(s1, s));
       // (x + y as fma(y, 1, x), the same rounded sum, on the multipliers beside the adders where the ISA's tiles
       // share them so: six of the fifteen additions)
-      constexpr bool on_fma = V::adds_on_fma(0) > 0;
+      constexpr bool on_fma = V::kAddsOnFma;
       const auto add = [&](R x, R y) { return on_fma ? V::fmadd(y, one, x) : V::add(x, y); };
       const auto sub = [&](R x, R y) { return on_fma ? V::fnmadd(y, one, x) : V::sub(x, y); };
       const R he1 = add(he, e), hf1 = add(hf, f);

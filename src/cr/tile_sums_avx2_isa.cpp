@@ -7,9 +7,9 @@
 namespace bf16x::cr {
 namespace {
 
-// The tile sums' vectors, their adds on the adders.
+// The tile sums' vectors; refine_row's additions stay on the adders.
 struct Avx2 : util::F64x4 {
-  static constexpr int adds_on_fma(int) { return 0; }
+  static constexpr bool kAddsOnFma = false;
 };
 
 }  // namespace

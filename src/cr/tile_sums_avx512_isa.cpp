@@ -12,7 +12,7 @@ namespace {
 // one operation a cycle each); refine_row's fifteen additions a product are more than its five multiplications, so
 // six of them go to the multipliers as FMAs with 1 (same results: FMAs with 1 round as the additions).
 struct Avx512 : util::F64x8 {
-  static constexpr int adds_on_fma(int) { return 1; }
+  static constexpr bool kAddsOnFma = true;
 };
 
 }  // namespace

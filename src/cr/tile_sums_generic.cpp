@@ -36,7 +36,7 @@ void tile(std::int64_t k, const double* a, const double* b, double* so, double* 
       for (int j = 0; j < kNR; ++j) {
         const int x = i * kNR + j;
         if constexpr (DD) {
-          const double s1 = std::fma(al[i], bl[j], s[x]), h = s1 - s[x];  // h exact (cr/tile_sums_impl.hpp)
+          const double s1 = std::fma(al[i], bl[j], s[x]), h = s1 - s[x];  // h exact (cr/tile_sums.hpp)
           c[x] = c[x] + std::fma(al[i], bl[j], -h);
           s[x] = s1;
         } else {

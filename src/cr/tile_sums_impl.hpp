@@ -2,7 +2,7 @@
 // compiled per ISA by cr/tile_sums_<isa>_isa.cpp with V's intrinsics. V provides: type reg, kLanes, load(p),
 // bcast(p), set1(x), zero(), add, sub, mul, fmadd(a, b, c), fmsub(a, b, c) (a b - c, one rounding), abs(x), max,
 // power(x) (x with its significand cleared: the power of two at most x, for x > 0) and store(p, x); and
-// adds_on_fma(row) (refine_row: whether its additions go to the multipliers too).
+// kAddsOnFma (refine_row: whether some of its additions go to the multipliers).
 #pragma once
 #include <algorithm>
 #include <cstdint>
