@@ -126,7 +126,7 @@ bool run_one(const Config& c, int mode, int engine, const Shape& sh, int s, cons
 struct Options {
   std::vector<int> threads{1, 2, 3};
   std::string engine = "auto", crt_engine = "auto";  // checked by the options' validators (cli_checks.hpp)
-  bool slices = true, crt = true;
+  bool slices = true, crt = true, cr = true;
 };
 
 void run(const Options& opt) {
@@ -144,6 +144,10 @@ void run(const Options& opt) {
   if (opt.crt)
     for (const char* m : {"fp64c8", "fp64c12", "fp64c15", "fp64c20", "fp32c5", "fp32c8", "fp32c10"})
       for (int g : {BF16X_GUARD_ON, BF16X_GUARD_OFF}) configs.push_back({m, BF16X_SPLIT_SCALED, g});
+  // The correctly rounded modes (no guard: every entry is its exact value's rounding) on the slice modes' engine
+  // option, whose vector level picks their kernels.
+  if (opt.cr)
+    for (const char* m : {"fp64cr", "fp32cr"}) configs.push_back({m, BF16X_SPLIT_SCALED, BF16X_GUARD_OFF});
   std::uint64_t all = 1469598103934665603ull;
   int calls = 0, failed = 0;
   for (const auto& c : configs) {
@@ -183,6 +187,7 @@ const RegisterCommand reg("digest", "a hash of C for every call of a fixed sweep
                                 ->check(int8_engine_check());
                             app.add_flag("!--no-slices", opt.slices, "leave out the slice modes");
                             app.add_flag("!--no-crt", opt.crt, "leave out the CRT modes");
+                            app.add_flag("!--no-cr", opt.cr, "leave out the correctly rounded modes");
                             app.callback([] { run(opt); });
                           });
 
