@@ -475,14 +475,10 @@ util::DriverStatus gemm_cr(const pack::GemmArgs<T>& g, CrConfig& cfg) {
     if (decided) {
       T* const corner = g.c + i0 * rs + j0 * cs;
       const int nr = pn.nr;
-      if (rows == pn.mr && cols == nr && decided == (std::uint64_t(1) << (rows * nr)) - 1) {
-        for (int jj = 0; jj < cols; ++jj)
-          for (int ii = 0; ii < rows; ++ii) corner[ii * rs + jj * cs] = T(rounded[ii * nr + jj]);
-        return std::uint64_t(0);
-      }
       for (int jj = 0; jj < cols; ++jj)
         for (int ii = 0; ii < rows; ++ii)
           if (decided >> (ii * nr + jj) & 1) corner[ii * rs + jj * cs] = T(rounded[ii * nr + jj]);
+      if (rows == pn.mr && cols == nr && decided == (std::uint64_t(1) << (rows * nr)) - 1) return std::uint64_t(0);
     }
     // The others one by one (those for the exact value in exact_rows, where the kernels take them by rows).
     std::uint64_t exact_rows = 0;
