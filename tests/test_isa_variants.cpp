@@ -1,7 +1,7 @@
 // The per-level loop variants (driver/block_loops.hpp, pack/scan_loops.hpp, crt/crt_loops.hpp,
-// policy/fill_loops.hpp) against their generic x86-64 build, bit for bit, on random and special values. A variant the
-// CPU cannot run is skipped, so each level is checked on the CPUs that have it (the qemu stage of scripts/test runs the
-// avx2 one).
+// policy/fill_loops.hpp, level3/substitution_loops.hpp) against their generic x86-64 build, bit for bit, on random and
+// special values. A variant the CPU cannot run is skipped, so each level is checked on the CPUs that have it (the qemu
+// stage of scripts/test runs the avx2 one).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,6 +19,7 @@
 #include "crt/crt_loops.hpp"
 #include "driver/block_loops.hpp"
 #include "engine/int8_kernel.hpp"
+#include "level3/substitution_loops.hpp"
 #include "pack/line_scan.hpp"
 #include "pack/scan_loops.hpp"
 #include "policy/error_model.hpp"
@@ -47,16 +48,17 @@ struct Level {
   const pack::ScanLoops& scan;
   const crt::CrtLoops& crt;
   const policy::FillLoops& fill;
+  const level3::SubstitutionLoops& substitution;
 };
 
 std::vector<Level> vector_levels() {
   return {{"avx2", cpu::has_avx2_fma(), driver::kBlockLoopsAvx2, pack::kScanLoopsAvx2, crt::kCrtLoopsAvx2,
-           policy::kFillLoopsAvx2},
+           policy::kFillLoopsAvx2, level3::kSubstitutionLoopsAvx2},
           {"avx512", cpu::has_avx512(), driver::kBlockLoopsAvx512, pack::kScanLoopsAvx512, crt::kCrtLoopsAvx512,
-           policy::kFillLoopsAvx512},
+           policy::kFillLoopsAvx512, level3::kSubstitutionLoopsAvx512},
           // The CRT loops' VNNI build (the residues' digit way); the other tables have no VNNI build.
           {"avx512vnni", cpu::has_avx512vnni(), driver::kBlockLoopsAvx512, pack::kScanLoopsAvx512,
-           crt::kCrtLoopsAvx512Vnni, policy::kFillLoopsAvx512}};
+           crt::kCrtLoopsAvx512Vnni, policy::kFillLoopsAvx512, level3::kSubstitutionLoopsAvx512}};
 }
 
 // Random values over a wide exponent range, with signed zeros, subnormals, infinities and NaNs mixed in.
@@ -674,6 +676,120 @@ TEST(IsaVariants, CrtMaximaAreTheBlockMaxima) {
       EXPECT_EQ(got_c, want_c) << "column maxima on " << name << ", " << rows << " x " << cols;
     }
   }
+}
+
+// TRSM's substitution (level3/substitution_loops.hpp), every level against the element-by-element substitution
+// written here, a column at a time in the order the header states (x_c = b_c / d_cc, then b_r = b_r - d_rc x_c for
+// the rows still to solve), bit for bit: lower and upper, unit and not, both layouts with a leading dimension past
+// the block (whose padding must stay as it was), column ranges that end in whole and partial blocks of every width,
+// s up to kSubstitutionRows; B with signed zeros, subnormals, infinities and NaNs mixed in, D with a zero pivot in
+// one case. The old loop nest ran a column at a time; the loops run a row of a block of columns at a time.
+template <typename R>
+struct SubstitutionCase {
+  static constexpr bool kComplex = false;
+  using E = R;
+  static E make(R re, R) { return re; }
+  static R re(E x) { return x; }
+  static R im(E) { return 0; }
+  static E div(E x, E y) { return x / y; }
+  static E sub_mul(E x, E u, E v) { return x - u * v; }
+};
+template <typename C, typename R>
+struct ComplexSubstitutionCase {
+  static constexpr bool kComplex = true;
+  using E = C;
+  static E make(R re, R im) { return E{re, im}; }
+  static R re(E x) { return x.re; }
+  static R im(E x) { return x.im; }
+  // level3/element.hpp's complex operations, as the BLAS-level routine documents them (Smith's division).
+  static E div(E x, E y) {
+    if ((y.re < 0 ? -y.re : y.re) >= (y.im < 0 ? -y.im : y.im)) {
+      const R r = y.im / y.re, d = y.re + y.im * r;
+      return E{(x.re + x.im * r) / d, (x.im - x.re * r) / d};
+    }
+    const R r = y.re / y.im, d = y.im + y.re * r;
+    return E{(x.re * r + x.im) / d, (x.im * r - x.re) / d};
+  }
+  static E sub_mul(E x, E u, E v) {
+    const R pr = u.re * v.re - u.im * v.im, pi = u.re * v.im + u.im * v.re;
+    return E{x.re - pr, x.im - pi};
+  }
+};
+
+template <typename Case, typename R>
+void check_substitution(level3::SolveColumns<typename Case::E> (*pick)(const level3::SubstitutionLoops&)) {
+  using E = typename Case::E;
+  std::vector<std::pair<const char*, const level3::SubstitutionLoops*>> levels{
+      {"generic", &level3::kSubstitutionLoopsGeneric}};
+  for (const Level& lv : vector_levels())
+    if (lv.runs) levels.emplace_back(lv.name, &lv.substitution);
+  unsigned seed = 100;
+  int cases = 0;
+  for (const std::int64_t s :
+       {std::int64_t(1), std::int64_t(5), std::int64_t(64), std::int64_t(127), level3::kSubstitutionRows})
+    for (const auto& [j0, j1] : {std::pair<std::int64_t, std::int64_t>{0, 1}, {0, 3}, {2, 11}, {0, 16}, {1, 37}})
+      for (const int flags : {0, 1, 2, 3})
+        for (const bool rows : {false, true}) {
+          const bool lower = flags & 1, unit = flags & 2;
+          const std::int64_t n = j1 + 2, ld = rows ? n + 3 : s + 2, size = rows ? s * ld : n * ld;
+          // D: off-diagonal entries below 1, pivots between 1 and 2 (one zero where s = 5 and not unit), entries
+          // across the unused triangle too (the loops must not read them: they would change B).
+          const std::vector<R> dr = values<R>(std::size_t(2 * s * s), seed++, false);
+          std::vector<E> d(std::size_t(s * s));
+          for (std::int64_t c = 0; c < s; ++c)
+            for (std::int64_t r = 0; r < s; ++r) {
+              const std::size_t q = std::size_t(r + c * s);
+              const R re = std::ldexp(dr[2 * q], -std::ilogb(dr[2 * q] == 0 ? R(1) : dr[2 * q]) - 1 - int(q % 3));
+              const R im = Case::kComplex
+                               ? std::ldexp(dr[2 * q + 1], -std::ilogb(dr[2 * q + 1] == 0 ? R(1) : dr[2 * q + 1]) - 2)
+                               : R(0);
+              d[q] = Case::make(re, im);
+              if (r == c) d[q] = Case::make(R(1) + std::abs(re), im);
+              if (r == c && r == 2 && s == 5 && !unit) d[q] = Case::make(R(0), R(0));
+            }
+          const std::vector<R> br = values<R>(std::size_t(2 * size), seed++);
+          std::vector<E> b0(static_cast<std::size_t>(size));
+          for (std::size_t q = 0; q < b0.size(); ++q)
+            b0[q] = Case::make(br[2 * q], Case::kComplex ? br[2 * q + 1] : R(0));
+          // The reference: a column at a time.
+          std::vector<E> want = b0;
+          const auto at = [&](std::vector<E>& b, std::int64_t i, std::int64_t j) -> E& {
+            return rows ? b[std::size_t(i * ld + j)] : b[std::size_t(i + j * ld)];
+          };
+          for (std::int64_t j = j0; j < j1; ++j)
+            for (std::int64_t q = 0; q < s; ++q) {
+              const std::int64_t c = lower ? q : s - 1 - q, r0 = lower ? c + 1 : 0, r1 = lower ? s : c;
+              if (!unit) at(want, c, j) = Case::div(at(want, c, j), d[std::size_t(c + c * s)]);
+              for (std::int64_t r = r0; r < r1; ++r)
+                at(want, r, j) = Case::sub_mul(at(want, r, j), d[std::size_t(r + c * s)], at(want, c, j));
+            }
+          for (const auto& [name, loops] : levels) {
+            std::vector<E> got = b0;
+            pick (*loops)(d.data(), s, lower, unit, got.data(), ld, rows, j0, j1);
+            for (std::size_t q = 0; q < got.size(); ++q) {
+              const R a[2] = {Case::re(want[q]), Case::im(want[q])}, g[2] = {Case::re(got[q]), Case::im(got[q])};
+              for (int part = 0; part < 2; ++part)
+                if (std::memcmp(&a[part], &g[part], sizeof(R)) != 0 && !(std::isnan(a[part]) && std::isnan(g[part]))) {
+                  ADD_FAILURE() << "substitution on " << name << (Case::kComplex ? " complex" : "") << " sizeof "
+                                << sizeof(R) << ", s = " << s << ", columns " << j0 << ".." << j1
+                                << (lower ? " lower" : " upper") << (unit ? " unit" : "") << (rows ? " rows" : " cols")
+                                << ": element " << q << " is " << g[part] << ", the element loop gives " << a[part];
+                  return;
+                }
+            }
+          }
+          ++cases;
+        }
+  EXPECT_EQ(cases, 5 * 5 * 4 * 2);
+}
+
+TEST(IsaVariants, SubstitutionEqualsTheElementLoop) {
+  check_substitution<SubstitutionCase<float>, float>([](const level3::SubstitutionLoops& l) { return l.solve_fp32; });
+  check_substitution<SubstitutionCase<double>, double>([](const level3::SubstitutionLoops& l) { return l.solve_fp64; });
+  check_substitution<ComplexSubstitutionCase<bf16x_complex_float, float>, float>(
+      [](const level3::SubstitutionLoops& l) { return l.solve_c64; });
+  check_substitution<ComplexSubstitutionCase<bf16x_complex_double, double>, double>(
+      [](const level3::SubstitutionLoops& l) { return l.solve_c128; });
 }
 
 }  // namespace

@@ -858,10 +858,11 @@ double bound(Kind kind, std::int64_t Ki, const RefEntry& r, cd got, double sasb,
 }
 
 // TRSM's backward error (docs/numerics.md, "TRSM"), per entry of each column x of X, from the exact residual:
-//     |alpha b - op(A) x|_i <= c (|op(A)||x|)_i,     K = the order of A, s = its panel height (64 .. 512, K/16).
-// Per panel the update Y = alpha B_i - U(i,<i) X(<i) is one GEMM of inner dimension <= K - s with beta = alpha and
-// C0 = B_i, then the s x s diagonal block D is solved by substitution ((D + dD) x = y, |dD| <= gamma_s |D|, Higham
-// Thm 8.5), with |Y| <= (1 + gamma_s)|D||X_i| and |alpha B_i| <= (|U||X|)_i + |D||X_i| + |residual|. Real:
+//     |alpha b - op(A) x|_i <= c (|op(A)||x|)_i,     K = the order of A, s = min(K, 128) the largest block solved by
+// substitution (level3/blocking.hpp, kSolveBlock). Per block the update Y = alpha B_i - U(i,<i) X(<i) is one GEMM of
+// inner dimension <= K - s with beta = alpha and C0 = B_i, then the s x s diagonal block D is solved by substitution
+// ((D + dD) x = y, |dD| <= gamma_s |D|, Higham Thm 8.5), with |Y| <= (1 + gamma_s)|D||X_i| and |alpha B_i| <=
+// (|U||X|)_i + |D||X_i| + |residual|. Real:
 // - guarded, auto (and native, whose host update gamma_{K-s+2} (|U||X| + |alpha B_i|) is within it): the guard's
 //   4 (K - s) u |U||X| + u |alpha B_i| + u |Y| and the substitution's s u: c = (4K + 1) u (the documented bound);
 // - fp64cr / fp32cr: the update correctly rounded (u |Y|): c = (s + 3) u, whatever K;
@@ -878,7 +879,7 @@ double bound(Kind kind, std::int64_t Ki, const RefEntry& r, cd got, double sasb,
 template <typename E>
 double trsm_coefficient(Kind kind, std::int64_t Ki) {
   const double u = unit<E>(), K = double(Ki);
-  const double s = double(std::min<std::int64_t>(Ki, std::clamp<std::int64_t>((Ki / 16 + 31) / 32 * 32, 64, 512)));
+  const double s = double(std::min<std::int64_t>(Ki, 128));
   const double Kp = kCx<E> ? 2 * K : K;
   const double rel = gamma(2.0 * 6 * 64 + std::ceil(Kp / 64), kU32) * 1.02 + 3.1 * kU32 + (kCx<E> ? kU32 : 0);
   double c = 0;
@@ -1053,7 +1054,7 @@ void set_alpha_beta(Spec& s, int q, bool cx) {
 struct Shape {
   std::int64_t a, b;
 };
-// Small odd shapes, and 65 / 70 / 97 across the 64-row diagonal blocks (GEMMT) and panels (TRMM, TRSM).
+// Small odd shapes, and 65 / 70 / 97 across the 64-row diagonal blocks (GEMMT) and panels (TRMM; TRSM: 140).
 constexpr Shape kShapesNK[] = {{1, 1}, {2, 3}, {3, 2}, {17, 5}, {5, 33}, {33, 17}, {65, 3}, {17, 65}, {97, 9}};
 constexpr Shape kShapesMN[] = {{1, 1}, {2, 3}, {3, 1}, {17, 5}, {5, 17}, {33, 2}, {2, 33}, {70, 7}, {7, 70}};
 
@@ -1069,6 +1070,8 @@ Spec sweep_spec(Rt rt, const Opt& o, int layout, int idx) {
     s.n = sh.a, s.k = sh.b;
   else
     s.m = sh.a, s.n = sh.b;
+  // TRSM solves blocks of up to 128 rows by substitution: its 70 becomes 140, one GEMM between two blocks.
+  if (rt == Rt::trsm) s.m = s.m == 70 ? 140 : s.m, s.n = s.n == 70 ? 140 : s.n;
   const int ncls = rt == Rt::trsm ? 4 : 3;
   s.cls = Cls((idx / 3) % ncls);
   if (s.cls == Cls::illcond && s.ka() > 33) s.cls = Cls::uniform;
@@ -1122,8 +1125,9 @@ TYPED_TEST(Level3, HermitianRoutinesEveryOptionAndMode) {
   }
 }
 
-// Shapes of 110-200 (complex) and 200 (real) across GEMMT's recursive halves and 64-blocks and TRMM/TRSM's 64-row
-// panels, each class, in one emulated mode per type (fp64x21 / fp32c8 / fp64c15 / fp32x6) and auto for double.
+// Shapes of 110-200 (complex) and 200 (real) across GEMMT's recursive halves and 64-blocks, TRMM's 64-row panels and
+// TRSM's 128-row substitution blocks, each class, in one emulated mode per type (fp64x21 / fp32c8 / fp64c15 / fp32x6)
+// and auto for double.
 template <typename E>
 void large_shapes() {
   const int mode = std::is_same_v<E, double>                 ? BF16X_MODE_FP64X21
@@ -1136,8 +1140,8 @@ void large_shapes() {
     s.rt = rt;
     s.seed = 77 + std::uint64_t(rt);
     const bool cx = kCx<E>;
-    // Complex: smaller (4 real products per entry in the reference).
-    const std::int64_t big = cx ? 110 : 200;
+    // Complex: smaller (4 real products per entry in the reference), but past TRSM's 128-row substitution blocks.
+    const std::int64_t big = cx ? (rt == Rt::trsm ? 150 : 110) : 200;
     for (int variant = 0; variant < 2; ++variant, ++q) {
       s.o = combos(rt)[std::size_t((q * 5) % int(combos(rt).size()))];
       s.o.layout = variant ? BF16X_ROW_MAJOR : BF16X_COL_MAJOR;
@@ -1444,6 +1448,9 @@ std::vector<Spec> repro_specs(Rt rt, int mode, bool layouts) {
       s.n = big ? (cx ? 72 : 96) : (cx ? 13 : 19), s.k = big ? (cx ? 20 : 40) : (cx ? 11 : 23);
     else
       s.m = big ? (cx ? 72 : 96) : (cx ? 13 : 19), s.n = big ? (cx ? 12 : 20) : (cx ? 7 : 13);
+    // TRSM: past its 128-row substitution blocks (a GEMM between them), and B's columns in two tasks of the
+    // substitution's team (64 columns each) for real types.
+    if (rt == Rt::trsm && big) s.m = cx ? 136 : 160, s.n = cx ? 12 : 70;
     v.push_back(s);
   }
   return v;

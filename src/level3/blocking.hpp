@@ -41,7 +41,7 @@ inline std::int64_t trmm_columns(std::int64_t m, std::int64_t n, std::size_t ele
 }
 
 // TRSM: the largest block solved by substitution (FP64 or FP32 operations, no matrix engine).
-constexpr std::int64_t kSolveBlock = 64;
+constexpr std::int64_t kSolveBlock = 128;
 
 // SYMM and HEMM: the expanded panel of A, the whole of A up to 64 MiB, else as many lines as fit.
 inline std::int64_t symmetric_panel(std::int64_t dim, std::size_t element) {

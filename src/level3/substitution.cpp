@@ -1,41 +1,35 @@
 #include "level3/substitution.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
+#include "cpu/features.hpp"
+#include "level3/blocking.hpp"
+#include "level3/substitution_loops.hpp"
 #include "util/team.hpp"
 
 namespace bf16x::level3 {
+
+static_assert(kSolveBlock <= kSubstitutionRows, "TRSM's diagonal blocks fit the substitution loops' block");
+
+const SubstitutionLoops& substitution_loops() {
+  static const SubstitutionLoops& loops =
+      cpu::by_level(kSubstitutionLoopsGeneric, kSubstitutionLoopsAvx2, kSubstitutionLoopsAvx512);
+  return loops;
+}
+
 namespace {
 
-// Columns [j0, j1) of B. A column-major B runs column by column (rows contiguous), a row-major one row by row
-// (columns contiguous): the same operations on each element in the same order.
 template <typename E>
-void solve_columns(const E* __restrict d, std::int64_t s, bool lower, bool unit, const View<E>& b, std::int64_t j0,
-                   std::int64_t j1) {
-  if (!b.rows) {
-    for (std::int64_t j = j0; j < j1; ++j) {  // the column stays in the L1 cache
-      E* __restrict col = b.p + j * b.ld;
-      for (std::int64_t q = 0; q < s; ++q) {
-        const std::int64_t c = lower ? q : s - 1 - q, r0 = lower ? c + 1 : 0, r1 = lower ? s : c;
-        if (!unit) col[c] = div(col[c], d[c + c * s]);
-        const E x = col[c];
-        const E* __restrict dc = d + c * s;
-        for (std::int64_t r = r0; r < r1; ++r) col[r] = sub(col[r], mul(dc[r], x));
-      }
-    }
-    return;
-  }
-  for (std::int64_t q = 0; q < s; ++q) {
-    const std::int64_t c = lower ? q : s - 1 - q, r0 = lower ? c + 1 : 0, r1 = lower ? s : c;
-    E* __restrict xr = b.p + c * b.ld;
-    if (!unit)
-      for (std::int64_t j = j0; j < j1; ++j) xr[j] = div(xr[j], d[c + c * s]);
-    for (std::int64_t r = r0; r < r1; ++r) {
-      E* __restrict row = b.p + r * b.ld;
-      const E u = d[r + c * s];
-      for (std::int64_t j = j0; j < j1; ++j) row[j] = sub(row[j], mul(u, xr[j]));
-    }
-  }
+SolveColumns<E> solve_of(const SubstitutionLoops& loops) {
+  if constexpr (std::is_same_v<E, float>)
+    return loops.solve_fp32;
+  else if constexpr (std::is_same_v<E, double>)
+    return loops.solve_fp64;
+  else if constexpr (std::is_same_v<E, bf16x_complex_float>)
+    return loops.solve_c64;
+  else
+    return loops.solve_c128;
 }
 
 }  // namespace
@@ -44,8 +38,9 @@ template <typename E>
 void substitute(const E* d, std::int64_t s, bool lower, bool unit, const View<E>& b, std::int64_t n) {
   constexpr std::int64_t kColumns = 64;  // per task: columns are independent, their split changes no bit
   const std::int64_t tasks = (n + kColumns - 1) / kColumns;
+  const SolveColumns<E> solve = solve_of<E>(substitution_loops());
   util::for_each_index(tasks, s * n, 4095, [&](std::int64_t t) {
-    solve_columns(d, s, lower, unit, b, t * kColumns, std::min(n, (t + 1) * kColumns));
+    solve(d, s, lower, unit, b.p, b.ld, b.rows, t * kColumns, std::min(n, (t + 1) * kColumns));
   });
 }
 

@@ -1,6 +1,6 @@
 // TRSM's diagonal blocks: substitution, x_c = b_c / u_cc, then b_r -= u_rc x_c for the rows r still to solve, in
-// that one order for every element whatever the loop nest or the team (columns of B run in parallel, each alone),
-// with -ffp-contract=off: the same bits on every engine, thread count and CPU.
+// that one order for every element whatever the loop nest, the vector level (level3/substitution_loops.hpp) or the
+// team (columns of B in tasks of 64), with -ffp-contract=off: the same bits on every engine, thread count and CPU.
 #pragma once
 #include <cstdint>
 
