@@ -1,7 +1,8 @@
 // TRSM's substitution (level3/substitution.hpp), built once per vector level (cmake/isa.cmake). Every build does
 // the same operations on each element of B in the same order, x_c = b_c / d_cc, then b_r = b_r - d_rc x_c (a
-// multiply and a subtraction: no build contracts them into an FMA); the vector builds do them on the 16 or 32
-// columns of B that one row of a block holds, so every build gives the same bits.
+// multiply and a subtraction: no build contracts them into an FMA); the vector builds do them on the 8 or 16
+// columns of B (64 bytes) that a row of a block holds, or along a column where fewer are left, so every build gives
+// the same bits.
 #pragma once
 #include <cstdint>
 

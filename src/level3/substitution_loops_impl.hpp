@@ -42,6 +42,19 @@ void solve_block(const E* __restrict d, std::int64_t s, bool lower, bool unit, E
   }
 }
 
+// One column of a column-major B in place (fewer than W columns left): the same steps along the column.
+template <typename E>
+void solve_column(const E* __restrict d, std::int64_t s, bool lower, bool unit, E* __restrict col) {
+  for (std::int64_t q = 0; q < s; ++q) {
+    const std::int64_t c = lower ? q : s - 1 - q, r0 = lower ? c + 1 : 0, r1 = lower ? s : c;
+    if (!unit) col[c] = div(col[c], d[c + c * s]);
+    const E x = col[c];
+    const E* dc = d + c * s;
+#pragma omp simd
+    for (std::int64_t r = r0; r < r1; ++r) col[r] = sub(col[r], mul(dc[r], x));
+  }
+}
+
 // Each W columns of B copied into a block (transposed where B is column-major: a column's s elements, contiguous,
 // go to a column of the block), solved there and copied back: the block's rows lie side by side, where B's rows, a
 // leading dimension apart, would meet in the same cache sets (a power-of-two ld), and the vectors run along rows.
@@ -52,6 +65,10 @@ void solve_columns_loop(const E* d, std::int64_t s, bool lower, bool unit, E* b,
   alignas(64) E block[kSubstitutionRows * W];
   for (std::int64_t j = j0; j < j1; j += W) {
     const int w = int(std::min<std::int64_t>(W, j1 - j));
+    if (!rows && w < W) {  // a few columns: along each, without the block's padding
+      for (std::int64_t t = j; t < j1; ++t) solve_column<E>(d, s, lower, unit, b + t * ld);
+      return;
+    }
     for (std::int64_t i = 0; i < s; ++i)
       for (int t = 0; t < W; ++t) block[i * W + t] = t < w ? (rows ? b[i * ld + j + t] : b[i + (j + t) * ld]) : E{};
     solve_block<E>(d, s, lower, unit, block);

@@ -1,6 +1,7 @@
 // Panels of a stored triangular or symmetric matrix, packed column-major for the GEMMs of TRMM, TRSM, SYMM and HEMM:
 // the unstored triangle is never read (zero, the mirror, or the diagonal's ones stand in for it).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 
 #include "level3/buffer.hpp"
@@ -8,6 +9,15 @@
 #include "util/team.hpp"
 
 namespace bf16x::level3 {
+
+// A triangular U by the address of its elements: U(i, j) = origin[i si + j sj] (conjugated where conj) on its
+// nonzero triangle (i >= j where lower, else i <= j), one on a unit diagonal, zero elsewhere.
+template <typename E>
+struct TriangleAddress {
+  const E* origin;
+  std::int64_t si, sj;
+  bool lower, unit, conj;
+};
 
 // U = op(A) or op(A)^T of a triangular A: element (i, j) of U is A(j, i) where transposed, conjugated where conj;
 // zero outside A's stored triangle, one on a unit diagonal.
@@ -24,6 +34,16 @@ struct TriangularView {
     if (t.lower ? r < c : r > c) return zero<E>();
     const E v = a.at(r, c);
     return conj_ ? conj(v) : v;
+  }
+  TriangleAddress<E> address() const {
+    const std::int64_t sr = a.rows ? a.ld : 1, sc = a.rows ? 1 : a.ld;  // A(r, c) at a.a[r sr + c sc]
+    return {a.a, transposed ? sc : sr, transposed ? sr : sc, lower(), t.unit, conj_};
+  }
+  // U(i0.., j0..) read in place: a block inside U's nonzero triangle, off its diagonal.
+  Operand<E> block(std::int64_t i0, std::int64_t j0) const {
+    const TriangleAddress<E> u = address();
+    const E* x = u.origin + i0 * u.si + j0 * u.sj;
+    return u.si == 1 ? Operand<E>{x, u.sj, false, conj_} : Operand<E>{x, u.si, true, conj_};
   }
 };
 
@@ -51,6 +71,34 @@ Buffer<E> pack_panel(const View& v, std::int64_t r0, std::int64_t r1, std::int64
     for (std::int64_t i = r0; i < r1; ++i) p[std::size_t(i - r0 + q * rows)] = v.at(i, c0 + q);
   });
   return p;
+}
+
+// The same for a triangle by its address: each column's zeros, stored run and unit diagonal apart, the run a
+// plain (strided) copy. The elements are those of the view's `at`, bit for bit; without `zeros`, the ones outside
+// the nonzero triangle are left unwritten (a substitution reads none of them).
+template <typename E>
+Buffer<E> pack_panel(const TriangleAddress<E>& u, std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1,
+                     bool zeros = true) {
+  const std::int64_t rows = r1 - r0;
+  Buffer<E> p = make_buffer<E>(std::size_t(rows * (c1 - c0)));
+  util::for_each_index(c1 - c0, rows * (c1 - c0), [&](std::int64_t q) {
+    const std::int64_t j = c0 + q;
+    E* __restrict out = p.get() + q * rows;  // U(i, j) at out[i - r0]
+    const std::int64_t lo = u.lower ? std::clamp(j, r0, r1) : r0, hi = u.lower ? r1 : std::clamp(j + 1, r0, r1);
+    for (std::int64_t i = r0; i < (zeros ? lo : r0); ++i) out[i - r0] = zero<E>();
+    const E* x = u.origin + j * u.sj;
+    if (u.conj)
+      for (std::int64_t i = lo; i < hi; ++i) out[i - r0] = conj(x[i * u.si]);
+    else
+      for (std::int64_t i = lo; i < hi; ++i) out[i - r0] = x[i * u.si];
+    for (std::int64_t i = hi; i < (zeros ? r1 : hi); ++i) out[i - r0] = zero<E>();
+    if (u.unit && j >= r0 && j < r1) out[j - r0] = one<E>();
+  });
+  return p;
+}
+template <typename E>
+Buffer<E> pack_panel(const TriangularView<E>& u, std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1) {
+  return pack_panel<E>(u.address(), r0, r1, c0, c1);
 }
 
 }  // namespace bf16x::level3

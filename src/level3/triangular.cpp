@@ -16,13 +16,6 @@
 namespace bf16x::level3 {
 namespace {
 
-// C = alpha P B + beta C for the packed rows x k P and the views B (k x cols) and C (rows x cols).
-template <typename E>
-int gemm_views(const Gemm<E>& gemm, std::int64_t rows, std::int64_t cols, std::int64_t k, E alpha, const E* p,
-               const View<E>& b, E beta, const View<E>& c) {
-  return gemm(rows, cols, k, alpha, Operand<E>{p, rows, false}, b.operand(), beta, c);
-}
-
 template <typename E>
 void set_zero(const View<E>& b, std::int64_t rows, std::int64_t cols) {
   for (std::int64_t j = 0; j < cols; ++j)
@@ -42,7 +35,11 @@ struct LowerView {
   const TriangularView<E>& u;
   std::int64_t m;
   bool reversed;
-  E at(std::int64_t i, std::int64_t j) const { return reversed ? u.at(m - 1 - i, m - 1 - j) : u.at(i, j); }
+  TriangleAddress<E> address() const {
+    TriangleAddress<E> a = u.address();
+    if (reversed) a = {a.origin + (m - 1) * (a.si + a.sj), -a.si, -a.sj, true, a.unit, a.conj};
+    return a;
+  }
 };
 
 // B = alpha U B as (P) B = alpha L (P) B with the lower L (level3/blocking.hpp, trmm_panel_start): each panel
@@ -64,7 +61,7 @@ int trmm_left(const Gemm<E>& gemm, const TriangularView<E>& u, std::int64_t m, s
   const Buffer<E> rev = make_buffer<E>(reversed ? std::size_t(m * wc) : 0);
   for (std::int64_t r1 = m; r1 > 0;) {
     const std::int64_t r0 = trmm_panel_start(r1, sizeof(E)), rows = r1 - r0;
-    const Buffer<E> p = pack_panel<E>(l, r0, r1, 0, r1);
+    const Buffer<E> p = pack_panel<E>(l.address(), r0, r1, 0, r1);
     const Operand<E> lp{p.get(), rows, false, false, true, r0};
     for (std::int64_t c0 = 0; c0 < n; c0 += w) {
       const std::int64_t cols = std::min(w, n - c0);
@@ -95,7 +92,7 @@ int trsm_rows(const Gemm<E>& gemm, const TriangularView<E>& u, std::int64_t n, c
   if (size <= kSolveBlock) {
     const View<E> x = b.block(r0, 0);
     scale(x, size, n, pending);
-    const Buffer<E> d = pack_panel<E>(u, r0, r1, r0, r1);
+    const Buffer<E> d = pack_panel<E>(u.address(), r0, r1, r0, r1, false);
     substitute<E>(d.get(), size, u.lower(), u.t.unit, x, n);
     return BF16X_OK;
   }
@@ -103,9 +100,9 @@ int trsm_rows(const Gemm<E>& gemm, const TriangularView<E>& u, std::int64_t n, c
   const bool lower = u.lower();  // lower: the top half first; upper: the bottom half
   const std::int64_t f0 = lower ? r0 : h, f1 = lower ? h : r1, s0 = lower ? h : r0, s1 = lower ? r1 : h;
   if (const int st = trsm_rows(gemm, u, n, b, f0, f1, pending); st != BF16X_OK) return st;
-  const Buffer<E> p = pack_panel<E>(u, s0, s1, f0, f1);
-  if (const int st =
-          gemm_views<E>(gemm, s1 - s0, n, f1 - f0, from_real<E>(-1), p.get(), b.block(f0, 0), pending, b.block(s0, 0));
+  // U(s, f) lies off the diagonal, inside the stored triangle: read in place.
+  if (const int st = gemm(s1 - s0, n, f1 - f0, from_real<E>(-1), u.block(s0, f0), b.block(f0, 0).operand(), pending,
+                          b.block(s0, 0));
       st != BF16X_OK)
     return st;
   return trsm_rows(gemm, u, n, b, s0, s1, one<E>());
