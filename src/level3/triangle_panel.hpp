@@ -73,17 +73,16 @@ Buffer<E> pack_panel(const View& v, std::int64_t r0, std::int64_t r1, std::int64
   return p;
 }
 
-// The same for a triangle by its address: each column's zeros, stored run and unit diagonal apart, the run a
-// plain (strided) copy. The elements are those of the view's `at`, bit for bit; without `zeros`, the ones outside
+// The same for a triangle by its address, into p: each column's zeros, stored run and unit diagonal apart, the run
+// a plain (strided) copy. The elements are those of the view's `at`, bit for bit; without `zeros`, the ones outside
 // the nonzero triangle are left unwritten (a substitution reads none of them).
 template <typename E>
-Buffer<E> pack_panel(const TriangleAddress<E>& u, std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1,
-                     bool zeros = true) {
+void pack_panel_into(E* p, const TriangleAddress<E>& u, std::int64_t r0, std::int64_t r1, std::int64_t c0,
+                     std::int64_t c1, bool zeros = true) {
   const std::int64_t rows = r1 - r0;
-  Buffer<E> p = make_buffer<E>(std::size_t(rows * (c1 - c0)));
   util::for_each_index(c1 - c0, rows * (c1 - c0), [&](std::int64_t q) {
     const std::int64_t j = c0 + q;
-    E* __restrict out = p.get() + q * rows;  // U(i, j) at out[i - r0]
+    E* __restrict out = p + q * rows;  // U(i, j) at out[i - r0]
     const std::int64_t lo = u.lower ? std::clamp(j, r0, r1) : r0, hi = u.lower ? r1 : std::clamp(j + 1, r0, r1);
     for (std::int64_t i = r0; i < (zeros ? lo : r0); ++i) out[i - r0] = zero<E>();
     const E* x = u.origin + j * u.sj;
@@ -94,6 +93,12 @@ Buffer<E> pack_panel(const TriangleAddress<E>& u, std::int64_t r0, std::int64_t 
     for (std::int64_t i = hi; i < (zeros ? r1 : hi); ++i) out[i - r0] = zero<E>();
     if (u.unit && j >= r0 && j < r1) out[j - r0] = one<E>();
   });
+}
+template <typename E>
+Buffer<E> pack_panel(const TriangleAddress<E>& u, std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1,
+                     bool zeros = true) {
+  Buffer<E> p = make_buffer<E>(std::size_t((r1 - r0) * (c1 - c0)));
+  pack_panel_into<E>(p.get(), u, r0, r1, c0, c1, zeros);
   return p;
 }
 template <typename E>

@@ -7,11 +7,13 @@
 //         side updated from it in one GEMM, then that half; blocks of at most 64 rows solved by substitution in one
 //         fixed order. The GEMMs are large (the first is m/2 x n x m/2), unlike those of a row-panel loop.
 #include <algorithm>
+#include <new>
 
 #include "level3/blocking.hpp"
 #include "level3/operation.hpp"
 #include "level3/substitution.hpp"
 #include "level3/triangle_panel.hpp"
+#include "util/workspace.hpp"
 
 namespace bf16x::level3 {
 namespace {
@@ -42,6 +44,12 @@ struct LowerView {
   }
 };
 
+// TRMM's packed panel, outputs and reversed rows, one piece of memory per thread whatever the element type.
+util::Workspace& triangular_space() {
+  thread_local util::Workspace kept;
+  return kept;
+}
+
 // B = alpha U B as (P) B = alpha L (P) B with the lower L (level3/blocking.hpp, trmm_panel_start): each panel
 // [r0, r1) of L's rows is one GEMM over the rows [0, r1) of (P) B, which no panel below has overwritten yet, and
 // each entry is one GEMM over the whole inner dimension its row of L reaches, as before the zero products skipped.
@@ -52,26 +60,42 @@ int trmm_left(const Gemm<E>& gemm, const TriangularView<E>& u, std::int64_t m, s
   const LowerView<E> l{u, m, reversed};
   const auto row = [&](std::int64_t i) { return reversed ? m - 1 - i : i; };  // of B, for row i of (P) B
   const std::int64_t w = trmm_columns(m, n, sizeof(E)), wc = std::min(n, w);
-  std::int64_t most = 0;  // the rows of the largest panel
-  for (std::int64_t r1 = m; r1 > 0; r1 = trmm_panel_start(r1, sizeof(E)))
+  std::int64_t most = 0, panel = 0;  // the rows of the largest panel, the elements of the largest packed panel
+  for (std::int64_t r1 = m; r1 > 0; r1 = trmm_panel_start(r1, sizeof(E))) {
     most = std::max(most, r1 - trmm_panel_start(r1, sizeof(E)));
-  // The outputs and the reversed rows, one buffer each for all panels: fresh pages fault in at a tenth of a GEMM's
-  // time on a virtual machine.
-  const Buffer<E> out = make_buffer<E>(std::size_t(most * wc));  // beta = 0: not read
-  const Buffer<E> rev = make_buffer<E>(reversed ? std::size_t(m * wc) : 0);
+    panel = std::max(panel, (r1 - trmm_panel_start(r1, sizeof(E))) * r1);
+  }
+  // The packed panel, the outputs and the reversed rows, one piece each for all panels, in memory the calling thread
+  // keeps between calls (fresh pages fault in at a tenth of a GEMM's time on a virtual machine): each piece at most
+  // 64 MiB (blocking.hpp).
+  std::size_t n_out, n_rev = 0, bytes;
+  if (__builtin_mul_overflow(std::size_t(most), std::size_t(wc), &n_out) ||
+      (reversed && __builtin_mul_overflow(std::size_t(m), std::size_t(wc), &n_rev)) ||
+      __builtin_add_overflow(std::size_t(panel), n_out + n_rev, &bytes) ||
+      __builtin_mul_overflow(bytes, sizeof(E), &bytes))
+    throw std::bad_alloc();
+  util::Workspace& kept = triangular_space();
+  struct Release {
+    util::Workspace& w;
+    ~Release() { w.release_if_large(); }
+  } release{kept};
+  E* const p = static_cast<E*>(kept.reserve(bytes));
+  if (!p) throw std::bad_alloc();
+  E* const out = p + panel;  // beta = 0: not read
+  E* const rev = out + n_out;
   for (std::int64_t r1 = m; r1 > 0;) {
     const std::int64_t r0 = trmm_panel_start(r1, sizeof(E)), rows = r1 - r0;
-    const Buffer<E> p = pack_panel<E>(l.address(), r0, r1, 0, r1);
-    const Operand<E> lp{p.get(), rows, false, false, true, r0};
+    pack_panel_into<E>(p, l.address(), r0, r1, 0, r1);
+    const Operand<E> lp{p, rows, false, false, true, r0};
     for (std::int64_t c0 = 0; c0 < n; c0 += w) {
       const std::int64_t cols = std::min(w, n - c0);
-      const View<E> bc = b.block(0, c0), o{out.get(), rows, false};
+      const View<E> bc = b.block(0, c0), o{out, rows, false};
       Operand<E> bk = bc.operand();
       if (reversed) {  // the rows [0, r1) of P B
         util::for_each_index(cols, r1 * cols, [&](std::int64_t j) {
-          for (std::int64_t i = 0; i < r1; ++i) rev[std::size_t(i + j * r1)] = bc.at(row(i), j);
+          for (std::int64_t i = 0; i < r1; ++i) rev[i + j * r1] = bc.at(row(i), j);
         });
-        bk = Operand<E>{rev.get(), r1, false};
+        bk = Operand<E>{rev, r1, false};
       }
       if (const int st = gemm(rows, cols, r1, alpha, lp, bk, zero<E>(), o); st != BF16X_OK) return st;
       for (std::int64_t j = 0; j < cols; ++j)
