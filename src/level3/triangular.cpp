@@ -44,7 +44,8 @@ struct LowerView {
   }
 };
 
-// TRMM's packed panel, outputs and reversed rows, one piece of memory per thread whatever the element type.
+// TRMM's packed panel, outputs and reversed rows, TRSM's diagonal block: one piece of memory per thread whatever the
+// element type.
 util::Workspace& triangular_space() {
   thread_local util::Workspace kept;
   return kept;
@@ -116,8 +117,12 @@ int trsm_rows(const Gemm<E>& gemm, const TriangularView<E>& u, std::int64_t n, c
   if (size <= kSolveBlock) {
     const View<E> x = b.block(r0, 0);
     scale(x, size, n, pending);
-    const Buffer<E> d = pack_panel<E>(u.address(), r0, r1, r0, r1, false);
-    substitute<E>(d.get(), size, u.lower(), u.t.unit, x, n);
+    // The diagonal block in the thread's kept memory (up to 128 x 128 elements, which malloc would map afresh).
+    util::Workspace& kept = triangular_space();
+    E* const d = static_cast<E*>(kept.reserve(std::size_t(size * size) * sizeof(E)));
+    if (!d) throw std::bad_alloc();
+    pack_panel_into<E>(d, u.address(), r0, r1, r0, r1, false);
+    substitute<E>(d, size, u.lower(), u.t.unit, x, n);
     return BF16X_OK;
   }
   const std::int64_t h = r0 + half_of(size);
