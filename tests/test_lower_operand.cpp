@@ -98,6 +98,30 @@ TEST(LowerOperand, CrtSkipsOnlyZeroProducts) {
   }
 }
 
+// The CRT driver's counters (bf16x_stats.dot_products, which the AMX projection prices) count the products it runs:
+// a whole triangle of 512 rows, one k-block of 512, 16 row tiles of 32 whose k range ends at their last row, in
+// chunks of 64: tile ip runs ceil(32 (ip + 1) / 64) chunks, 4 TDPBSSD equivalents each, for each of the 2 column
+// tiles, in the 15 residue products and the bound pass's one digit product alike. Before, the residue products were
+// counted to the whole k of their block whatever they ran.
+TEST(LowerOperand, CrtCountsTheProductsItRuns) {
+  const std::int64_t m = 512, n = 64, k = 512;
+  const LowerProblem<double> p(m, n, k, 0, 1, 5);
+  std::uint64_t dots[2] = {0, 0};
+  for (const bool hint : {false, true})
+    p.product(hint, 1.0, [&](const pack::GemmArgs<double>& args) {
+      crt::CrtConfig cfg;
+      cfg.moduli = 15;
+      cfg.engine = engine::int8_engine(BF16X_ENGINE_REFERENCE);
+      const util::DriverStatus st = crt::gemm_crt(args, cfg);
+      dots[hint] = cfg.dot_products;
+      return st;
+    });
+  std::uint64_t run = 0, whole = 0;
+  for (std::int64_t ip = 0; ip < m / 32; ++ip) run += std::uint64_t((32 * (ip + 1) + 63) / 64), whole += k / 64;
+  const std::uint64_t skipped = (whole - run) * 4 * (n / 32) * (15 + 1);
+  EXPECT_EQ(dots[false] - dots[true], skipped) << dots[false] << " without the hint, " << dots[true] << " with it";
+}
+
 TEST(LowerOperand, SliceDriverSkipsOnlyZeroProducts) {
   for (int e : {BF16X_ENGINE_REFERENCE, BF16X_ENGINE_AVX512BF16, BF16X_ENGINE_AVX2}) {
     if (!bf16x_engine_available(e) || !engine::engine_info(e)) continue;

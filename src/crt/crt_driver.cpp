@@ -760,14 +760,6 @@ void reduce_planes(const CrtCall<T>& c, const ThreadSpace& ws, int rp, int cp) {
       reduce_mod(ws.acc + std::size_t(c.mc) * c.nc * t + std::size_t(i) * c.nc, cp * kTile, c.plan, t);
 }
 
-// The block's tiles that hold an entry of the part (tile_in_part).
-inline std::uint64_t live_tiles(pack::OutputPart part, const Block& b) {
-  std::uint64_t live = 0;
-  for (int ip = 0; ip < b.rp; ++ip)
-    for (int jp = 0; jp < b.cp; ++jp) live += tile_in_part(part, b, ip, jp);
-  return live;
-}
-
 // One block of the products pass: its residue panels where no cache holds them, the N residue products of every
 // k-block (the int32 planes reduced now and then to stay below 2^31), and its C from the residues.
 template <typename T>
@@ -779,7 +771,6 @@ void product_block(CrtCall<T>& c, const ThreadSpace& ws, const TileRunner& kerne
   // k-blocks an int32 accumulator can take: residue products <= 2^14, and up to 2^7 left from the last reduction.
   const std::int64_t flush_res = std::max<std::int64_t>(1, ((1ll << 31) - 1 - 128) / (std::int64_t(c.kc) << 14));
   std::int64_t pending = 0;
-  const std::uint64_t live = live_tiles(c.x.part, blk);
   for (std::int64_t kk = 0; kk < c.kb; ++kk) {
     const KBlock kb = c.kblock(kk);
     std::int8_t* apack = ws.apack + std::size_t(kk) * c.a_kstride;
@@ -788,8 +779,9 @@ void product_block(CrtCall<T>& c, const ThreadSpace& ws, const TileRunner& kerne
     bytes_pack += pack_block(c, ws, blk, kb, apack, have_a, &c.plan, c.max_s);
     clk.lap(ph.pack);
     residue_products(c, ws, kernel, blk, kk, apack, one_k, clk, ph);
-    tiles += live * N;
-    dots += live * N * (kb.kcp / 64) * 4;
+    const TileWork work = tile_work(c.x.part, c.x.a_lower, blk, kb);
+    tiles += work.tiles * N;
+    dots += work.dots * N;
     if (!one_k && ++pending == flush_res) {
       clk.lap(ph.products);
       reduce_planes(c, ws, blk.rp, blk.cp);

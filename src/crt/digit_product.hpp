@@ -47,6 +47,27 @@ inline int tile_depth(pack::LowerOperand a_lower, const Block& b, int ip, const 
   return int(std::max<std::int64_t>(0, reach - kb.l0));
 }
 
+// TDPBSSD (16 x 16 x 64) equivalents of one micro-tile's product to `depth` (a 32 x 32 tile: four per chunk of k).
+inline std::uint64_t tile_dots(int depth) {
+  return std::uint64_t((depth + engine::int8::kKChunk - 1) / engine::int8::kKChunk) * 4;
+}
+
+// The micro-tiles of k-block kb of block b that the kernels run, and their TDPBSSD equivalents: the tiles of the
+// output part, each to its depth (the zero products of a lower-triangular op(A) are neither run nor counted).
+struct TileWork {
+  std::uint64_t tiles = 0, dots = 0;
+};
+inline TileWork tile_work(pack::OutputPart part, pack::LowerOperand a_lower, const Block& b, const KBlock& kb) {
+  TileWork w;
+  for (int ip = 0; ip < b.rp; ++ip) {
+    const int depth = tile_depth(a_lower, b, ip, kb);
+    if (depth == 0) continue;
+    for (int jp = 0; jp < b.cp; ++jp)
+      if (tile_in_part(part, b, ip, jp)) ++w.tiles, w.dots += tile_dots(depth);
+  }
+  return w;
+}
+
 // The kTile x kTile accumulator tile at c (row stride ldc) set to zero, 16 bytes a store (SSE2, baseline x86-64):
 // a fill of each 128-byte row compiles to `rep stos`, whose start-up cost per row made this a tenth of fp64c15's
 // products phase outside the kernel.
@@ -137,7 +158,7 @@ BlockSums block_product(const TileRunner& kernel, const Block& blk, std::int64_t
         if (depth == 0 || !tile_in_part(part, blk, ip, jp)) continue;
         kernel(p.a + ip * p.a_bytes, p.b + jp * p.b_bytes, p.kb.kcp, depth, tile, ld, tr, tc);
         ++r.tiles;
-        r.dots += std::uint64_t(p.kb.kcp / 64) * 4;
+        r.dots += tile_dots(depth);
       }
     lap(1);
     if (!r.in_acc && (++pending == fit || kk + 1 == kblocks)) {

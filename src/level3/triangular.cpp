@@ -99,8 +99,9 @@ int trmm_left(const Gemm<E>& gemm, const TriangularView<E>& u, std::int64_t m, s
         bk = Operand<E>{rev, r1, false};
       }
       if (const int st = gemm(rows, cols, r1, alpha, lp, bk, zero<E>(), o); st != BF16X_OK) return st;
-      for (std::int64_t j = 0; j < cols; ++j)
+      util::for_each_index(cols, rows * cols, [&](std::int64_t j) {
         for (std::int64_t i = 0; i < rows; ++i) bc.at(row(r0 + i), j) = o.at(i, j);
+      });
     }
     r1 = r0;
   }
