@@ -4,8 +4,9 @@
 //         upper), each L(panel, K) B(K) in one GEMM over the rows K that the panel reaches, into a buffer that then
 //         replaces the panel's rows of B; the GEMM skips the zero products of the panel's diagonal block.
 //   TRSM: recursive halving, as ReLAPACK's: the half of X that the other needs solved first, the other half's right
-//         side updated from it in one GEMM, then that half; blocks of at most 64 rows solved by substitution in one
-//         fixed order. The GEMMs are large (the first is m/2 x n x m/2), unlike those of a row-panel loop.
+//         side updated from it in one GEMM (its block of A read in place), then that half; blocks of at most
+//         kSolveBlock rows solved by substitution in one fixed order. The GEMMs are large (the first is m/2 x n x
+//         m/2), unlike those of a row-panel loop.
 #include <algorithm>
 #include <new>
 
