@@ -1,8 +1,8 @@
-// Concurrent use of the C API: eight application threads (std::thread), each calling bf16x_dgemm / bf16x_sgemm
-// with OpenMP inside, with different modes, engines, shapes and layouts, several times, all released at once.
-// Every result is checked against the double-double reference with the bound of the mode's error analysis
-// (docs/numerics.md, as in tests/test_modes.cpp). scripts/test runs this file under ThreadSanitizer (data races)
-// and AddressSanitizer (leaks); the per-thread workspace must be freed when its thread exits.
+// Concurrent use of the C API: eight application threads (std::thread), each calling bf16x_dgemm / bf16x_sgemm (and
+// the triangular level-3 routines) with OpenMP inside, with different modes, engines, shapes and layouts, several
+// times, all released at once. Every result is checked against the double-double reference with the bound of the mode's
+// error analysis (docs/numerics.md, as in tests/test_modes.cpp). scripts/test runs this file under ThreadSanitizer
+// (data races) and AddressSanitizer (leaks); the per-thread workspace must be freed when its thread exits.
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "bf16x/bf16x.h"
+#include "bf16x/level3.h"
 #include "check/exact_gemm.hpp"
 #include "gemm_fixture.hpp"
 #include "util/workspace.hpp"
@@ -207,4 +208,69 @@ TEST(Concurrency, CallsInsideAOneThreadParallelLoopGiveTheSameBits) {
       }
     }
   }
+}
+
+// TRSM and TRMM from eight application threads at once, each with OpenMP inside: their packed blocks live in memory
+// the calling thread keeps (level3/triangular.cpp), and every result must equal the same call made alone, bit for
+// bit (shapes across TRSM's 128-row substitution blocks and TRMM's panels, both sides, both triangles).
+TEST(Concurrency, TriangularRoutinesFromEightThreadsGiveTheBitsOfTheCallAlone) {
+  struct Tri {
+    bool solve;
+    int mode, side, uplo, trans, diag;
+    std::int64_t m, n;
+  };
+  const int L = BF16X_LEFT, R = BF16X_RIGHT, Lo = BF16X_LOWER, Up = BF16X_UPPER, N = BF16X_NO_TRANS, T = BF16X_TRANS;
+  const int U = BF16X_UNIT, D = BF16X_NON_UNIT;
+  const Tri jobs[8] = {
+      {true, BF16X_MODE_FP64X21, L, Lo, N, D, 150, 40},  {true, BF16X_MODE_FP64C(15), R, Up, T, U, 30, 140},
+      {true, BF16X_MODE_FP64CR, L, Up, N, D, 140, 20},   {true, BF16X_MODE_AUTO, L, Lo, T, D, 150, 70},
+      {false, BF16X_MODE_FP64X21, L, Up, N, D, 150, 40}, {false, BF16X_MODE_FP64C(15), R, Lo, T, D, 30, 150},
+      {false, BF16X_MODE_FP64CR, L, Lo, N, U, 140, 20},  {false, BF16X_MODE_AUTO, L, Up, T, D, 130, 30}};
+  const auto run = [&](const Tri& jb, int it, std::vector<double>& b) {
+    const std::int64_t m = jb.m + 3 * it, n = jb.n + 2 * it, ka = jb.side == L ? m : n;
+    std::vector<double> a(std::size_t(ka * ka));
+    std::uint64_t x = 777 + std::uint64_t(it);
+    const auto next = [&] {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      return double(std::int64_t(x >> 11) % 2001 - 1000) / 1000;
+    };
+    for (std::int64_t j = 0; j < ka; ++j)
+      for (std::int64_t i = 0; i < ka; ++i) a[std::size_t(i + j * ka)] = i == j ? 2 + next() / 4 : next() / double(ka);
+    b.assign(std::size_t(m * n), 0);
+    for (double& v : b) v = next();
+    bf16x_options o;
+    bf16x_options_init(&o);
+    o.mode = jb.mode;
+    const auto side = bf16x_side(jb.side);
+    const auto uplo = bf16x_uplo(jb.uplo);
+    const auto trans = bf16x_transpose(jb.trans);
+    const auto diag = bf16x_diag(jb.diag);
+    return jb.solve
+               ? bf16x_dtrsm_ex(BF16X_COL_MAJOR, side, uplo, trans, diag, m, n, 0.75, a.data(), ka, b.data(), m, &o)
+               : bf16x_dtrmm_ex(BF16X_COL_MAJOR, side, uplo, trans, diag, m, n, 0.75, a.data(), ka, b.data(), m, &o);
+  };
+  constexpr int kIterations = 2;
+  std::vector<std::vector<double>> want(8 * kIterations);
+  for (int t = 0; t < 8; ++t)
+    for (int it = 0; it < kIterations; ++it)
+      ASSERT_EQ(run(jobs[t], it, want[std::size_t(t * kIterations + it)]), BF16X_OK);
+  (void)omp_get_max_threads();  // as above: the OpenMP runtime's initial thread must outlive the others
+  std::vector<std::string> errors(8);
+  std::latch start(8);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      start.arrive_and_wait();
+      for (int it = 0; it < kIterations && errors[std::size_t(t)].empty(); ++it) {
+        std::vector<double> got;
+        const int st = run(jobs[t], it, got);
+        if (st != BF16X_OK)
+          errors[std::size_t(t)] = std::string("status ") + bf16x_status_string(st);
+        else if (got != want[std::size_t(t * kIterations + it)])
+          errors[std::size_t(t)] = std::string(jobs[t].solve ? "trsm " : "trmm ") + bf16x_mode_name(jobs[t].mode) +
+                                   ", iteration " + std::to_string(it) + ": bits differ from the call alone";
+      }
+    });
+  for (std::thread& th : threads) th.join();
+  for (int t = 0; t < 8; ++t) EXPECT_EQ(errors[std::size_t(t)], "") << "thread " << t;
 }
