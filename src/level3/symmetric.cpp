@@ -4,6 +4,7 @@
 
 #include "level3/blocking.hpp"
 #include "level3/operation.hpp"
+#include "level3/panel_space.hpp"
 #include "level3/triangle_panel.hpp"
 
 namespace bf16x::level3 {
@@ -15,15 +16,17 @@ int symm(const Gemm<E>& gemm, bool left, Triangle t, std::int64_t m, std::int64_
     return gemm(m, n, 0, alpha, Operand<E>{nullptr, 1, false}, b, beta, c);
   const SymmetricView<E> s{a, t};
   const std::int64_t dim = left ? m : n, panel = symmetric_panel(dim, sizeof(E));
+  PanelSpace space;
+  E* const ap = space.get<E>(std::size_t(std::min(dim, panel) * dim));
   for (std::int64_t p0 = 0; p0 < dim; p0 += panel) {
     const std::int64_t p1 = std::min(dim, p0 + panel), w = p1 - p0;
     int st;
     if (left) {  // C rows [p0, p1) = alpha A(p0:p1, :) B + beta C(p0:p1, :)
-      const Buffer<E> ap = pack_panel<E>(s, p0, p1, 0, m);
-      st = gemm(w, n, m, alpha, Operand<E>{ap.get(), w, false}, b, beta, c.block(p0, 0));
+      pack_panel_into<E>(ap, s, p0, p1, 0, m);
+      st = gemm(w, n, m, alpha, Operand<E>{ap, w, false}, b, beta, c.block(p0, 0));
     } else {  // C columns [p0, p1) = alpha B A(:, p0:p1) + beta C(:, p0:p1)
-      const Buffer<E> ap = pack_panel<E>(s, 0, n, p0, p1);
-      st = gemm(m, w, n, alpha, b, Operand<E>{ap.get(), n, false}, beta, c.block(0, p0));
+      pack_panel_into<E>(ap, s, 0, n, p0, p1);
+      st = gemm(m, w, n, alpha, b, Operand<E>{ap, n, false}, beta, c.block(0, p0));
     }
     if (st != BF16X_OK) return st;
   }

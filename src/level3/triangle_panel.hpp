@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "level3/buffer.hpp"
 #include "level3/operation.hpp"
 #include "util/team.hpp"
 
@@ -62,15 +61,32 @@ struct SymmetricView {
   }
 };
 
-// Rows [r0, r1) and columns [c0, c1) of the view, column-major with leading dimension r1 - r0.
-template <typename E, typename View>
-Buffer<E> pack_panel(const View& v, std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1) {
-  const std::int64_t rows = r1 - r0;
-  Buffer<E> p = make_buffer<E>(std::size_t(rows * (c1 - c0)));
+// Rows [r0, r1) and columns [c0, c1) of a symmetric (Hermitian) view into p, column-major with leading dimension
+// r1 - r0: each column's run above the diagonal, its diagonal entry and its run below, the stored side read as it
+// lies and the other mirrored (conjugated where Hermitian), each a plain strided copy; the elements of the view's
+// `at`, bit for bit.
+template <typename E>
+void pack_panel_into(E* p, const SymmetricView<E>& v, std::int64_t r0, std::int64_t r1, std::int64_t c0,
+                     std::int64_t c1) {
+  const std::int64_t rows = r1 - r0, sr = v.a.rows ? v.a.ld : 1, sc = v.a.rows ? 1 : v.a.ld;  // A(r, c): r sr + c sc
+  const bool herm = v.t.hermitian;
   util::for_each_index(c1 - c0, rows * (c1 - c0), [&](std::int64_t q) {
-    for (std::int64_t i = r0; i < r1; ++i) p[std::size_t(i - r0 + q * rows)] = v.at(i, c0 + q);
+    const std::int64_t j = c0 + q;
+    E* __restrict out = p + q * rows;  // element (i, j) at out[i - r0]
+    const E* direct = v.a.a + j * sc;  // A(i, j) at direct[i sr]
+    const E* mirror = v.a.a + j * sr;  // A(j, i) at mirror[i sc]
+    const auto run = [&](std::int64_t i0, std::int64_t i1, bool stored) {
+      if (stored)
+        for (std::int64_t i = i0; i < i1; ++i) out[i - r0] = direct[i * sr];
+      else if (herm)
+        for (std::int64_t i = i0; i < i1; ++i) out[i - r0] = conj(mirror[i * sc]);
+      else
+        for (std::int64_t i = i0; i < i1; ++i) out[i - r0] = mirror[i * sc];
+    };
+    run(r0, std::clamp(j, r0, r1), !v.t.lower);  // above the diagonal: stored where upper
+    if (j >= r0 && j < r1) out[j - r0] = herm ? real_part(direct[j * sr]) : direct[j * sr];
+    run(std::clamp(j + 1, r0, r1), r1, v.t.lower);  // below: stored where lower
   });
-  return p;
 }
 
 // The same for a triangle by its address, into p: each column's zeros, stored run and unit diagonal apart, the run
@@ -94,16 +110,4 @@ void pack_panel_into(E* p, const TriangleAddress<E>& u, std::int64_t r0, std::in
     if (u.unit && j >= r0 && j < r1) out[j - r0] = one<E>();
   });
 }
-template <typename E>
-Buffer<E> pack_panel(const TriangleAddress<E>& u, std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1,
-                     bool zeros = true) {
-  Buffer<E> p = make_buffer<E>(std::size_t((r1 - r0) * (c1 - c0)));
-  pack_panel_into<E>(p.get(), u, r0, r1, c0, c1, zeros);
-  return p;
-}
-template <typename E>
-Buffer<E> pack_panel(const TriangularView<E>& u, std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1) {
-  return pack_panel<E>(u.address(), r0, r1, c0, c1);
-}
-
 }  // namespace bf16x::level3

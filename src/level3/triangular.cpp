@@ -8,13 +8,12 @@
 //         kSolveBlock rows solved by substitution in one fixed order. The GEMMs are large (the first is m/2 x n x
 //         m/2), unlike those of a row-panel loop.
 #include <algorithm>
-#include <new>
 
 #include "level3/blocking.hpp"
 #include "level3/operation.hpp"
+#include "level3/panel_space.hpp"
 #include "level3/substitution.hpp"
 #include "level3/triangle_panel.hpp"
-#include "util/workspace.hpp"
 
 namespace bf16x::level3 {
 namespace {
@@ -45,13 +44,6 @@ struct LowerView {
   }
 };
 
-// TRMM's packed panel, outputs and reversed rows, TRSM's diagonal block: one piece of memory per thread whatever the
-// element type.
-util::Workspace& triangular_space() {
-  thread_local util::Workspace kept;
-  return kept;
-}
-
 // B = alpha U B as (P) B = alpha L (P) B with the lower L (level3/blocking.hpp, trmm_panel_start): each panel
 // [r0, r1) of L's rows is one GEMM over the rows [0, r1) of (P) B, which no panel below has overwritten yet, and
 // each entry is one GEMM over the whole inner dimension its row of L reaches, as before the zero products skipped.
@@ -70,19 +62,13 @@ int trmm_left(const Gemm<E>& gemm, const TriangularView<E>& u, std::int64_t m, s
   // The packed panel, the outputs and the reversed rows, one piece each for all panels, in memory the calling thread
   // keeps between calls (fresh pages fault in at a tenth of a GEMM's time on a virtual machine): each piece at most
   // 64 MiB (blocking.hpp).
-  std::size_t n_out, n_rev = 0, bytes;
+  std::size_t n_out, n_rev = 0, count;
   if (__builtin_mul_overflow(std::size_t(most), std::size_t(wc), &n_out) ||
       (reversed && __builtin_mul_overflow(std::size_t(m), std::size_t(wc), &n_rev)) ||
-      __builtin_add_overflow(std::size_t(panel), n_out + n_rev, &bytes) ||
-      __builtin_mul_overflow(bytes, sizeof(E), &bytes))
+      __builtin_add_overflow(std::size_t(panel), n_out + n_rev, &count))
     throw std::bad_alloc();
-  util::Workspace& kept = triangular_space();
-  struct Release {
-    util::Workspace& w;
-    ~Release() { w.release_if_large(); }
-  } release{kept};
-  E* const p = static_cast<E*>(kept.reserve(bytes));
-  if (!p) throw std::bad_alloc();
+  PanelSpace space;
+  E* const p = space.get<E>(count);
   E* const out = p + panel;  // beta = 0: not read
   E* const rev = out + n_out;
   for (std::int64_t r1 = m; r1 > 0;) {
@@ -120,9 +106,8 @@ int trsm_rows(const Gemm<E>& gemm, const TriangularView<E>& u, std::int64_t n, c
     const View<E> x = b.block(r0, 0);
     scale(x, size, n, pending);
     // The diagonal block in the thread's kept memory (up to 128 x 128 elements, which malloc would map afresh).
-    util::Workspace& kept = triangular_space();
-    E* const d = static_cast<E*>(kept.reserve(std::size_t(size * size) * sizeof(E)));
-    if (!d) throw std::bad_alloc();
+    PanelSpace space;
+    E* const d = space.get<E>(std::size_t(size * size));
     pack_panel_into<E>(d, u.address(), r0, r1, r0, r1, false);
     substitute<E>(d, size, u.lower(), u.t.unit, x, n);
     return BF16X_OK;
