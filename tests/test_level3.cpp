@@ -858,9 +858,10 @@ double bound(Kind kind, std::int64_t Ki, const RefEntry& r, cd got, double sasb,
 }
 
 // TRSM's backward error (docs/numerics.md, "TRSM"), per entry of each column x of X, from the exact residual:
-//     |alpha b - op(A) x|_i <= c (|op(A)||x|)_i,     K = the order of A, s = min(K, 128) the largest block solved by
-// substitution (level3/blocking.hpp, kSolveBlock). Per block the update Y = alpha B_i - U(i,<i) X(<i) is one GEMM of
-// inner dimension <= K - s with beta = alpha and C0 = B_i, then the s x s diagonal block D is solved by substitution
+//     |alpha b - op(A) x|_i <= c (|op(A)||x|)_i,     K = the order of A, s = min(K, 128; complex 64) the largest block
+// solved by substitution (level3/blocking.hpp, kSolveBlock, kSolveBlockComplex). Per block the update Y = alpha B_i -
+// U(i,<i) X(<i) is one GEMM of inner dimension <= K - s with beta = alpha and C0 = B_i, then the s x s diagonal block D
+// is solved by substitution
 // ((D + dD) x = y, |dD| <= gamma_s |D|, Higham Thm 8.5), with |Y| <= (1 + gamma_s)|D||X_i| and |alpha B_i| <=
 // (|U||X|)_i + |D||X_i| + |residual|. Real:
 // - guarded, auto (and native, whose host update gamma_{K-s+2} (|U||X| + |alpha B_i|) is within it): the guard's
@@ -879,7 +880,7 @@ double bound(Kind kind, std::int64_t Ki, const RefEntry& r, cd got, double sasb,
 template <typename E>
 double trsm_coefficient(Kind kind, std::int64_t Ki) {
   const double u = unit<E>(), K = double(Ki);
-  const double s = double(std::min<std::int64_t>(Ki, 128));
+  const double s = double(std::min<std::int64_t>(Ki, kCx<E> ? 64 : 128));
   const double Kp = kCx<E> ? 2 * K : K;
   const double rel = gamma(2.0 * 6 * 64 + std::ceil(Kp / 64), kU32) * 1.02 + 3.1 * kU32 + (kCx<E> ? kU32 : 0);
   double c = 0;

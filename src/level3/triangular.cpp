@@ -97,12 +97,12 @@ int trmm_left(const Gemm<E>& gemm, const TriangularView<E>& u, std::int64_t m, s
 
 // Rows [r0, r1) of X, their right side still to be multiplied by `pending` (alpha until an update has applied it
 // as its beta): the first half solved, the second half's right side updated by one GEMM from it, the second half
-// solved; blocks of at most kSolveBlock rows by substitution.
+// solved; blocks of at most kSolveBlock rows (kSolveBlockComplex) by substitution.
 template <typename E>
 int trsm_rows(const Gemm<E>& gemm, const TriangularView<E>& u, std::int64_t n, const View<E>& b, std::int64_t r0,
               std::int64_t r1, E pending) {
   const std::int64_t size = r1 - r0;
-  if (size <= kSolveBlock) {
+  if (size <= (is_complex_v<E> ? kSolveBlockComplex : kSolveBlock)) {
     const View<E> x = b.block(r0, 0);
     scale(x, size, n, pending);
     // The diagonal block in the thread's kept memory (up to 128 x 128 elements, which malloc would map afresh).
