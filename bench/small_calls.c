@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
     if (nrhs <= 0) return 2;
   }
   if (n <= 0 || reps < 0) return 2;
-  const int64_t cols = nrhs > 0 && nrhs > n ? nrhs : n; /* b and c: N x max(N, NRHS) */
+  const int64_t cols = nrhs > n ? nrhs : n; /* b and c: N x max(N, NRHS) */
   double* a = malloc(sizeof(double) * (size_t)(n * n));
   double* b = malloc(sizeof(double) * (size_t)(n * cols));
   double* c = malloc(sizeof(double) * (size_t)(n * cols));

@@ -122,6 +122,9 @@ struct Stored {
   bool rows;
 
   const E& at(std::int64_t i, std::int64_t j) const { return rows ? a[j + i * ld] : a[i + j * ld]; }
+  // (i, j) at a[i row_stride() + j col_stride()]
+  std::int64_t row_stride() const { return rows ? ld : 1; }
+  std::int64_t col_stride() const { return rows ? 1 : ld; }
 };
 
 // C = alpha op(A) op(B) + beta C on C's triangle t (n x n, op(A) n x k, op(B) k x n): GEMMT, and SYRK and HERK

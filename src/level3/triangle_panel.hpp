@@ -27,15 +27,8 @@ struct TriangularView {
   bool transposed, conj_;
 
   bool lower() const { return t.lower != transposed; }  // U's nonzero triangle
-  E at(std::int64_t i, std::int64_t j) const {
-    const std::int64_t r = transposed ? j : i, c = transposed ? i : j;
-    if (r == c && t.unit) return one<E>();
-    if (t.lower ? r < c : r > c) return zero<E>();
-    const E v = a.at(r, c);
-    return conj_ ? conj(v) : v;
-  }
   TriangleAddress<E> address() const {
-    const std::int64_t sr = a.rows ? a.ld : 1, sc = a.rows ? 1 : a.ld;  // A(r, c) at a.a[r sr + c sc]
+    const std::int64_t sr = a.row_stride(), sc = a.col_stride();
     return {a.a, transposed ? sc : sr, transposed ? sr : sc, lower(), t.unit, conj_};
   }
   // U(i0.., j0..) read in place: a block inside U's nonzero triangle, off its diagonal.
@@ -47,28 +40,21 @@ struct TriangularView {
 };
 
 // The full matrix of a symmetric (or, t.hermitian, Hermitian: mirror conjugated, diagonal real) A from its stored
-// triangle.
+// triangle: (i, j) is A(i, j) on the stored side, A(j, i) (conjugated where Hermitian) on the other, and the
+// diagonal A(i, i) (its real part where Hermitian).
 template <typename E>
 struct SymmetricView {
   Stored<E> a;
   Triangle t;
-
-  E at(std::int64_t i, std::int64_t j) const {
-    if (i == j) return t.hermitian ? real_part(a.at(i, i)) : a.at(i, i);
-    if (t.lower == (i > j)) return a.at(i, j);
-    const E v = a.at(j, i);
-    return t.hermitian ? conj(v) : v;
-  }
 };
 
 // Rows [r0, r1) and columns [c0, c1) of a symmetric (Hermitian) view into p, column-major with leading dimension
 // r1 - r0: each column's run above the diagonal, its diagonal entry and its run below, the stored side read as it
-// lies and the other mirrored (conjugated where Hermitian), each a plain strided copy; the elements of the view's
-// `at`, bit for bit.
+// lies and the other mirrored (conjugated where Hermitian), each a plain strided copy.
 template <typename E>
 void pack_panel_into(E* p, const SymmetricView<E>& v, std::int64_t r0, std::int64_t r1, std::int64_t c0,
                      std::int64_t c1) {
-  const std::int64_t rows = r1 - r0, sr = v.a.rows ? v.a.ld : 1, sc = v.a.rows ? 1 : v.a.ld;  // A(r, c): r sr + c sc
+  const std::int64_t rows = r1 - r0, sr = v.a.row_stride(), sc = v.a.col_stride();
   const bool herm = v.t.hermitian;
   util::for_each_index(c1 - c0, rows * (c1 - c0), [&](std::int64_t q) {
     const std::int64_t j = c0 + q;
@@ -90,8 +76,8 @@ void pack_panel_into(E* p, const SymmetricView<E>& v, std::int64_t r0, std::int6
 }
 
 // The same for a triangle by its address, into p: each column's zeros, stored run and unit diagonal apart, the run
-// a plain (strided) copy. The elements are those of the view's `at`, bit for bit; without `zeros`, the ones outside
-// the nonzero triangle are left unwritten (a substitution reads none of them).
+// a plain (strided) copy; without `zeros`, the elements outside the nonzero triangle are left unwritten (a
+// substitution reads none of them).
 template <typename E>
 void pack_panel_into(E* p, const TriangleAddress<E>& u, std::int64_t r0, std::int64_t r1, std::int64_t c0,
                      std::int64_t c1, bool zeros = true) {
