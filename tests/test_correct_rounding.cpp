@@ -453,50 +453,61 @@ TYPED_TEST(CorrectRounding, RankOneUpdates) {
   int seed = 300;
   few_products_sweep<T>(
       1, ab, seed, [](int) { return 37; }, 29);
-  // a call large enough for the columns to go to the call's threads: the same exact rounding at 1-3 threads
+  few_products_sweep<T>(  // short columns: row by row (a column-major C's rows through a buffer)
+      1, ab, seed, [](int seed_now) { return 1 + seed_now % 7; }, 300);
+  // calls large enough for the columns (rows) to go to the call's threads: the same exact rounding at 1-3 threads
   for (int threads = 1; threads <= 3; ++threads) {
     ASSERT_EQ(bf16x_set_num_threads(threads), BF16X_OK);
-    Problem<T> p(401, 200, 1, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_TRANS, 90 + threads);
-    fill_class(p, threads == 2 ? Cls::subnormal : Cls::cancel, 90 + threads);
-    p.alpha = T(-1), p.beta = T(1);
-    EXPECT_EQ(mismatches(p, BF16X_ENGINE_AUTO, "401 x 200 x 1, threads " + std::to_string(threads)), 0) << threads;
+    for (const std::int64_t m : {401, 7}) {
+      Problem<T> p(m, m == 7 ? 12000 : 200, 1, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_TRANS, 90 + threads);
+      fill_class(p, threads == 2 ? Cls::subnormal : Cls::cancel, 90 + threads);
+      p.alpha = T(-1), p.beta = T(1);
+      const std::string what =
+          std::to_string(m) + " x " + std::to_string(p.n) + " x 1, threads " + std::to_string(threads);
+      EXPECT_EQ(mismatches(p, BF16X_ENGINE_AUTO, what), 0) << what;
+    }
   }
   bf16x_set_num_threads(0);
   const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
   const T big = T(sizeof(T) == 8 ? 0x1p600 : 0x1p70), tiny = T(sizeof(T) == 8 ? 0x1p-600 : 0x1p-80);
   const T as[] = {T(0.75), T(-0.0), T(0.0), tiny, T(-3), inf, nan, big, T(1) / 3};
   const T bs[] = {T(0.5), T(-1), T(1), -tiny, T(0.0), big, T(-0.0)};
-  for (const int e : cr_engines())
-    for (const auto& x : ab) {
-      const std::int64_t m = std::size(as), n = std::size(bs);
-      Problem<T> p(m, n, 1, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 7);
-      set_ops(
-          p, [&](std::int64_t i, std::int64_t) { return as[i]; }, [&](std::int64_t, std::int64_t j) { return bs[j]; });
-      for (std::int64_t j = 0; j < n; ++j)
-        for (std::int64_t i = 0; i < m; ++i) {
-          const T prod = as[i] * bs[j];  // exact but where it rounds (tiny, big, 1/3)
-          // every fourth entry: the product itself (an exact zero where alpha = beta), -0, -Inf or a small value
-          const T cv = (i + j) % 4 == 0 ? prod : (i + j) % 4 == 1 ? T(-0.0) : (i + j) % 4 == 2 ? -inf : T(0.125);
-          set_c(p, i, j, cv);
-        }
-      p.alpha = x[0], p.beta = x[1];
-      const check::Mat<T> want = check::exact_rounded_gemm<T>(p.opa, p.opb, p.alpha, p.beta, p.c0);
-      ASSERT_EQ(p.run(mode_of<T>(), e), BF16X_OK);
-      for (std::int64_t j = 0; j < n; ++j)
-        for (std::int64_t i = 0; i < m; ++i) {
-          const T a = as[i], b = bs[j], cv = p.c0(i, j), got = p.cval(i, j);
-          const bool special = !std::isfinite(a) || !std::isfinite(b) || (p.beta != 0 && !std::isfinite(cv));
-          const T exp = special ? host_value(p.alpha, a, b, p.beta, cv) : want(i, j);
-          const std::string where = "engine " + std::to_string(e) + " alpha " + std::to_string(double(p.alpha)) +
-                                    " beta " + std::to_string(double(p.beta)) + " C(" + std::to_string(i) + "," +
-                                    std::to_string(j) + ")";
-          if (std::isnan(exp)) {
-            EXPECT_TRUE(std::isnan(got)) << where;
-          } else {
-            EXPECT_EQ(bits(got), bits(exp)) << where << ": " << got << " against " << exp;
+  // flip: A from bs and B from as, fewer rows than columns (row by row)
+  for (const bool flip : {false, true})
+    for (const int e : cr_engines())
+      for (const auto& x : ab) {
+        const std::int64_t m = flip ? std::size(bs) : std::size(as), n = flip ? std::size(as) : std::size(bs);
+        const auto a_of = [&](std::int64_t i) { return flip ? bs[i] : as[i]; };
+        const auto b_of = [&](std::int64_t j) { return flip ? as[j] : bs[j]; };
+        Problem<T> p(m, n, 1, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 7);
+        set_ops(
+            p, [&](std::int64_t i, std::int64_t) { return a_of(i); },
+            [&](std::int64_t, std::int64_t j) { return b_of(j); });
+        for (std::int64_t j = 0; j < n; ++j)
+          for (std::int64_t i = 0; i < m; ++i) {
+            const T prod = a_of(i) * b_of(j);  // exact but where it rounds (tiny, big, 1/3)
+            // every fourth entry: the product itself (an exact zero where alpha = beta), -0, -Inf or a small value
+            const T cv = (i + j) % 4 == 0 ? prod : (i + j) % 4 == 1 ? T(-0.0) : (i + j) % 4 == 2 ? -inf : T(0.125);
+            set_c(p, i, j, cv);
           }
-        }
-    }
+        p.alpha = x[0], p.beta = x[1];
+        const check::Mat<T> want = check::exact_rounded_gemm<T>(p.opa, p.opb, p.alpha, p.beta, p.c0);
+        ASSERT_EQ(p.run(mode_of<T>(), e), BF16X_OK);
+        for (std::int64_t j = 0; j < n; ++j)
+          for (std::int64_t i = 0; i < m; ++i) {
+            const T a = a_of(i), b = b_of(j), cv = p.c0(i, j), got = p.cval(i, j);
+            const bool special = !std::isfinite(a) || !std::isfinite(b) || (p.beta != 0 && !std::isfinite(cv));
+            const T exp = special ? host_value(p.alpha, a, b, p.beta, cv) : want(i, j);
+            const std::string where = "flip " + std::to_string(flip) + " engine " + std::to_string(e) + " alpha " +
+                                      std::to_string(double(p.alpha)) + " beta " + std::to_string(double(p.beta)) +
+                                      " C(" + std::to_string(i) + "," + std::to_string(j) + ")";
+            if (std::isnan(exp)) {
+              EXPECT_TRUE(std::isnan(got)) << where;
+            } else {
+              EXPECT_EQ(bits(got), bits(exp)) << where << ": " << got << " against " << exp;
+            }
+          }
+      }
 }
 
 // 2 <= k <= 4 with alpha = +-1 and beta in {0, +-1} (LAPACK's blocks of NB = 2 and 3, small TRMMs) takes each
@@ -509,9 +520,12 @@ TYPED_TEST(CorrectRounding, FewProductUpdates) {
   using T = TypeParam;
   const T ab[][2] = {{T(1), T(0)}, {T(-1), T(1)}, {T(1), T(-1)}};
   int seed = 500;
-  for (int k = 2; k <= 4; ++k)  // rows off the vector width: masked last lanes
+  for (int k = 2; k <= 4; ++k) {  // rows off the vector width: masked last lanes
     few_products_sweep<T>(
         k, ab, seed, [](int seed_now) { return 19 + seed_now % 5; }, 11);
+    few_products_sweep<T>(  // short columns: row by row, 300 entries a row (a buffer of 256 and the rest)
+        k, ab, seed, [](int seed_now) { return 1 + seed_now % 7; }, 300);
+  }
   for (int k = 2; k <= 4; ++k)
     for (const int e : cr_engines())
       for (const std::int64_t m : {5, 8, 37})
@@ -532,15 +546,17 @@ TYPED_TEST(CorrectRounding, FewProductUpdates) {
                                std::to_string(e) + " ta " + std::to_string(ta));
         }
   for (int threads = 1; threads <= 3; ++threads)
-    for (const int e : cr_engines()) {
-      ASSERT_EQ(bf16x_set_num_threads(threads), BF16X_OK);
-      Problem<T> p(401, 200, 3, BF16X_COL_MAJOR, threads == 2 ? BF16X_TRANS : BF16X_NO_TRANS, BF16X_TRANS,
-                   95 + threads);
-      fill_class(p, Cls::cancel, 95 + threads);
-      p.alpha = T(-1), p.beta = T(1);
-      const std::string what = "401 x 200 x 3, engine " + std::to_string(e) + ", threads " + std::to_string(threads);
-      EXPECT_EQ(mismatches(p, e, what), 0) << what;
-    }
+    for (const int e : cr_engines())
+      for (const std::int64_t m : {401, 6}) {
+        ASSERT_EQ(bf16x_set_num_threads(threads), BF16X_OK);
+        Problem<T> p(m, m == 6 ? 9000 : 200, 3, BF16X_COL_MAJOR, threads == 2 ? BF16X_TRANS : BF16X_NO_TRANS,
+                     BF16X_TRANS, 95 + threads);
+        fill_class(p, Cls::cancel, 95 + threads);
+        p.alpha = T(-1), p.beta = T(1);
+        const std::string what = std::to_string(m) + " x " + std::to_string(p.n) + " x 3, engine " + std::to_string(e) +
+                                 ", threads " + std::to_string(threads);
+        EXPECT_EQ(mismatches(p, e, what), 0) << what;
+      }
   bf16x_set_num_threads(0);
   // Uniform data: the error-free sums decide their entries (a test that decides too few sends them to the exact sum:
   // the same bits, at a hundred times the price), on every kernel level, rows contiguous and gathered.
@@ -560,26 +576,27 @@ TYPED_TEST(CorrectRounding, FewProductUpdates) {
   const T cs[] = {
       nan,     inf,     -inf, T(sizeof(T) == 8 ? 0x1p1001 : 0x1p120), std::numeric_limits<T>::denorm_min() * 3,
       T(-0.0), T(0.125)};
-  for (const int e : cr_engines()) {
-    Problem<T> p(11, 9, 3, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 77);
-    fill_class(p, Cls::uniform, 77);
-    for (std::int64_t j = 0; j < p.n; ++j)
-      for (std::int64_t i = 0; i < p.m; ++i) set_c(p, i, j, cs[(i + 2 * j) % std::size(cs)]);
-    p.alpha = T(-1), p.beta = T(1);
-    const check::Mat<T> want = check::exact_rounded_gemm<T>(p.opa, p.opb, p.alpha, p.beta, p.c0);
-    ASSERT_EQ(p.run(mode_of<T>(), e), BF16X_OK);
-    for (std::int64_t j = 0; j < p.n; ++j)
-      for (std::int64_t i = 0; i < p.m; ++i) {
-        const T cv = p.c0(i, j), got = p.cval(i, j);
-        const std::string where =
-            "engine " + std::to_string(e) + " C(" + std::to_string(i) + "," + std::to_string(j) + ")";
-        if (std::isnan(cv)) {
-          EXPECT_TRUE(std::isnan(got)) << where;
-        } else {
-          EXPECT_EQ(bits(got), bits(std::isinf(cv) ? cv : want(i, j))) << where << ": " << got;
+  for (const int e : cr_engines())
+    for (const std::int64_t m : {11, 3}) {  // 3 x 40: row by row
+      Problem<T> p(m, m == 3 ? 40 : 9, 3, BF16X_COL_MAJOR, BF16X_NO_TRANS, BF16X_NO_TRANS, 77);
+      fill_class(p, Cls::uniform, 77);
+      for (std::int64_t j = 0; j < p.n; ++j)
+        for (std::int64_t i = 0; i < p.m; ++i) set_c(p, i, j, cs[(i + 2 * j) % std::size(cs)]);
+      p.alpha = T(-1), p.beta = T(1);
+      const check::Mat<T> want = check::exact_rounded_gemm<T>(p.opa, p.opb, p.alpha, p.beta, p.c0);
+      ASSERT_EQ(p.run(mode_of<T>(), e), BF16X_OK);
+      for (std::int64_t j = 0; j < p.n; ++j)
+        for (std::int64_t i = 0; i < p.m; ++i) {
+          const T cv = p.c0(i, j), got = p.cval(i, j);
+          const std::string where =
+              "engine " + std::to_string(e) + " C(" + std::to_string(i) + "," + std::to_string(j) + ")";
+          if (std::isnan(cv)) {
+            EXPECT_TRUE(std::isnan(got)) << where;
+          } else {
+            EXPECT_EQ(bits(got), bits(std::isinf(cv) ? cv : want(i, j))) << where << ": " << got;
+          }
         }
-      }
-  }
+    }
 }
 
 }  // namespace

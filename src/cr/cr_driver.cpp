@@ -367,40 +367,73 @@ bool few_products_by_fma(const pack::GemmArgs<T>& g, const TileKernels& kern, Cr
     const Terms terms{{alpha, 0}, {beta, 0}, k, true};
     const std::int64_t rs = g.c_row_major ? g.ldc : 1, cs = g.c_row_major ? 1 : g.ldc;
     std::atomic<std::uint64_t> exact{0};
-    // the columns on the call's threads where the call is large (each entry on its own: the same bits either way)
-    util::for_each_index(g.n, g.m * g.n * k, [&](std::int64_t j) {
-      const pack::Span rows = pack::col_in_part(g.part, j, 0, g.m);
-      double b[kFewProducts];
-      for (std::int64_t l = 0; l < k; ++l) b[l] = g.b(l, j);
-      for (std::int64_t i = rows.lo; i < rows.hi; ++i) {
-        double* const ci = &g.c[i * rs + j * cs];
-        const double* const ai = &g.a.data[i * g.a.row_step()];
-        i += k == 1
-                 ? kern.rank_one(rows.hi - i, ai, g.a.row_step(), b[0], alpha, beta, ci, rs)
-                 : kern.few_products(rows.hi - i, int(k), ai, g.a.row_step(), g.a.col_step(), b, alpha, beta, ci, rs);
-        if (i == rows.hi) break;
-        const double c0[2] = {beta != 0 ? g.c[i * rs + j * cs] : 0.0, 0};
-        const std::int64_t cols[2] = {j, j};
-        double& cij = g.c[i * rs + j * cs];
-        bool finite = std::isfinite(c0[0]), products_zero = true;
-        for (std::int64_t l = 0; l < k; ++l) {
-          const double a = g.a(i, l);
-          finite = finite && std::isfinite(a) && std::isfinite(b[l]);
-          products_zero = products_zero && (a == 0 || b[l] == 0);
-        }
-        if (!finite) {
-          cij = round_nonfinite(g.a, g.b, i, cols, terms, c0);
-        } else if (products_zero) {
-          cij = round_c_terms<double>(terms, c0);  // every product exactly zero, as the tiles take it (+0 for 0)
-        } else if (k == 1 && std::fabs(g.a(i, 0)) >= 0x1p-480 && std::fabs(b[0]) >= 0x1p-480 &&
-                   std::fma(alpha * g.a(i, 0), b[0], beta * c0[0]) == 0) {
-          // a b a multiple of 2^-1074 as every double is: so is the value, which is zero where its rounding is
-          cij = 0.0;
-        } else {  // the exact sum: a zero's sign, a value past the range, one near a rounding boundary
-          cij = round_exactly(g.a, g.b, i, cols, terms, c0);
-          ++exact;
-        }
+    // C(i, j) where the kernels stopped: a zero, NaN or Inf, a value past the range or near a rounding boundary.
+    const auto rest = [&](std::int64_t i, std::int64_t j) {
+      const double c0[2] = {beta != 0 ? g.c[i * rs + j * cs] : 0.0, 0};
+      const std::int64_t cols[2] = {j, j};
+      double& cij = g.c[i * rs + j * cs];
+      bool finite = std::isfinite(c0[0]), products_zero = true;
+      for (std::int64_t l = 0; l < k; ++l) {
+        const double a = g.a(i, l), b = g.b(l, j);
+        finite = finite && std::isfinite(a) && std::isfinite(b);
+        products_zero = products_zero && (a == 0 || b == 0);
       }
+      if (!finite) {
+        cij = round_nonfinite(g.a, g.b, i, cols, terms, c0);
+      } else if (products_zero) {
+        cij = round_c_terms<double>(terms, c0);  // every product exactly zero, as the tiles take it (+0 for 0)
+      } else if (k == 1 && std::fabs(g.a(i, 0)) >= 0x1p-480 && std::fabs(g.b(0, j)) >= 0x1p-480 &&
+                 std::fma(alpha * g.a(i, 0), g.b(0, j), beta * c0[0]) == 0) {
+        // a b a multiple of 2^-1074 as every double is: so is the value, which is zero where its rounding is
+        cij = 0.0;
+      } else {  // the exact sum: a zero's sign, a value past the range, one near a rounding boundary
+        cij = round_exactly(g.a, g.b, i, cols, terms, c0);
+        ++exact;
+      }
+    };
+    // The entries [lo, hi) of a line of C: x[e sx + l lx] the one operand's factors of their products, y[l] the
+    // other's, c[e sc] C's entries; the kernels on the vector lanes, at(e) from each entry they leave. A line with
+    // strided entries goes through a buffer, 256 entries at a time, so that its entries fill the lanes too.
+    const auto line = [&](std::int64_t lo, std::int64_t hi, const double* x, std::int64_t sx, std::int64_t lx,
+                          const double* y, double* c, std::int64_t sc, auto&& at) {
+      // Entries [0, count) from xe and into ce (contiguous), stop(e) at each entry the kernels leave.
+      const auto run = [&](const double* xe, std::int64_t count, double* ce, auto&& stop) {
+        for (std::int64_t e = 0; e < count; ++e) {
+          e += k == 1 ? kern.rank_one(count - e, xe + e * sx, sx, y[0], alpha, beta, ce + e, 1)
+                      : kern.few_products(count - e, int(k), xe + e * sx, sx, lx, y, alpha, beta, ce + e, 1);
+          if (e == count) break;
+          stop(e);
+        }
+      };
+      if (sc == 1) return run(x + lo * sx, hi - lo, c + lo, [&](std::int64_t e) { at(lo + e); });
+      constexpr std::int64_t kRun = 256;
+      double buffer[kRun];
+      for (std::int64_t e0 = lo; e0 < hi; e0 += kRun) {
+        const std::int64_t count = std::min(kRun, hi - e0);
+        double* const ce = c + e0 * sc;
+        for (std::int64_t e = 0; e < count && beta != 0; ++e) buffer[e] = ce[e * sc];
+        std::int64_t done = 0;  // the entries below it are in C
+        run(x + e0 * sx, count, buffer, [&](std::int64_t e) {
+          for (; done < e; ++done) ce[done * sc] = buffer[done];
+          at(e0 + e);  // reads C's entry itself and writes it
+          done = e + 1;
+        });
+        for (; done < count; ++done) ce[done * sc] = buffer[done];
+      }
+    };
+    // Column by column, or row by row where the columns are short (LAPACK's updates of a few rows, TRMM and TRSM on
+    // the right), so that a line's entries fill the lanes; the lines on the call's threads where the call is large.
+    // Each entry has the same operations either way: with alpha = +-1, alpha a b and alpha b a are the same exact
+    // product, with the same rounding and error.
+    const bool by_rows = g.m < g.n && g.m < 16;
+    util::for_each_index(by_rows ? g.m : g.n, g.m * g.n * k, [&](std::int64_t q) {
+      const pack::Span span = by_rows ? pack::row_in_part(g.part, q, 0, g.n) : pack::col_in_part(g.part, q, 0, g.m);
+      double y[kFewProducts];  // row q of op(A), or column q of op(B)
+      for (std::int64_t l = 0; l < k; ++l) y[l] = by_rows ? g.a(q, l) : g.b(l, q);
+      const pack::MatrixView<double>& x = by_rows ? g.b : g.a;
+      const std::int64_t along = by_rows ? x.col_step() : x.row_step(), across = by_rows ? x.row_step() : x.col_step();
+      line(span.lo, span.hi, x.data, along, across, y, g.c + q * (by_rows ? rs : cs), by_rows ? cs : rs,
+           [&](std::int64_t e) { by_rows ? rest(q, e) : rest(e, q); });
     });
     cfg.exact_entries += exact.load();
     cfg.phases.bytes_scan += sizeof(double) * std::uint64_t(g.m + g.n) * std::uint64_t(k);
