@@ -532,7 +532,7 @@ TEST(IsaVariants, CrtLoopsEqualGeneric) {
         EXPECT_EQ(a0, a1) << "reduce_mod of a partial vector on " << lv.name << ", modulus " << plan.p[t];
         EXPECT_TRUE(std::equal(acc.end() - 5, acc.end(), a1.end() - 5)) << "reduce_mod wrote past its count";
       }
-      // residue_rows on blocks of int32 with a row stride, whole and partial vectors of 16 and 8, into byte planes
+      // residue_rows on blocks of int32 with a row stride, whole and partial groups of 32, 16 and 8, into byte planes
       // with a stride of their own, and in place (the driver's many k-blocks): the same bytes.
       for (int t = 0; t < n; ++t)
         for (const auto& [rows, cols] : {std::pair{2, 64}, {3, 45}, {1, 7}}) {

@@ -297,19 +297,21 @@ struct WordWay {
   }
 };
 
-// line_residues() by the digit way: 64 values at a time into whole 64-byte pieces (four vectors narrowed by two
-// saturating packs, which keep the values, and one permutation that undoes their lane interleaving), the rest 16
-// at a time.
-void line_residues_digits(const double* y, int len, const CrtPlan& plan, std::int8_t* out, std::size_t stride) {
+// Four vectors of 16 int32 within [-128, 127] as their 64 bytes in order: two saturating packs, which keep the
+// values, and one permutation that undoes their lane interleaving.
+inline __m512i bytes64(__m512i a, __m512i b, __m512i c, __m512i d) {
   const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+  return _mm512_permutexvar_epi32(order, _mm512_packs_epi16(_mm512_packs_epi32(a, b), _mm512_packs_epi32(c, d)));
+}
+
+// line_residues() by the digit way: 64 values at a time into whole 64-byte pieces, the rest 16 at a time.
+void line_residues_digits(const double* y, int len, const CrtPlan& plan, std::int8_t* out, std::size_t stride) {
   int l = 0;
   for (; l + 64 <= len; l += 64) {
     const Digits16 d[4] = {digits16(y + l), digits16(y + l + 16), digits16(y + l + 32), digits16(y + l + 48)};
     for (int t = 0; t < plan.n; ++t) {
       const DigitWay way(plan, t);
-      const __m512i w01 = _mm512_packs_epi32(way(d[0]), way(d[1])), w23 = _mm512_packs_epi32(way(d[2]), way(d[3]));
-      _mm512_storeu_si512(out + std::size_t(t) * stride + l,
-                          _mm512_permutexvar_epi32(order, _mm512_packs_epi16(w01, w23)));
+      _mm512_storeu_si512(out + std::size_t(t) * stride + l, bytes64(way(d[0]), way(d[1]), way(d[2]), way(d[3])));
     }
   }
   for (; l < len; l += 16) {
@@ -523,6 +525,11 @@ void residue_rows_loop(const std::int32_t* acc, std::size_t ld, int rows, int co
     // Each group's int32 are read before its bytes are written: in place (out == acc as bytes) they land on or
     // before what was read.
 #ifdef __AVX512VNNI__
+    // 32 at a time (a tile's row: the low half of bytes64), then 16 at a time
+    for (; j + 32 <= cols; j += 32) {
+      const __m512i lo = way(a + j), hi = way(a + j + 16);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + j), _mm512_castsi512_si256(bytes64(lo, hi, lo, hi)));
+    }
     for (; j + 16 <= cols; j += 16)
       _mm_storeu_si128(reinterpret_cast<__m128i*>(o + j), _mm512_cvtepi32_epi8(way(a + j)));
     if (j < cols) {  // the last few in one masked vector, read before written as the others
