@@ -683,7 +683,8 @@ TEST(IsaVariants, CrtMaximaAreTheBlockMaxima) {
 // the rows still to solve), bit for bit: lower and upper, unit and not, both layouts with a leading dimension past
 // the block (whose padding must stay as it was), column ranges that end in whole and partial blocks of every width,
 // s up to kSubstitutionRows; B with signed zeros, subnormals, infinities and NaNs mixed in, D with a zero pivot in
-// one case. The old loop nest ran a column at a time; the loops run a row of a block of columns at a time.
+// one case, complex pivots with either part the larger (both branches of Smith's division). The old loop nest ran a
+// column at a time; the loops run a row of a block of columns at a time.
 template <typename R>
 struct SubstitutionCase {
   static constexpr bool kComplex = false;
@@ -744,7 +745,8 @@ void check_substitution(level3::SolveColumns<typename Case::E> (*pick)(const lev
                                ? std::ldexp(dr[2 * q + 1], -std::ilogb(dr[2 * q + 1] == 0 ? R(1) : dr[2 * q + 1]) - 2)
                                : R(0);
               d[q] = Case::make(re, im);
-              if (r == c) d[q] = Case::make(R(1) + std::abs(re), im);
+              // (complex: every other pivot with the larger imaginary part, Smith's division's other branch)
+              if (r == c) d[q] = r % 2 ? Case::make(im, R(1) + std::abs(re)) : Case::make(R(1) + std::abs(re), im);
               if (r == c && r == 2 && s == 5 && !unit) d[q] = Case::make(R(0), R(0));
             }
           const std::vector<R> br = values<R>(std::size_t(2 * size), seed++);

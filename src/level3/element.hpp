@@ -82,17 +82,31 @@ E sub(const E& x, const E& y) {
   else
     return x - y;
 }
+// Real products held in registers as they are: GCC 12's SLP vectorizer forms FMADDSUB / FMSUBADD from a complex
+// product's or quotient's pattern whatever -ffp-contract says (it did so in Smith's division, which then rounded
+// differently on the AVX2 and AVX-512 builds than on the generic one), and cannot see through this.
+template <typename R>
+inline void keep_rounded(R& a) {
+  asm("" : "+x"(a));
+}
+
 // x / y; complex by Smith's algorithm, which keeps |y|^2 from overflowing or underflowing.
 template <typename E>
 E div(const E& x, const E& y) {
   if constexpr (is_complex_v<E>) {
     using R = real_t<E>;
     if ((y.re < 0 ? -y.re : y.re) >= (y.im < 0 ? -y.im : y.im)) {
-      const R r = y.im / y.re, d = y.re + y.im * r;
-      return E{(x.re + x.im * r) / d, (x.im - x.re * r) / d};
+      const R r = y.im / y.re;
+      R yr = y.im * r, a = x.im * r, b = x.re * r;
+      keep_rounded(yr), keep_rounded(a), keep_rounded(b);
+      const R d = y.re + yr;
+      return E{(x.re + a) / d, (x.im - b) / d};
     }
-    const R r = y.re / y.im, d = y.im + y.re * r;
-    return E{(x.re * r + x.im) / d, (x.im * r - x.re) / d};
+    const R r = y.re / y.im;
+    R yr = y.re * r, a = x.re * r, b = x.im * r;
+    keep_rounded(yr), keep_rounded(a), keep_rounded(b);
+    const R d = y.im + yr;
+    return E{(a + x.im) / d, (b - x.re) / d};
   } else {
     return x / y;
   }
