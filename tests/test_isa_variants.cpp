@@ -683,8 +683,7 @@ TEST(IsaVariants, CrtMaximaAreTheBlockMaxima) {
 // the rows still to solve), bit for bit: lower and upper, unit and not, both layouts with a leading dimension past
 // the block (whose padding must stay as it was), column ranges that end in whole and partial blocks of every width,
 // s up to kSubstitutionRows; B with signed zeros, subnormals, infinities and NaNs mixed in, D with a zero pivot in
-// one case, complex pivots with either part the larger (both branches of Smith's division). The old loop nest ran a
-// column at a time; the loops run a row of a block of columns at a time.
+// one case, complex pivots with either part the larger (both branches of Smith's division). The old loop nest ran a column at a time; the loops run a row of a block of columns at a time.
 template <typename R>
 struct SubstitutionCase {
   static constexpr bool kComplex = false;
@@ -792,6 +791,76 @@ TEST(IsaVariants, SubstitutionEqualsTheElementLoop) {
       [](const level3::SubstitutionLoops& l) { return l.solve_c64; });
   check_substitution<ComplexSubstitutionCase<bf16x_complex_double, double>, double>(
       [](const level3::SubstitutionLoops& l) { return l.solve_c128; });
+}
+
+// A narrow B's TRSM update (level3/substitution_loops.hpp, SubtractProducts), every level against the element loop
+// written here (y_r = y_r - a_rc x_c, c ascending or descending), bit for bit: a's columns contiguous (the vectors
+// along the rows) or its rows (rows side by side), conjugated or not (complex), row counts off every vector width and
+// off the eight rows side by side, column counts off the groups of four, 1-8 columns of x and y with leading
+// dimensions past them (whose padding must stay as it was), values with signed zeros, subnormals, infinities and
+// NaNs mixed in.
+template <typename Case, typename R>
+void check_subtract(level3::SubtractProducts<typename Case::E> (*pick)(const level3::SubstitutionLoops&)) {
+  using E = typename Case::E;
+  std::vector<std::pair<const char*, const level3::SubstitutionLoops*>> levels{
+      {"generic", &level3::kSubstitutionLoopsGeneric}};
+  for (const Level& lv : vector_levels())
+    if (lv.runs) levels.emplace_back(lv.name, &lv.substitution);
+  unsigned seed = 500;
+  int cases = 0;
+  const auto complex_of = [](const std::vector<R>& v) {
+    std::vector<E> out(v.size() / 2);
+    for (std::size_t q = 0; q < out.size(); ++q) out[q] = Case::make(v[2 * q], Case::kComplex ? v[2 * q + 1] : R(0));
+    return out;
+  };
+  for (const std::int64_t rows : {1, 7, 16, 37, 130})
+    for (const std::int64_t cols : {1, 4, 6, 67})
+      for (const std::int64_t n : {1, 3, 8})
+        for (const int form : {0, 1, 2, 3}) {  // bit 0: descending; bit 1: a's rows contiguous (and conjugated)
+          const bool descending = form & 1, by_rows = form & 2, conj = by_rows && Case::kComplex && n != 3;
+          const std::int64_t lda = (by_rows ? cols : rows) + 3, ldx = cols + 1, ldy = rows + 2;
+          const std::int64_t ra = by_rows ? lda : 1, ca = by_rows ? 1 : lda;
+          const std::vector<E> a = complex_of(values<R>(std::size_t(2 * lda * (by_rows ? rows : cols)), seed++, false));
+          const std::vector<E> x = complex_of(values<R>(std::size_t(2 * ldx * n), seed++));
+          const std::vector<E> y0 = complex_of(values<R>(std::size_t(2 * ldy * n), seed++));
+          std::vector<E> want = y0;
+          for (std::int64_t j = 0; j < n; ++j)
+            for (std::int64_t r = 0; r < rows; ++r)
+              for (std::int64_t q = 0; q < cols; ++q) {
+                const std::int64_t c = descending ? cols - 1 - q : q;
+                E arc = a[std::size_t(r * ra + c * ca)];
+                if (conj) arc = Case::make(Case::re(arc), -Case::im(arc));
+                E& v = want[std::size_t(r + j * ldy)];
+                v = Case::sub_mul(v, arc, x[std::size_t(c + j * ldx)]);
+              }
+          for (const auto& [name, loops] : levels) {
+            std::vector<E> got = y0;
+            pick (*loops)(a.data(), ra, ca, conj, rows, cols, descending, x.data(), ldx, got.data(), ldy, n);
+            for (std::size_t q = 0; q < got.size(); ++q) {
+              const R w[2] = {Case::re(want[q]), Case::im(want[q])}, g[2] = {Case::re(got[q]), Case::im(got[q])};
+              for (int part = 0; part < 2; ++part)
+                if (std::memcmp(&w[part], &g[part], sizeof(R)) != 0 && !(std::isnan(w[part]) && std::isnan(g[part]))) {
+                  ADD_FAILURE() << "subtract on " << name << (Case::kComplex ? " complex" : "") << " sizeof "
+                                << sizeof(R) << ", " << rows << " x " << cols << " x " << n
+                                << (descending ? " descending" : " ascending") << (by_rows ? " by rows" : "")
+                                << (conj ? " conjugated" : "") << ": element " << q << " is " << g[part]
+                                << ", the element loop gives " << w[part];
+                  return;
+                }
+            }
+          }
+          ++cases;
+        }
+  EXPECT_EQ(cases, 5 * 4 * 3 * 4);
+}
+
+TEST(IsaVariants, NarrowUpdateEqualsTheElementLoop) {
+  check_subtract<SubstitutionCase<float>, float>([](const level3::SubstitutionLoops& l) { return l.subtract_fp32; });
+  check_subtract<SubstitutionCase<double>, double>([](const level3::SubstitutionLoops& l) { return l.subtract_fp64; });
+  check_subtract<ComplexSubstitutionCase<bf16x_complex_float, float>, float>(
+      [](const level3::SubstitutionLoops& l) { return l.subtract_c64; });
+  check_subtract<ComplexSubstitutionCase<bf16x_complex_double, double>, double>(
+      [](const level3::SubstitutionLoops& l) { return l.subtract_c128; });
 }
 
 }  // namespace

@@ -876,6 +876,9 @@ double bound(Kind kind, std::int64_t Ki, const RefEntry& r, cd got, double sasb,
 // |dD| <= ((s - 1)(2 sqrt(2) + 1) + 4 sqrt(2)) u |D| <= (4s + 2) u |D|; with |Y| and |alpha B_i| as above:
 //   guarded, auto, native: c = sqrt(2) (8K + 1) u + (4s + 6) u + 3 sqrt(2) gamma_4(u64);
 //   correctly rounded: c = sqrt(2) u + (4s + 6) u;  fp32x6: c = sqrt(2) rel'(2K) + (4s + 6) u + 3 sqrt(2) gamma_4(u64).
+// A narrow B (at most 8 columns on the left) in the slice and CRT modes is the plain substitution over the whole
+// order (Level3.NarrowTrsmIsThePlainSubstitution): (K + 1) u real, (4K + 6) u complex, within the coefficients above
+// for those modes (fp32x6's rel(K) alone is above 768 u).
 // The O(u^2) terms: a factor (1 + 4 K u).
 template <typename E>
 double trsm_coefficient(Kind kind, std::int64_t Ki) {
@@ -1240,6 +1243,81 @@ TYPED_TEST(Level3, HemmIgnoresTheImaginaryPartsOfTheDiagonal) {
         run_and_check(p, mode, "hemm-diag-NaN");
       }
     }
+  }
+}
+
+// TRSM of a narrow B (at most 8 columns on the left side) in the slice and CRT modes: the updates run on the FMA
+// units in the substitution's order (level3::trsm, fma_updates), so X is the plain substitution's, bit for bit: each
+// entry alpha b_i, then its products op(A)_ic x_c subtracted one by one (ascending c where the left-side op(A) is
+// lower, descending where upper), then divided by the diagonal; a multiply and a subtraction, never contracted.
+// Written here as that element loop, against every option, side, layout, unit or not, rows across 1-3 levels of the
+// 128-row blocks, 1-8 columns, 1-3 threads. (Complex types: the same path, held to the bound by the sweep.)
+TYPED_TEST(Level3, NarrowTrsmIsThePlainSubstitution) {
+  using E = TypeParam;
+  if constexpr (kCx<E>) {
+    GTEST_SKIP() << "the element loop's complex arithmetic is element.hpp's own; the sweep bounds complex TRSM";
+  } else {
+    std::mt19937_64 rng(77);
+    std::uniform_real_distribution<double> u(-1, 1);
+    int idx = 0, checked = 0;
+    for (const int mode : {modes_of<E>()[0], modes_of<E>()[1]})
+      for (const auto& [order, n] : {std::pair<std::int64_t, std::int64_t>{129, 1}, {300, 3}, {517, 8}, {140, 5}})
+        for (const int side : {BF16X_LEFT, BF16X_RIGHT})
+          for (const int uplo : {BF16X_LOWER, BF16X_UPPER})
+            for (const int trans : {BF16X_NO_TRANS, BF16X_TRANS}) {
+              const int layout = idx % 2 ? BF16X_ROW_MAJOR : BF16X_COL_MAJOR;
+              const int diag = idx % 3 ? BF16X_NON_UNIT : BF16X_UNIT;
+              const int threads = 1 + idx % 3;
+              const E alpha = E(idx % 4 ? -0.75 : 1.0);
+              ++idx;
+              // op(A) order x order (well conditioned: the diagonal 2..3, the rest small), B rows x cols as stored
+              const std::int64_t m = side == BF16X_LEFT ? order : n, cols = side == BF16X_LEFT ? n : order;
+              const std::int64_t lda = order + 3, ldb = (layout == BF16X_COL_MAJOR ? m : cols) + 2;
+              std::vector<E> a(std::size_t(lda * order)), b(std::size_t(ldb * (layout == BF16X_COL_MAJOR ? cols : m)));
+              for (E& v : a) v = E(u(rng) / double(order));
+              for (std::int64_t i = 0; i < order; ++i) a[std::size_t(i * lda + i)] = E(2.5 + u(rng) / 2);
+              for (E& v : b) v = E(u(rng));
+              const auto A = [&](std::int64_t i, std::int64_t j) {  // as stored, in the layout
+                return a[std::size_t(layout == BF16X_COL_MAJOR ? i + j * lda : i * lda + j)];
+              };
+              const auto bq = [&](std::int64_t i, std::int64_t j) {
+                return std::size_t(layout == BF16X_COL_MAJOR ? i + j * ldb : i * ldb + j);
+              };
+              // The left-side problem T x = alpha y for each column of Y: T = op(A) (left) or op(A)^T (right), Y = B
+              // or B^T; T(i, c) zero outside its triangle, T lower where the stored triangle is, transposed or not.
+              const auto opa = [&](std::int64_t i, std::int64_t j) {
+                return trans == BF16X_NO_TRANS ? A(i, j) : A(j, i);
+              };
+              const auto T = [&](std::int64_t i, std::int64_t c) { return side == BF16X_LEFT ? opa(i, c) : opa(c, i); };
+              const bool lower = (uplo == BF16X_LOWER) == (trans == BF16X_NO_TRANS) == (side == BF16X_LEFT);
+              std::vector<E> want = b;
+              for (std::int64_t j = 0; j < (side == BF16X_LEFT ? cols : m); ++j) {
+                const auto y = [&](std::int64_t i) -> E& { return want[side == BF16X_LEFT ? bq(i, j) : bq(j, i)]; };
+                for (std::int64_t q = 0; q < order; ++q) {
+                  const std::int64_t i = lower ? q : order - 1 - q;
+                  volatile E x = alpha == E(1) ? y(i) : E(alpha * y(i));
+                  for (std::int64_t p = 0; p < q; ++p) {
+                    const std::int64_t c = lower ? p : order - 1 - p;
+                    volatile E prod = T(i, c) * y(c);  // no contraction: the product, then the subtraction
+                    x = x - prod;
+                  }
+                  y(i) = diag == BF16X_UNIT ? E(x) : E(x / T(i, i));
+                }
+              }
+              ASSERT_EQ(bf16x_set_num_threads(threads), BF16X_OK);
+              const bf16x_options o = options<E>(mode);
+              ASSERT_EQ(Api<E>::trsm(bf16x_layout(layout), bf16x_side(side), bf16x_uplo(uplo), bf16x_transpose(trans),
+                                     bf16x_diag(diag), m, cols, alpha, a.data(), lda, b.data(), ldb, &o),
+                        BF16X_OK);
+              bf16x_set_num_threads(0);
+              std::int64_t wrong = 0;
+              for (std::size_t q = 0; q < b.size(); ++q) wrong += !same_bits(b[q], want[q]);
+              EXPECT_EQ(wrong, 0) << bf16x_mode_name(mode) << " " << m << " x " << cols << " side " << side << " uplo "
+                                  << uplo << " trans " << trans << " diag " << diag << " layout " << layout
+                                  << " threads " << threads;
+              ++checked;
+            }
+    std::printf("[ level3   ] %c: %d narrow TRSMs against the element loop\n", Traits<E>::p, checked);
   }
 }
 

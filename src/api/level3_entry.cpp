@@ -275,10 +275,10 @@ int level3_call(const Level3Call& call, int checked, const bf16x_options* user, 
         kept.emplace(output, col ? call.output.rows : call.output.cols, col ? call.output.cols : call.output.rows,
                      call.output.ld, call.part());
         const ThreadScope threads;  // bf16x_set_num_threads, for the GEMMs and the layer's own loops
-        // Whether every entry of the GEMMs is correctly rounded (SYR2K then keeps each entry one GEMM).
-        const bool rounded = plan.method == mode::Method::correctly_rounded;
+        // The GEMMs' method: whether they round every entry correctly (SYR2K then keeps each entry one GEMM), or
+        // are fixed-point products (TRSM then updates a narrow B on the FMA units).
         GemmState state{opt, out, {}, false};
-        st = body(checked_gemm<E>(state), checked_triangle<E>(opt, out), rounded);
+        st = body(checked_gemm<E>(state), checked_triangle<E>(opt, out), plan.method);
       } catch (const std::bad_alloc&) {
         st = BF16X_ERR_NOMEM;
       } catch (const std::length_error&) {
@@ -346,7 +346,8 @@ int rank_update(int layout, int uplo, int trans, std::int64_t n, std::int64_t k,
                         (two ? 2.0 : 1.0) * double(n) * double(n) * double(k), layout, n, n, two ? 2 * k : k, lda,
                         two ? ldb : 0, ldc, Stored{n, n, ldc, BF16X_ERR_LDC}, uplo);
   return level3_call<E>(call, st, opt, c, alpha, beta,
-                        [&](const level3::Gemm<E>& gemm, const level3::TriangleGemm<E>& whole, bool rounded) {
+                        [&](const level3::Gemm<E>& gemm, const level3::TriangleGemm<E>& whole, mode::Method method) {
+                          const bool rounded = method == mode::Method::correctly_rounded;
                           const Triangle tri{uplo == BF16X_LOWER, false, hermitian};
                           const int partner = kind == Kind::hermitian ? BF16X_CONJ_TRANS : BF16X_TRANS;
                           const int ta = notrans ? BF16X_NO_TRANS : partner;
@@ -376,7 +377,7 @@ int symmetric(int layout, int side, int uplo, std::int64_t m, std::int64_t n, E 
   const Level3Call call(hermitian ? "hemm" : "symm", std::string{side_char(side), ',', uplo_char(uplo)},
                         2.0 * double(m) * double(n) * double(ka), layout, m, n, ka, lda, ldb, ldc,
                         Stored{m, n, ldc, BF16X_ERR_LDC});
-  return level3_call<E>(call, st, opt, c, alpha, beta, [&](const level3::Gemm<E>& gemm, const auto&, bool) {
+  return level3_call<E>(call, st, opt, c, alpha, beta, [&](const level3::Gemm<E>& gemm, const auto&, mode::Method) {
     const level3::Stored<E> sa{a, lda, layout == BF16X_ROW_MAJOR};
     return level3::symm<E>(gemm, side == BF16X_LEFT, Triangle{uplo == BF16X_LOWER, false, hermitian}, m, n, alpha, sa,
                            operand(layout, b, ldb, BF16X_NO_TRANS), beta, view(layout, c, ldc));
@@ -399,13 +400,17 @@ int triangular(int layout, int side, int uplo, int trans, int diag, std::int64_t
       solve ? "trsm" : "trmm",
       std::string{side_char(side), ',', uplo_char(uplo), ',', trans_char(trans), ',', diag_char(diag)},
       double(m) * double(n) * double(ka), layout, m, n, ka, lda, ldb, ldb, Stored{m, n, ldb, BF16X_ERR_LDB});
-  return level3_call<E>(call, st, opt, b, alpha, from_real<E>(0), [&](const level3::Gemm<E>& gemm, const auto&, bool) {
-    const Triangle t{uplo == BF16X_LOWER, diag == BF16X_UNIT, false};
-    const level3::Stored<E> sa{a, lda, layout == BF16X_ROW_MAJOR};
-    const bool left = side == BF16X_LEFT;
-    return solve ? level3::trsm<E>(gemm, left, t, trans, m, n, alpha, sa, view(layout, b, ldb))
-                 : level3::trmm<E>(gemm, left, t, trans, m, n, alpha, sa, view(layout, b, ldb));
-  });
+  return level3_call<E>(
+      call, st, opt, b, alpha, from_real<E>(0), [&](const level3::Gemm<E>& gemm, const auto&, mode::Method method) {
+        const Triangle t{uplo == BF16X_LOWER, diag == BF16X_UNIT, false};
+        const level3::Stored<E> sa{a, lda, layout == BF16X_ROW_MAJOR};
+        const bool left = side == BF16X_LEFT;
+        // The slice and CRT modes' GEMMs of a few columns cost far more than their products: a narrow B's updates on
+        // the FMA units instead (level3/operation.hpp).
+        const bool fma_updates = method == mode::Method::slices || method == mode::Method::crt;
+        return solve ? level3::trsm<E>(gemm, left, t, trans, m, n, alpha, sa, view(layout, b, ldb), fma_updates)
+                     : level3::trmm<E>(gemm, left, t, trans, m, n, alpha, sa, view(layout, b, ldb));
+      });
 }
 
 // GEMMT: C = alpha op(A) op(B) + beta C on C's stored triangle.
@@ -424,11 +429,12 @@ int gemmt(int layout, int uplo, int transa, int transb, std::int64_t n, std::int
   const Level3Call call("gemmt", std::string{uplo_char(uplo), ',', trans_char(transa), ',', trans_char(transb)},
                         double(n) * double(n) * double(k), layout, n, n, k, lda, ldb, ldc,
                         Stored{n, n, ldc, BF16X_ERR_LDC}, uplo);
-  return level3_call<E>(
-      call, st, opt, c, alpha, beta, [&](const level3::Gemm<E>& gemm, const level3::TriangleGemm<E>& whole, bool) {
-        return level3::gemmt<E>(gemm, Triangle{uplo == BF16X_LOWER}, n, k, alpha, operand(layout, a, lda, transa),
-                                operand(layout, b, ldb, transb), beta, view(layout, c, ldc), whole);
-      });
+  return level3_call<E>(call, st, opt, c, alpha, beta,
+                        [&](const level3::Gemm<E>& gemm, const level3::TriangleGemm<E>& whole, mode::Method) {
+                          return level3::gemmt<E>(gemm, Triangle{uplo == BF16X_LOWER}, n, k, alpha,
+                                                  operand(layout, a, lda, transa), operand(layout, b, ldb, transb),
+                                                  beta, view(layout, c, ldc), whole);
+                        });
 }
 
 // A scalar of the routine's element type: s itself, or s + 0i for the real scalars of the Hermitian routines.

@@ -46,6 +46,11 @@ inline std::int64_t trmm_columns(std::int64_t m, std::int64_t n, std::size_t ele
 constexpr std::int64_t kSolveBlock = 128;
 constexpr std::int64_t kSolveBlockComplex = 64;
 
+// TRSM in the slice and CRT modes: a B of at most this many columns (on the left) has its updates run on the FMA
+// units (level3::trsm's fma_updates): their emulated GEMMs, GEMV-shaped, would split and pack op(A)'s blocks and pad
+// B's columns to whole tiles for a handful of products per element.
+constexpr std::int64_t kNarrowSolve = 8;
+
 // SYMM and HEMM: the expanded panel of A, the whole of A up to 64 MiB, else as many lines as fit.
 inline std::int64_t symmetric_panel(std::int64_t dim, std::size_t element) {
   const std::int64_t lines =

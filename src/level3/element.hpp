@@ -90,6 +90,18 @@ inline void keep_rounded(R& a) {
   asm("" : "+x"(a));
 }
 
+// x y as mul() forms it, each real product rounded apart (for loops that are not vectorised anyway).
+template <typename E>
+E mul_apart(const E& x, const E& y) {
+  if constexpr (is_complex_v<E>) {
+    auto rr = x.re * y.re, ii = x.im * y.im, ri = x.re * y.im, ir = x.im * y.re;
+    keep_rounded(rr), keep_rounded(ii), keep_rounded(ri), keep_rounded(ir);
+    return E{rr - ii, ri + ir};
+  } else {
+    return x * y;
+  }
+}
+
 // x / y; complex by Smith's algorithm, which keeps |y|^2 from overflowing or underflowing.
 template <typename E>
 E div(const E& x, const E& y) {

@@ -155,9 +155,13 @@ template <typename E>
 int trmm(const Gemm<E>& gemm, bool left, Triangle t, int trans, std::int64_t m, std::int64_t n, E alpha,
          const Stored<E>& a, const View<E>& b);
 
-// Solves op(A) X = alpha B (left) or X op(A) = alpha B, X over B.
+// Solves op(A) X = alpha B (left) or X op(A) = alpha B, X over B. fma_updates: where the left-side B has at most
+// kNarrowSolve columns (level3/blocking.hpp), its updates run on the FMA units in the substitution's order instead of
+// as GEMMs (for the slice and CRT modes, whose GEMMs of a few columns cost far more than their products): X is then
+// the plain substitution's, alpha B's entries each with its products subtracted one by one in the order of the
+// solve.
 template <typename E>
 int trsm(const Gemm<E>& gemm, bool left, Triangle t, int trans, std::int64_t m, std::int64_t n, E alpha,
-         const Stored<E>& a, const View<E>& b);
+         const Stored<E>& a, const View<E>& b, bool fma_updates = false);
 
 }  // namespace bf16x::level3

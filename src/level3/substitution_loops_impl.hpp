@@ -3,6 +3,7 @@
 #pragma once
 #include <algorithm>
 #include <cstddef>
+#include <type_traits>
 
 #include "level3/element.hpp"
 #include "level3/substitution_loops.hpp"
@@ -77,9 +78,93 @@ void solve_columns_loop(const E* d, std::int64_t s, bool lower, bool unit, E* b,
   }
 }
 
+// SubtractProducts along the rows (a's columns contiguous): four columns of a at a time, each entry of y kept in a
+// register across them (its operations and their order unchanged), the rows in vectors.
+template <typename E>
+void subtract_columns(const E* a, std::int64_t lda, std::int64_t rows, std::int64_t cols, bool descending, const E* x,
+                      std::int64_t ldx, E* y, std::int64_t ldy, std::int64_t n) {
+  const auto column = [&](std::int64_t q) { return descending ? cols - 1 - q : q; };
+  std::int64_t q = 0;
+  for (; q + 4 <= cols; q += 4) {
+    const std::int64_t c0 = column(q), c1 = column(q + 1), c2 = column(q + 2), c3 = column(q + 3);
+    const E* __restrict a0 = a + c0 * lda;
+    const E* __restrict a1 = a + c1 * lda;
+    const E* __restrict a2 = a + c2 * lda;
+    const E* __restrict a3 = a + c3 * lda;
+    for (std::int64_t j = 0; j < n; ++j) {
+      const E* xj = x + j * ldx;
+      const E x0 = xj[c0], x1 = xj[c1], x2 = xj[c2], x3 = xj[c3];
+      E* __restrict yj = y + j * ldy;
+#pragma omp simd
+      for (std::int64_t r = 0; r < rows; ++r)
+        yj[r] = sub(sub(sub(sub(yj[r], mul(a0[r], x0)), mul(a1[r], x1)), mul(a2[r], x2)), mul(a3[r], x3));
+    }
+  }
+  for (; q < cols; ++q) {
+    const std::int64_t c = column(q);
+    const E* __restrict ac = a + c * lda;
+    for (std::int64_t j = 0; j < n; ++j) {
+      const E xc = x[c + j * ldx];
+      E* __restrict yj = y + j * ldy;
+#pragma omp simd
+      for (std::int64_t r = 0; r < rows; ++r) yj[r] = sub(yj[r], mul(ac[r], xc));
+    }
+  }
+}
+
+// SubtractProducts across the rows (a's rows contiguous, or conjugated): R rows side by side, each entry's chain of
+// products in its order, the R chains independent.
+template <typename E, int R, bool Conj>
+void subtract_rows_of(const E* a, std::int64_t ra, std::int64_t ca, std::int64_t cols, bool descending, const E* x,
+                      std::int64_t ldx, E* y, std::int64_t ldy, std::int64_t n) {
+  for (std::int64_t j = 0; j < n; ++j) {
+    E acc[R];
+    E* yj = y + j * ldy;
+    for (int t = 0; t < R; ++t) acc[t] = yj[t];
+    const E* xj = x + j * ldx;
+    const std::int64_t step = descending ? -1 : 1, c0 = descending ? cols - 1 : 0;
+    for (std::int64_t q = 0, c = c0; q < cols; ++q, c += step) {
+      const E xc = xj[c];
+      const E* ac = a + c * ca;
+      for (int t = 0; t < R; ++t) acc[t] = sub(acc[t], mul_apart(Conj ? conj(ac[t * ra]) : ac[t * ra], xc));
+    }
+    for (int t = 0; t < R; ++t) yj[t] = acc[t];
+  }
+}
+
+template <typename E>
+void subtract_rows(const E* a, std::int64_t ra, std::int64_t ca, bool conj_a, std::int64_t rows, std::int64_t cols,
+                   bool descending, const E* x, std::int64_t ldx, E* y, std::int64_t ldy, std::int64_t n) {
+  constexpr int R = 8;
+  std::int64_t r = 0;
+  const auto run = [&](auto rows_at_once) {
+    constexpr int W = decltype(rows_at_once)::value;
+    const auto f = conj_a ? subtract_rows_of<E, W, true> : subtract_rows_of<E, W, false>;
+    f(a + r * ra, ra, ca, cols, descending, x, ldx, y + r, ldy, n);
+    r += W;
+  };
+  while (r + R <= rows) run(std::integral_constant<int, R>{});
+  while (r < rows) run(std::integral_constant<int, 1>{});
+}
+
+template <typename E>
+void subtract_loop(const E* a, std::int64_t ra, std::int64_t ca, bool conj_a, std::int64_t rows, std::int64_t cols,
+                   bool descending, const E* x, std::int64_t ldx, E* y, std::int64_t ldy, std::int64_t n) {
+  if (ra == 1 && !conj_a)
+    subtract_columns(a, ca, rows, cols, descending, x, ldx, y, ldy, n);
+  else
+    subtract_rows(a, ra, ca, conj_a, rows, cols, descending, x, ldx, y, ldy, n);
+}
+
 constexpr SubstitutionLoops make_substitution_loops() {
-  return {solve_columns_loop<float>, solve_columns_loop<double>, solve_columns_loop<bf16x_complex_float>,
-          solve_columns_loop<bf16x_complex_double>};
+  return {solve_columns_loop<float>,
+          solve_columns_loop<double>,
+          solve_columns_loop<bf16x_complex_float>,
+          solve_columns_loop<bf16x_complex_double>,
+          subtract_loop<float>,
+          subtract_loop<double>,
+          subtract_loop<bf16x_complex_float>,
+          subtract_loop<bf16x_complex_double>};
 }
 
 }  // namespace

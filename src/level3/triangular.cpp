@@ -8,6 +8,7 @@
 //         kSolveBlock rows solved by substitution in one fixed order. The GEMMs are large (the first is m/2 x n x
 //         m/2), unlike those of a row-panel loop.
 #include <algorithm>
+#include <vector>
 
 #include "level3/blocking.hpp"
 #include "level3/operation.hpp"
@@ -97,10 +98,12 @@ int trmm_left(const Gemm<E>& gemm, const TriangularView<E>& u, std::int64_t m, s
 
 // Rows [r0, r1) of X, their right side still to be multiplied by `pending` (alpha until an update has applied it
 // as its beta): the first half solved, the second half's right side updated by one GEMM from it, the second half
-// solved; blocks of at most kSolveBlock rows (kSolveBlockComplex) by substitution.
+// solved; blocks of at most kSolveBlock rows (kSolveBlockComplex) by substitution. fma: the updates on the FMA
+// units instead, pending applied first and then each product subtracted in the substitution's order (B
+// column-major), so that X is the plain substitution's.
 template <typename E>
 int trsm_rows(const Gemm<E>& gemm, const TriangularView<E>& u, std::int64_t n, const View<E>& b, std::int64_t r0,
-              std::int64_t r1, E pending) {
+              std::int64_t r1, E pending, bool fma) {
   const std::int64_t size = r1 - r0;
   if (size <= (is_complex_v<E> ? kSolveBlockComplex : kSolveBlock)) {
     const View<E> x = b.block(r0, 0);
@@ -115,13 +118,17 @@ int trsm_rows(const Gemm<E>& gemm, const TriangularView<E>& u, std::int64_t n, c
   const std::int64_t h = r0 + half_of(size);
   const bool lower = u.lower();  // lower: the top half first; upper: the bottom half
   const std::int64_t f0 = lower ? r0 : h, f1 = lower ? h : r1, s0 = lower ? h : r0, s1 = lower ? r1 : h;
-  if (const int st = trsm_rows(gemm, u, n, b, f0, f1, pending); st != BF16X_OK) return st;
+  if (const int st = trsm_rows(gemm, u, n, b, f0, f1, pending, fma); st != BF16X_OK) return st;
   // U(s, f) lies off the diagonal, inside the stored triangle: read in place.
-  if (const int st = gemm(s1 - s0, n, f1 - f0, from_real<E>(-1), u.block(s0, f0), b.block(f0, 0).operand(), pending,
-                          b.block(s0, 0));
-      st != BF16X_OK)
+  if (fma) {
+    scale(b.block(s0, 0), s1 - s0, n, pending);
+    subtract_products<E>(u.block(s0, f0), s1 - s0, f1 - f0, !lower, b.block(f0, 0), b.block(s0, 0), n);
+  } else if (const int st = gemm(s1 - s0, n, f1 - f0, from_real<E>(-1), u.block(s0, f0), b.block(f0, 0).operand(),
+                                 pending, b.block(s0, 0));
+             st != BF16X_OK) {
     return st;
-  return trsm_rows(gemm, u, n, b, s0, s1, one<E>());
+  }
+  return trsm_rows(gemm, u, n, b, s0, s1, one<E>(), fma);
 }
 
 // op(A) as the left-side U (left) or op(A)^T with B read transposed (right).
@@ -152,9 +159,21 @@ int trmm(const Gemm<E>& gemm, bool left, Triangle t, int trans, std::int64_t m, 
 
 template <typename E>
 int trsm(const Gemm<E>& gemm, bool left, Triangle t, int trans, std::int64_t m, std::int64_t n, E alpha,
-         const Stored<E>& a, const View<E>& b) {
+         const Stored<E>& a, const View<E>& b, bool fma_updates) {
   return as_left(left, m, n, alpha, b, [&](const View<E>& bv, std::int64_t rows, std::int64_t cols) {
-    return trsm_rows<E>(gemm, left_view(a, t, trans, left), cols, bv, 0, rows, alpha);
+    const TriangularView<E> u = left_view(a, t, trans, left);
+    const bool fma = fma_updates && cols <= kNarrowSolve;
+    if (!fma || !bv.rows) return trsm_rows<E>(gemm, u, cols, bv, 0, rows, alpha, fma);
+    // A row-major left-side B (a right-side call's B^T): solved in a column-major copy, so that the updates' vectors
+    // run along its rows (the diagonal blocks' substitution keeps the kept panel memory).
+    std::vector<E> copy(std::size_t(rows) * std::size_t(cols));
+    const View<E> cv{copy.data(), rows, false};
+    for (std::int64_t j = 0; j < cols; ++j)
+      for (std::int64_t i = 0; i < rows; ++i) cv.at(i, j) = bv.at(i, j);
+    const int st = trsm_rows<E>(gemm, u, cols, cv, 0, rows, alpha, true);
+    for (std::int64_t j = 0; j < cols; ++j)
+      for (std::int64_t i = 0; i < rows; ++i) bv.at(i, j) = cv.at(i, j);
+    return st;
   });
 }
 
@@ -162,7 +181,7 @@ int trsm(const Gemm<E>& gemm, bool left, Triangle t, int trans, std::int64_t m, 
   template int trmm<E>(const Gemm<E>&, bool, Triangle, int, std::int64_t, std::int64_t, E, const Stored<E>&, \
                        const View<E>&);                                                                      \
   template int trsm<E>(const Gemm<E>&, bool, Triangle, int, std::int64_t, std::int64_t, E, const Stored<E>&, \
-                       const View<E>&);
+                       const View<E>&, bool);
 BF16X_LEVEL3_TRIANGULAR(float)
 BF16X_LEVEL3_TRIANGULAR(double)
 BF16X_LEVEL3_TRIANGULAR(bf16x_complex_float)
