@@ -683,7 +683,8 @@ TEST(IsaVariants, CrtMaximaAreTheBlockMaxima) {
 // the rows still to solve), bit for bit: lower and upper, unit and not, both layouts with a leading dimension past
 // the block (whose padding must stay as it was), column ranges that end in whole and partial blocks of every width,
 // s up to kSubstitutionRows; B with signed zeros, subnormals, infinities and NaNs mixed in, D with a zero pivot in
-// one case, complex pivots with either part the larger (both branches of Smith's division). The old loop nest ran a column at a time; the loops run a row of a block of columns at a time.
+// one case, complex pivots with either part the larger (both branches of Smith's division). The old loop nest ran a
+// column at a time; the loops run a row of a block of columns at a time.
 template <typename R>
 struct SubstitutionCase {
   static constexpr bool kComplex = false;
@@ -716,13 +717,34 @@ struct ComplexSubstitutionCase {
   }
 };
 
-template <typename Case, typename R>
-void check_substitution(level3::SolveColumns<typename Case::E> (*pick)(const level3::SubstitutionLoops&)) {
-  using E = typename Case::E;
+// The substitution loops of every level this CPU runs, the generic build first.
+std::vector<std::pair<const char*, const level3::SubstitutionLoops*>> substitution_levels() {
   std::vector<std::pair<const char*, const level3::SubstitutionLoops*>> levels{
       {"generic", &level3::kSubstitutionLoopsGeneric}};
   for (const Level& lv : vector_levels())
     if (lv.runs) levels.emplace_back(lv.name, &lv.substitution);
+  return levels;
+}
+
+// The first element of got whose bits differ from want's (any NaN matching any NaN), or -1; its values in w and g.
+template <typename Case, typename R>
+std::ptrdiff_t first_difference(const std::vector<typename Case::E>& want, const std::vector<typename Case::E>& got,
+                                R& w, R& g) {
+  for (std::size_t q = 0; q < got.size(); ++q) {
+    const R a[2] = {Case::re(want[q]), Case::im(want[q])}, b[2] = {Case::re(got[q]), Case::im(got[q])};
+    for (int part = 0; part < 2; ++part)
+      if (std::memcmp(&a[part], &b[part], sizeof(R)) != 0 && !(std::isnan(a[part]) && std::isnan(b[part]))) {
+        w = a[part], g = b[part];
+        return std::ptrdiff_t(q);
+      }
+  }
+  return -1;
+}
+
+template <typename Case, typename R>
+void check_substitution(level3::SolveColumns<typename Case::E> (*pick)(const level3::SubstitutionLoops&)) {
+  using E = typename Case::E;
+  const auto levels = substitution_levels();
   unsigned seed = 100;
   int cases = 0;
   for (const std::int64_t s :
@@ -767,16 +789,13 @@ void check_substitution(level3::SolveColumns<typename Case::E> (*pick)(const lev
           for (const auto& [name, loops] : levels) {
             std::vector<E> got = b0;
             pick (*loops)(d.data(), s, lower, unit, got.data(), ld, rows, j0, j1);
-            for (std::size_t q = 0; q < got.size(); ++q) {
-              const R a[2] = {Case::re(want[q]), Case::im(want[q])}, g[2] = {Case::re(got[q]), Case::im(got[q])};
-              for (int part = 0; part < 2; ++part)
-                if (std::memcmp(&a[part], &g[part], sizeof(R)) != 0 && !(std::isnan(a[part]) && std::isnan(g[part]))) {
-                  ADD_FAILURE() << "substitution on " << name << (Case::kComplex ? " complex" : "") << " sizeof "
-                                << sizeof(R) << ", s = " << s << ", columns " << j0 << ".." << j1
-                                << (lower ? " lower" : " upper") << (unit ? " unit" : "") << (rows ? " rows" : " cols")
-                                << ": element " << q << " is " << g[part] << ", the element loop gives " << a[part];
-                  return;
-                }
+            R w = 0, g = 0;
+            if (const std::ptrdiff_t q = first_difference<Case>(want, got, w, g); q >= 0) {
+              ADD_FAILURE() << "substitution on " << name << (Case::kComplex ? " complex" : "") << " sizeof "
+                            << sizeof(R) << ", s = " << s << ", columns " << j0 << ".." << j1
+                            << (lower ? " lower" : " upper") << (unit ? " unit" : "") << (rows ? " rows" : " cols")
+                            << ": element " << q << " is " << g << ", the element loop gives " << w;
+              return;
             }
           }
           ++cases;
@@ -802,10 +821,7 @@ TEST(IsaVariants, SubstitutionEqualsTheElementLoop) {
 template <typename Case, typename R>
 void check_subtract(level3::SubtractProducts<typename Case::E> (*pick)(const level3::SubstitutionLoops&)) {
   using E = typename Case::E;
-  std::vector<std::pair<const char*, const level3::SubstitutionLoops*>> levels{
-      {"generic", &level3::kSubstitutionLoopsGeneric}};
-  for (const Level& lv : vector_levels())
-    if (lv.runs) levels.emplace_back(lv.name, &lv.substitution);
+  const auto levels = substitution_levels();
   unsigned seed = 500;
   int cases = 0;
   const auto complex_of = [](const std::vector<R>& v) {
@@ -836,17 +852,14 @@ void check_subtract(level3::SubtractProducts<typename Case::E> (*pick)(const lev
           for (const auto& [name, loops] : levels) {
             std::vector<E> got = y0;
             pick (*loops)(a.data(), ra, ca, conj, rows, cols, descending, x.data(), ldx, got.data(), ldy, n);
-            for (std::size_t q = 0; q < got.size(); ++q) {
-              const R w[2] = {Case::re(want[q]), Case::im(want[q])}, g[2] = {Case::re(got[q]), Case::im(got[q])};
-              for (int part = 0; part < 2; ++part)
-                if (std::memcmp(&w[part], &g[part], sizeof(R)) != 0 && !(std::isnan(w[part]) && std::isnan(g[part]))) {
-                  ADD_FAILURE() << "subtract on " << name << (Case::kComplex ? " complex" : "") << " sizeof "
-                                << sizeof(R) << ", " << rows << " x " << cols << " x " << n
-                                << (descending ? " descending" : " ascending") << (by_rows ? " by rows" : "")
-                                << (conj ? " conjugated" : "") << ": element " << q << " is " << g[part]
-                                << ", the element loop gives " << w[part];
-                  return;
-                }
+            R w = 0, g = 0;
+            if (const std::ptrdiff_t q = first_difference<Case>(want, got, w, g); q >= 0) {
+              ADD_FAILURE() << "subtract on " << name << (Case::kComplex ? " complex" : "") << " sizeof " << sizeof(R)
+                            << ", " << rows << " x " << cols << " x " << n
+                            << (descending ? " descending" : " ascending") << (by_rows ? " by rows" : "")
+                            << (conj ? " conjugated" : "") << ": element " << q << " is " << g
+                            << ", the element loop gives " << w;
+              return;
             }
           }
           ++cases;
