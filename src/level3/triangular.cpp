@@ -6,7 +6,9 @@
 //   TRSM: recursive halving, as ReLAPACK's: the half of X that the other needs solved first, the other half's right
 //         side updated from it in one GEMM (its block of A read in place), then that half; blocks of at most
 //         kSolveBlock rows solved by substitution in one fixed order. The GEMMs are large (the first is m/2 x n x
-//         m/2), unlike those of a row-panel loop.
+//         m/2), unlike those of a row-panel loop. A B of at most kNarrowSolve columns in the slice and CRT modes has
+//         its updates on the FMA units in the substitution's order instead (fma_updates): its GEMMs would be
+//         GEMV-shaped.
 #include <algorithm>
 #include <vector>
 
