@@ -18,6 +18,7 @@
 #include "api/real_gemm.hpp"
 #include "bf16x/bf16x.h"
 #include "level3/operation.hpp"
+#include "method/table.hpp"
 #include "mode/records.hpp"
 #include "planner/call_plan.hpp"
 #include "settings/runtime.hpp"
@@ -405,9 +406,10 @@ int triangular(int layout, int side, int uplo, int trans, int diag, std::int64_t
         const Triangle t{uplo == BF16X_LOWER, diag == BF16X_UNIT, false};
         const level3::Stored<E> sa{a, lda, layout == BF16X_ROW_MAJOR};
         const bool left = side == BF16X_LEFT;
-        // The slice and CRT modes' GEMMs of a few columns cost far more than their products: a narrow B's updates on
-        // the FMA units instead (level3/operation.hpp).
-        const bool fma_updates = method == mode::Method::slices || method == mode::Method::crt;
+        // A narrow B's updates on the FMA units where the method's GEMMs of a few columns cost far more than their
+        // products (its row says: level3/operation.hpp).
+        const method::Row* row = method::row(method);
+        const bool fma_updates = row && row->narrow_solves_on_fma;
         return solve ? level3::trsm<E>(gemm, left, t, trans, m, n, alpha, sa, view(layout, b, ldb), fma_updates)
                      : level3::trmm<E>(gemm, left, t, trans, m, n, alpha, sa, view(layout, b, ldb));
       });

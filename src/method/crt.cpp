@@ -81,7 +81,7 @@ std::uint64_t workspace(const Plan& p, std::int64_t m, std::int64_t n, std::int6
 }  // namespace
 
 const Row& crt_row() {
-  static const Row r{mode::Method::crt, &gemm<float>, &gemm<double>, nullptr, nullptr, &workspace, true};
+  static const Row r{mode::Method::crt, &gemm<float>, &gemm<double>, nullptr, nullptr, &workspace, true, true};
   return r;
 }
 

@@ -55,7 +55,7 @@ std::uint64_t workspace(const Plan& p, std::int64_t m, std::int64_t n, std::int6
 }  // namespace
 
 const Row& slices_row() {
-  static const Row r{mode::Method::slices, &gemm<float>, &gemm<double>, nullptr, nullptr, &workspace, true};
+  static const Row r{mode::Method::slices, &gemm<float>, &gemm<double>, nullptr, nullptr, &workspace, true, true};
   return r;
 }
 

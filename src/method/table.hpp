@@ -33,6 +33,10 @@ struct Row {
   std::uint64_t (*workspace)(const Plan&, std::int64_t m, std::int64_t n, std::int64_t k) = nullptr;
   // Whether real_s / real_d take a call on one triangle of C (Call::part), computing only its blocks.
   bool parts = false;
+  // Whether a TRSM of a few right sides runs its updates on the FMA units instead of this method's GEMMs
+  // (level3::trsm's fma_updates): GEMMs of a few columns that split and pack their block of op(A) and pad B to whole
+  // tiles cost far more than their products (the slice and CRT methods).
+  bool narrow_solves_on_fma = false;
 };
 
 // The row of a method that runs (native, slices, crt, correctly_rounded); nullptr for the two that choose
