@@ -20,28 +20,27 @@ const SubstitutionLoops& substitution_loops() {
 
 namespace {
 
-template <typename E>
-SolveColumns<E> solve_of(const SubstitutionLoops& loops) {
+// The one of four loops (float, double, complex float, complex double) for E.
+template <typename E, typename F32, typename F64, typename C64, typename C128>
+auto of_type(F32 f32, F64 f64, C64 c64, C128 c128) {
   if constexpr (std::is_same_v<E, float>)
-    return loops.solve_fp32;
+    return f32;
   else if constexpr (std::is_same_v<E, double>)
-    return loops.solve_fp64;
+    return f64;
   else if constexpr (std::is_same_v<E, bf16x_complex_float>)
-    return loops.solve_c64;
+    return c64;
   else
-    return loops.solve_c128;
+    return c128;
 }
 
 template <typename E>
-SubtractProducts<E> subtract_of(const SubstitutionLoops& loops) {
-  if constexpr (std::is_same_v<E, float>)
-    return loops.subtract_fp32;
-  else if constexpr (std::is_same_v<E, double>)
-    return loops.subtract_fp64;
-  else if constexpr (std::is_same_v<E, bf16x_complex_float>)
-    return loops.subtract_c64;
-  else
-    return loops.subtract_c128;
+SolveColumns<E> solve_of(const SubstitutionLoops& l) {
+  return of_type<E>(l.solve_fp32, l.solve_fp64, l.solve_c64, l.solve_c128);
+}
+
+template <typename E>
+SubtractProducts<E> subtract_of(const SubstitutionLoops& l) {
+  return of_type<E>(l.subtract_fp32, l.subtract_fp64, l.subtract_c64, l.subtract_c128);
 }
 
 }  // namespace
